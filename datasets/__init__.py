@@ -1,0 +1,1 @@
+"""Synthetic labelled scenes of Four Color Cards for training the recogniser."""

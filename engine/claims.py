@@ -1,0 +1,109 @@
+"""Claims on a shown card (a draw or a discard) and their priority (RULES.md, 0 to 4).
+
+>>> from .cards import parse_card_ids, counts_of
+>>> hand = counts_of(parse_card_ids("WH WH WR WC"))
+>>> [(c.kind.value, c.priority, str(c.meld)) for c in claims(hand, parse_card_ids("WH")[0], "other")]
+[('pong', 2, 'WH WH WH')]
+>>> [(c.kind.value, str(c.meld)) for c in claims(hand, parse_card_ids("WH")[0], "previous")]
+[('pong', 'WH WH WH'), ('chi', 'WR WH WC')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal, Sequence
+
+from .decompose import can_split
+from .errors import SisepaiError
+from .melds import GROUP_KINDS, Meld, MeldKind, melds_with
+
+Relation = Literal["own", "previous", "other"]
+"""Whose card it is, seen from the claimer: their own draw, the previous player's, or another's."""
+RELATIONS = ("own", "previous", "other")
+
+
+class ClaimKind(str, Enum):
+    ZHIMO = "zhimo"
+    HU = "hu"
+    GAN = "gan"
+    PONG = "pong"
+    OWN_GROUP = "own-group"
+    CHI = "chi"
+    OWN_PAIR = "own-pair"
+
+
+PRIORITY = {
+    ClaimKind.ZHIMO: 0, ClaimKind.HU: 1, ClaimKind.GAN: 2, ClaimKind.PONG: 2,
+    ClaimKind.OWN_GROUP: 3, ClaimKind.CHI: 4, ClaimKind.OWN_PAIR: 5,
+}
+"""Lower wins. ``own-pair`` (a pair from one's own draw) is a plain meld with no claim right: 5."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim a player may make: its kind, priority and the meld it lays down."""
+
+    kind: ClaimKind
+    meld: Meld
+
+    @property
+    def priority(self) -> int:
+        return PRIORITY[self.kind]
+
+    @property
+    def wins(self) -> bool:
+        return self.kind in (ClaimKind.ZHIMO, ClaimKind.HU)
+
+    def to_dict(self) -> dict:
+        return {"claim": self.kind.value, "priority": self.priority, "meld": self.meld.codes,
+                "wins": self.wins}
+
+
+def claims(
+    counts: Sequence[int],
+    shown: int,
+    relation: Relation,
+    exposed_cards: int = 0,
+    hand_size: int = 21,
+    allow_general_pair: bool = False,
+) -> list[Claim]:
+    """Every claim a hand (count vector of concealed cards) has on a shown card, best first.
+
+    ``exposed_cards`` is how many cards the player already has in exposed melds; a claim wins
+    when the concealed rest splits fully and the hand totals ``hand_size`` cards.
+    """
+    if relation not in RELATIONS:
+        raise SisepaiError(f"relation must be one of {', '.join(RELATIONS)}, got {relation!r}")
+    out: list[Claim] = []
+    total = sum(counts) + 1 + exposed_cards
+    for meld in melds_with(shown, counts, allow_general_pair):
+        rest = list(counts)
+        used_shown = False
+        for c in meld.cards:
+            if c == shown and not used_shown:
+                used_shown = True
+                continue
+            rest[c] -= 1
+        if total == hand_size and can_split(rest, allow_general_pair):
+            out.append(Claim(ClaimKind.ZHIMO if relation == "own" else ClaimKind.HU, meld))
+            continue
+        kind = _claim_kind(meld, relation)
+        if kind is not None:
+            out.append(Claim(kind, meld))
+    out.sort(key=lambda c: (c.priority, -len(c.meld), c.meld.cards))
+    return out
+
+
+def _claim_kind(meld: Meld, relation: Relation) -> ClaimKind | None:
+    if meld.kind == MeldKind.QUAD:
+        return ClaimKind.GAN
+    if meld.kind == MeldKind.TRIPLE:
+        return ClaimKind.PONG
+    if relation == "own":
+        if meld.kind in GROUP_KINDS or meld.kind == MeldKind.SINGLE:
+            return ClaimKind.OWN_GROUP
+        return ClaimKind.OWN_PAIR
+    if relation == "previous" and meld.kind in GROUP_KINDS:
+        return ClaimKind.CHI
+    return None  # no single or pair from another player's card, except to win

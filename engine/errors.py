@@ -1,0 +1,33 @@
+"""The engine's errors. All are ``ValueError`` subclasses, so callers can catch one type.
+
+>>> issubclass(InvalidCardError, ValueError), issubclass(IllegalMoveError, ValueError)
+(True, True)
+"""
+
+
+class SisepaiError(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+
+class InvalidCardError(SisepaiError):
+    """A token that is not a card (``XK``, ``G9``)."""
+
+
+class TooManyCopiesError(SisepaiError):
+    """More copies of a card (or more jokers) than the deck holds."""
+
+
+class InvalidMeldError(SisepaiError):
+    """A group of cards that is not a meld; the message says why."""
+
+
+class RulesError(SisepaiError):
+    """A bad preset name, option or rules TOML file."""
+
+
+class IllegalMoveError(SisepaiError):
+    """A move that is well formed but not legal in the current state."""
+
+
+class InvalidMoveError(SisepaiError):
+    """A move whose text cannot be parsed."""

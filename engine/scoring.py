@@ -1,0 +1,224 @@
+"""Is a hand a win, what does it score, and who pays whom.
+
+>>> s = score("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J J WC WC WC")
+>>> s.total, s.odd
+(14, False)
+>>> s = score("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK")
+>>> s.total, s.odd, len(s.melds)
+(13, True, 9)
+>>> print(s.table())  # doctest: +NORMALIZE_WHITESPACE
+meld                 cards           points
+single               J                    3
+command group        G將 G士 G象           1
+command group        W將 W士 W象           1
+single               Y帥                   1
+field group          W車 W馬 W砲           ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Iterable, Sequence
+
+from .cards import ALL_CARDS, CARD_CODES, NUM_KINDS, Card, check_copies, counts_of, parse_card_ids
+from .decompose import BestTable, decompositions, meld_points
+from .errors import InvalidMeldError, SisepaiError
+from .melds import Meld
+from .rules import Rules, resolve_rules
+
+HandLike = str | Iterable[str] | Iterable[Card] | Iterable[int]
+MeldLike = Meld | str | Iterable[str] | Iterable[int]
+
+
+def to_ids(cards: HandLike) -> list[int]:
+    """Class ids from text, codes, :class:`Card` objects or ids."""
+    if isinstance(cards, str):
+        return parse_card_ids(cards)
+    out: list[int] = []
+    for c in cards:
+        if isinstance(c, Card):
+            out.append(c.id)
+        elif isinstance(c, int):
+            out.append(Card.from_id(c).id)
+        else:
+            out.extend(parse_card_ids(str(c)))
+    return out
+
+
+def to_meld(meld: MeldLike, rules: Rules) -> Meld:
+    """A validated :class:`Meld` from text or ids."""
+    if isinstance(meld, Meld):
+        return Meld.of(meld.cards, rules.allow_general_pair)
+    return Meld.of(to_ids(meld), rules.allow_general_pair)
+
+
+@dataclass(frozen=True)
+class ScoredMeld:
+    """One meld of a winning hand and the points it earns."""
+
+    meld: Meld
+    points: int
+    exposed: bool = False
+
+    def to_dict(self) -> dict:
+        return {"cards": self.meld.codes, "kind": self.meld.kind.value, "points": self.points,
+                "exposed": self.exposed}
+
+
+@dataclass(frozen=True)
+class Score:
+    """The best scoring split of a winning hand, meld by meld.
+
+    ``odd`` is the checksum from the rulebooks: a correctly read winning hand scores odd.
+    """
+
+    melds: tuple[ScoredMeld, ...]
+    total: int
+    rules: str
+    decompositions: int = 1
+
+    @property
+    def odd(self) -> bool:
+        return self.total % 2 == 1
+
+    @property
+    def meld_codes(self) -> list[list[str]]:
+        return [sm.meld.codes for sm in self.melds]
+
+    def to_dict(self) -> dict:
+        return {"rules": self.rules, "points": self.total, "odd": self.odd,
+                "melds": [sm.to_dict() for sm in self.melds], "decompositions": self.decompositions}
+
+    def table(self) -> str:
+        """A readable breakdown with the cards' characters."""
+        rows = [f"{'meld':<20} {'cards':<15} {'points':>6}"]
+        for sm in self.melds:
+            tag = " (exposed)" if sm.exposed else ""
+            rows.append(f"{sm.meld.kind.title + tag:<20} {sm.meld.label():<15} {sm.points:>6}")
+        rows.append(f"{'total':<20} {'':<15} {self.total:>6}")
+        return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class Payment:
+    """``payer`` pays ``amount`` points to ``payee`` (players are seat numbers)."""
+
+    payer: int
+    payee: int
+    amount: int
+
+
+def _prepare(cards: HandLike, exposed: Sequence[MeldLike], rules: Rules) -> tuple[list[int], list[Meld]]:
+    ids = to_ids(cards)
+    melds = [to_meld(m, rules) for m in exposed]
+    all_ids = ids + [c for m in melds for c in m.cards]
+    check_copies(all_ids, packs=rules.packs, jokers=rules.jokers)
+    return ids, melds
+
+
+def is_winning(cards: HandLike, exposed: Sequence[MeldLike] = (), rules: Rules | str | None = None) -> bool:
+    """A win: concealed cards plus exposed melds make ``hand_size`` (21) cards and split fully.
+
+    >>> is_winning("J " * 5 + "GK WK YK RK " + "GP WP YP RP " * 3)
+    True
+    >>> is_winning("GK GA GE")  # splits, but is not 21 cards
+    False
+    """
+    r = resolve_rules(rules)
+    ids, melds = _prepare(cards, exposed, r)
+    if len(ids) + sum(len(m) for m in melds) != r.hand_size:
+        return False
+    return BestTable.for_rules(r).best_points(counts_of(ids)) is not None
+
+
+def score(
+    cards: HandLike,
+    exposed: Sequence[MeldLike] = (),
+    rules: Rules | str | None = None,
+    *,
+    winning_card: str | Card | int | None = None,
+    self_drawn: bool = True,
+    require_size: bool = True,
+) -> Score | None:
+    """The best score of a winning hand, or ``None`` if it is not a win.
+
+    ``cards`` are the concealed cards, including the winning card. Exposed melds stay fixed.
+    Under the korean preset, the meld made with a claimed (not self-drawn) ``winning_card``
+    counts as exposed.
+    """
+    r = resolve_rules(rules)
+    ids, melds = _prepare(cards, exposed, r)
+    if require_size and len(ids) + sum(len(m) for m in melds) != r.hand_size:
+        return None
+    counts = counts_of(ids)
+    exposed_scored = tuple(ScoredMeld(m, meld_points(m, r, exposed=True), True) for m in melds)
+    exposed_total = sum(sm.points for sm in exposed_scored)
+    win_id = to_ids([winning_card])[0] if winning_card is not None else None
+    if win_id is not None and win_id not in ids:
+        raise SisepaiError(f"the winning card {CARD_CODES[win_id]} is not among the concealed cards")
+    claimed_matters = win_id is not None and not self_drawn and (
+        r.points["triple"] != r.points["triple_exposed"] or r.points["quad"] != r.points["quad_exposed"]
+    )
+    if not claimed_matters:
+        best = BestTable.for_rules(r).best(counts)
+        if best is None:
+            return None
+        points, split = best
+        concealed = tuple(ScoredMeld(m, meld_points(m, r)) for m in split)
+        return Score(exposed_scored + concealed, exposed_total + points, r.name)
+    splits = decompositions(counts, r)
+    if not splits:
+        return None
+    best_score: tuple[int, tuple[ScoredMeld, ...]] | None = None
+    for split in splits:
+        for j, meld in enumerate(split):
+            if win_id not in meld.cards:
+                continue
+            scored = tuple(ScoredMeld(m, meld_points(m, r, exposed=(k == j)), k == j) for k, m in enumerate(split))
+            total = sum(sm.points for sm in scored)
+            if best_score is None or total > best_score[0]:
+                best_score = (total, scored)
+    assert best_score is not None
+    return Score(exposed_scored + best_score[1], exposed_total + best_score[0], r.name, len(splits))
+
+
+def all_scores(cards: HandLike, exposed: Sequence[MeldLike] = (), rules: Rules | str | None = None) -> list[Score]:
+    """A :class:`Score` for every split of a winning hand, best first (empty if not a win)."""
+    r = resolve_rules(rules)
+    ids, melds = _prepare(cards, exposed, r)
+    if len(ids) + sum(len(m) for m in melds) != r.hand_size:
+        return []
+    exposed_scored = tuple(ScoredMeld(m, meld_points(m, r, exposed=True), True) for m in melds)
+    out = []
+    splits = decompositions(counts_of(ids), r)
+    for split in splits:
+        scored = exposed_scored + tuple(ScoredMeld(m, meld_points(m, r)) for m in split)
+        out.append(Score(scored, sum(sm.points for sm in scored), r.name, len(splits)))
+    out.sort(key=lambda s: -s.total)
+    return out
+
+
+def payments(points: int, winner: int, players: int = 4, discarder: int | None = None) -> list[Payment]:
+    """Who pays whom: the discarder pays the points, or every other player on a drawn card.
+
+    >>> payments(7, winner=0, discarder=2)
+    [Payment(payer=2, payee=0, amount=7)]
+    >>> [p.payer for p in payments(7, winner=1, players=3)]
+    [0, 2]
+    """
+    if players < 2:
+        raise SisepaiError(f"players must be at least 2, got {players}")
+    if not 0 <= winner < players:
+        raise SisepaiError(f"winner {winner} is not a seat of {players} players")
+    if discarder is not None:
+        if discarder == winner or not 0 <= discarder < players:
+            raise SisepaiError(f"discarder {discarder} must be another seat of {players} players")
+        return [Payment(discarder, winner, points)]
+    return [Payment(p, winner, points) for p in range(players) if p != winner]
+
+
+__all__ = [
+    "HandLike", "MeldLike", "Payment", "Score", "ScoredMeld", "all_scores", "is_winning",
+    "payments", "score", "to_ids", "to_meld", "NUM_KINDS", "ALL_CARDS", "InvalidMeldError",
+]

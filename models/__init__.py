@@ -1,0 +1,1 @@
+"""Training and shipped weights of the card recogniser."""

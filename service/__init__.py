@@ -1,0 +1,1 @@
+"""The FastAPI service and browser app (needs the ``service`` extra)."""
