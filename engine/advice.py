@@ -8,7 +8,7 @@ a winning hand has distance 0.
 >>> distance_to_win(hand)
 1
 >>> [(w.card, w.unseen) for w in waits(hand)][:3]
-[('GK', 3), ('WK', 3), ('YK', 4)]
+[('GK', 3), ('GP', 3), ('WK', 3)]
 """
 
 from __future__ import annotations
@@ -323,7 +323,7 @@ def best_meld(
 ) -> MeldAdvice:
     """The best thing to do with a shown card: a claim and a discard, or let it go.
 
-    >>> advice = best_meld("WH WR WC GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J", "WH")
+    >>> advice = best_meld("WR WC GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J YK", "WH")
     >>> advice.wins, str(advice.claim.meld)
     (True, 'WR WH WC')
     """

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections import Counter
 from typing import Iterable, Sequence
 
@@ -262,11 +263,18 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     return [ALL_CARDS[i] for i in parse_card_ids(text)]
 
 
-def format_cards(cards: Iterable[Card | int], glyphs: bool = False) -> str:
-    """Write cards back as text: ``GK GA`` (or ``G將 G士`` with ``glyphs=True``)."""
+def format_cards(cards: Iterable[Card | int | str], glyphs: bool = False) -> str:
+    """Write cards back as text: ``GK GA`` (or ``G將 G士`` with ``glyphs=True``).
+
+    >>> format_cards(["gk", 1], glyphs=True)
+    'G將 G士'
+    """
     out = []
     for c in cards:
-        card = ALL_CARDS[c] if isinstance(c, int) else c
+        if isinstance(c, Card):
+            card = c
+        else:
+            card = ALL_CARDS[c] if isinstance(c, int) else Card.parse(c)
         out.append(card.label if glyphs else card.code)
     return " ".join(out)
 
@@ -324,3 +332,17 @@ def shuffled_deck(seed: int | None = None, jokers: int = DEFAULT_JOKERS, packs: 
 def sort_key(card: Card) -> tuple[int, int]:
     """Sort by suit (G W Y R), then by rank from General down; jokers last."""
     return (card.id // 7, card.id % 7)
+
+
+def display_width(text: str) -> int:
+    """Terminal columns of ``text``: Chinese characters take two.
+
+    >>> display_width("G將")
+    3
+    """
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    """Left-align ``text`` in ``width`` terminal columns."""
+    return text + " " * max(0, width - display_width(text))

@@ -1,0 +1,294 @@
+"""The ``sisepai`` command line. Each subcommand has ``--help`` with examples.
+
+Commands that need the vision or service extras import them only when run, so the engine's
+commands start fast and work on a lean install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Callable, Sequence
+
+from .errors import SisepaiError
+
+EPILOG = """\
+card notation: a suit letter G W Y R (Green, White, Yellow, Red) then a rank letter
+  K A E R H C P (General, Advisor, Elephant, Chariot, Horse, Cannon, Soldier), or J for a
+  joker. Lower case and characters work too: gk, G將, R俥, w包.
+
+examples:
+  sisepai score GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK
+  sisepai score --json - < hands.txt            # one hand a line, one JSON object a line
+  sisepai advise "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC" --shown YK
+  sisepai demo
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with status 2 and a one-line error, never a traceback."""
+
+    def error(self, message: str) -> None:  # noqa: D401
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _add_rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="seesek", metavar="PRESET|FILE.toml",
+                   help="scoring preset: seesek (default) or korean, or a TOML file that overrides points")
+    p.add_argument("--four-card-points", type=int, choices=(2, 4), default=None,
+                   help="points for four-card melds in seesek (2, or 4 in some households)")
+    p.add_argument("--jokers", type=int, default=None, metavar="N", help="jokers in the deck (0 to 8, default 5)")
+    p.add_argument("--packs", type=int, default=None, metavar="N", help="packs shuffled together (default 1)")
+
+
+def _rules_from(args: argparse.Namespace):
+    from .rules import resolve_rules
+
+    options = {}
+    if args.four_card_points is not None:
+        options["four_card_points"] = args.four_card_points
+    if args.jokers is not None:
+        options["jokers"] = args.jokers
+    if args.packs is not None:
+        options["packs"] = args.packs
+    name = args.rules
+    if name.endswith(".toml"):
+        from .rules import Rules
+
+        return Rules.from_toml(name, **options)
+    from .rules import Rules
+
+    return Rules.preset(name, **options)
+
+
+def _cards_arg(values: Sequence[str]) -> str:
+    return " ".join(values)
+
+
+# --- score -------------------------------------------------------------------------------------
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    rules = _rules_from(args)
+    if args.cards == ["-"]:
+        if not args.json:
+            raise SisepaiError("reading hands from standard input needs --json (one JSON object a line)")
+        from .batch import BatchScorer
+
+        bad = BatchScorer(rules).run(sys.stdin, sys.stdout)
+        if bad:
+            print(f"sisepai score: {bad} bad line(s), reported as {{\"error\": ...}} objects", file=sys.stderr)
+        return 1 if bad else 0
+    if not args.cards:
+        raise SisepaiError("give the hand's cards, e.g. sisepai score GK GA GE ..., or - to read lines")
+    from .advice import distance_to_win
+    from .cards import format_cards
+    from .scoring import _prepare, score
+
+    text = _cards_arg(args.cards)
+    ids, exposed = _prepare(text, args.exposed, rules)
+    result = score(ids, exposed, rules, winning_card=args.winning_card, self_drawn=not args.claimed)
+    n = len(ids) + sum(len(m) for m in exposed)
+    if args.json:
+        out = {"cards": [*format_cards(ids).split(), *(c for m in exposed for c in m.codes)] if n else [],
+               "winning": result is not None,
+               "points": result.total if result else None,
+               "melds": result.meld_codes if result else None}
+        if result:
+            out["breakdown"] = result.to_dict()["melds"]
+            out["odd"] = result.odd
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"hand ({n} cards): {format_cards(ids, glyphs=True)}"
+          + "".join(f" | {m.label()}" for m in exposed))
+    if result is None:
+        if n != rules.hand_size:
+            print(f"not a win: a winning hand has {rules.hand_size} cards, this one has {n}")
+        else:
+            print("not a win: the concealed cards do not split into melds")
+        if n <= rules.hand_size:
+            print(f"distance to win: {distance_to_win(ids, exposed, rules)} card(s)")
+        return 0
+    check = "odd, checksum ok" if result.odd else "EVEN: check the cards, a winning total is odd"
+    print(f"winning hand under {rules.name}: {result.total} points ({check})")
+    print(result.table())
+    return 0
+
+
+# --- advise ------------------------------------------------------------------------------------
+
+def _cmd_advise(args: argparse.Namespace) -> int:
+    rules = _rules_from(args)
+    from .advice import advise
+    from .cards import ALL_CARDS, format_cards
+    from .scoring import _prepare, to_ids
+
+    ids, exposed = _prepare(_cards_arg(args.cards), args.exposed, rules)
+    visible = to_ids(args.visible) if args.visible else []
+    shown = to_ids([args.shown])[0] if args.shown else None
+    advice = advise(ids, shown, exposed, visible, args.relation, rules)
+    if args.json:
+        print(json.dumps(advice.to_dict(), ensure_ascii=False))
+        return 0
+    print(f"hand ({len(ids)} concealed): {format_cards(ids, glyphs=True)}"
+          + "".join(f" | {m.label()}" for m in exposed))
+    dist = advice.distance
+    print(f"distance to win: {dist}" + (" (a win)" if dist == 0 else " (ready)" if dist == 1 else ""))
+    if advice.waits:
+        print("waits: " + ", ".join(f"{ALL_CARDS[_id(w.card)].label} ({w.unseen} unseen)" for w in advice.waits))
+    if shown is not None:
+        card = ALL_CARDS[shown]
+        if advice.claims:
+            print(f"claims on {card.label} ({args.relation} card):")
+            for c in advice.claims:
+                print(f"  {c.priority}  {c.kind.value:<10} {c.meld.label()}")
+        else:
+            print(f"no claim on {card.label} ({args.relation} card)")
+        best = advice.best
+        if best and best.claim:
+            line = f"best: {best.claim.kind.value} with {best.claim.meld.label()}"
+            if best.wins:
+                line += f", a win worth {best.points} points"
+            elif best.discard:
+                line += f", then discard {ALL_CARDS[_id(best.discard.card)].label} (distance {best.distance})"
+            print(line)
+        else:
+            print(f"best: let {card.label} go (distance stays {dist})")
+    elif advice.discard:
+        d = advice.discard
+        print(f"discard: {ALL_CARDS[_id(d.card)].label} (distance after: {d.distance}"
+              + (f", {d.live_waits} live waits" if d.waits else "") + ")")
+    return 0
+
+
+def _id(code: str) -> int:
+    from .cards import parse_card_id
+
+    return parse_card_id(code)
+
+
+# --- demo --------------------------------------------------------------------------------------
+
+DEMO_HAND = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .advice import advise
+    from .cards import ALL_CARDS, format_cards
+    from .scoring import score
+
+    print("sisepai demo: the Four Color Cards engine\n")
+    print(f"A 20-card hand: {format_cards(DEMO_HAND.split(), glyphs=True)}")
+    advice = advise(DEMO_HAND)
+    print(f"It is ready (distance {advice.distance}); it waits on: "
+          + ", ".join(f"{ALL_CARDS[_id(w.card)].label}×{w.unseen}" for w in advice.waits))
+    shown = advise(DEMO_HAND, shown="YK")
+    print(f"\nYou draw Y帥: claims {', '.join(c.kind.value for c in shown.claims)}; "
+          f"best: {shown.best.claim.kind.value if shown.best.claim else 'let it go'}")
+    result = score(DEMO_HAND + " YK")
+    assert result is not None
+    print(f"\nThe winning hand scores {result.total} points under seesek:")
+    print(result.table())
+    print("\nTry: sisepai score --help, sisepai advise --help")
+    return 0
+
+
+# --- main --------------------------------------------------------------------------------------
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="sisepai",
+        description="Four Color Cards (四色牌, See Sek, Tứ Sắc): score hands, get advice, and more.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("score", help="score a hand (or many, one a line, with --json -)",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Is the hand a win, and what does its best split score?",
+                       epilog="""examples:
+  sisepai score GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK
+  sisepai score --rules korean --json "GK GA GE ..."
+  sisepai score --json - < hands.txt   # one hand a line; '|' separates exposed melds:
+                                       # GK GA GE ... | GR GH GC
+output of --json: {"cards": [...], "winning": true|false, "points": int|null, "melds": [[...]]|null}
+  a bad line gives {"error": "..."} and the other lines are still scored (exit status 1).""")
+    p.add_argument("cards", nargs="*", metavar="CARDS", help="the cards, or - to read one hand a line from stdin")
+    p.add_argument("--exposed", action="append", default=[], metavar="MELD",
+                   help="an exposed meld, e.g. --exposed 'GR GH GC' (repeatable); it stays fixed")
+    p.add_argument("--winning-card", metavar="CARD", help="the card that completed the hand (korean scoring)")
+    p.add_argument("--claimed", action="store_true",
+                   help="the winning card was claimed from another player (korean: its meld counts as exposed)")
+    p.add_argument("--json", action="store_true", help="machine output")
+    _add_rules_args(p)
+    p.set_defaults(func=_cmd_score)
+
+    p = sub.add_parser("advise", help="waits, claims, best meld and best discard for a hand",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Advice for a hand: distance to win, waits, and what to do with a shown card.",
+                       epilog="""examples:
+  sisepai advise "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"
+  sisepai advise "..." --shown WH --relation previous     # the player before you discarded WH
+  sisepai advise "..." --exposed "GR GH GC" --visible "WP YP"  # cards seen elsewhere on the table""")
+    p.add_argument("cards", nargs="+", metavar="CARDS", help="your concealed cards")
+    p.add_argument("--shown", metavar="CARD", help="a card just drawn or discarded")
+    p.add_argument("--relation", choices=("own", "previous", "other"), default="own",
+                   help="whose card --shown is: your own draw (default), the previous player's, or another's")
+    p.add_argument("--exposed", action="append", default=[], metavar="MELD", help="your exposed melds (repeatable)")
+    p.add_argument("--visible", default="", metavar="CARDS", help="other cards face up on the table")
+    p.add_argument("--json", action="store_true", help="machine output")
+    _add_rules_args(p)
+    p.set_defaults(func=_cmd_advise)
+
+    p = sub.add_parser("demo", help="a short tour of the engine")
+    p.set_defaults(func=_cmd_demo)
+
+    for register in _EXTRA_COMMANDS:
+        register(sub)
+    return parser
+
+
+_EXTRA_COMMANDS: list[Callable] = []
+
+
+def _register_extras() -> None:
+    """Other packages add their subcommands here; each imports its heavy modules only when run."""
+    from importlib import import_module
+
+    for module in ("sisepai.engine.play_cli", "sisepai.engine.gangoffour.cli"):
+        try:
+            mod = import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name == module:
+                continue
+            raise
+        _EXTRA_COMMANDS.append(mod.register)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``sisepai`` console script."""
+    _register_extras()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except SisepaiError as exc:
+        print(f"sisepai {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
