@@ -45,7 +45,7 @@ def test_korean_quads():
     assert score(base + " GK", exposed=["WC WC WC WC"], rules="korean").total == groups + 6  # exposed quad
     generals = "GK GK GK GK WK WA WE YR YH YC RR RH RC GP WP YP RP J GA GA GA"
     assert score(generals, rules="korean").total == 8 + 1 + 1 + 1 + 2 + 3 + 3  # General quad 8, triple 3
-    assert score(generals, rules="seesek").total == 2 + 1 + 1 + 1 + 2 + 3 + 1
+    assert score(generals, rules="seesek").total == 4 + 1 + 1 + 1 + 2 + 3 + 1  # four singles beat a quad
 
 
 def test_totals_and_checksum_in_all_scores():
