@@ -260,6 +260,8 @@ def _register_extras() -> None:
     """Other packages add their subcommands here; each imports its heavy modules only when run."""
     from importlib import import_module
 
+    if _EXTRA_COMMANDS:
+        return
     for module in ("sisepai.engine.play_cli", "sisepai.engine.gangoffour.cli"):
         try:
             mod = import_module(module)
