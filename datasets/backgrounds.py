@@ -1,0 +1,98 @@
+"""Table surfaces: procedural wood, felt and cloth, and real photographs shipped by scikit-image.
+
+>>> import numpy as np
+>>> background(np.random.default_rng(0), 64, 48).shape
+(48, 64, 3)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+PHOTOS = ("astronaut", "coffee", "chelsea", "rocket", "immunohistochemistry", "hubble_deep_field",
+          "camera", "brick", "grass", "gravel", "rough_wall", "cell", "moon", "page", "text", "retina")
+
+
+@lru_cache(maxsize=32)
+def _photo(name: str) -> np.ndarray | None:
+    try:
+        from skimage import data
+
+        img = getattr(data, name)()
+    except Exception:  # noqa: BLE001 - a missing sample (or skimage) just means one fewer photo
+        return None
+    if img.ndim == 2:
+        img = np.stack([img] * 3, -1)
+    return np.ascontiguousarray(img[..., :3]).astype(np.uint8)
+
+
+def _wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    base = np.array([rng.uniform(90, 200), rng.uniform(50, 130), rng.uniform(20, 80)], np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, np.pi)
+    u = xx * np.cos(angle) + yy * np.sin(angle)
+    v = -xx * np.sin(angle) + yy * np.cos(angle)
+    warp = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 6) * 15
+    grain = np.sin((v + warp) / rng.uniform(1, 2.5)) * 0.5 + 0.5
+    streak = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.7) * 0.15
+    shade = 0.75 + 0.25 * grain + streak + 0.0 * u
+    return np.clip(base * shade[..., None], 0, 255).astype(np.uint8)
+
+
+def _felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    palette = [(30, 110, 50), (20, 60, 120), (120, 25, 30), (60, 60, 60), (150, 140, 120), (20, 20, 25)]
+    base = np.array(palette[int(rng.integers(len(palette)))], np.float32) * rng.uniform(0.7, 1.3)
+    noise = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.6) * rng.uniform(3, 10)
+    blotch = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 10) * 40
+    return np.clip(base + (noise + blotch)[..., None], 0, 255).astype(np.uint8)
+
+
+def _cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    c1 = rng.uniform(40, 230, 3).astype(np.float32)
+    c2 = rng.uniform(40, 230, 3).astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    period = rng.uniform(1.5, 10)
+    pattern = int(rng.integers(3))
+    if pattern == 0:  # gingham
+        m = ((np.sin(xx / period) > 0).astype(np.float32) + (np.sin(yy / period) > 0)) / 2
+    elif pattern == 1:  # stripes
+        m = (np.sin((xx + yy * rng.uniform(-1, 1)) / period) > 0).astype(np.float32)
+    else:  # weave
+        m = (np.sin(xx * 1.2) * np.sin(yy * 1.2) * 0.5 + 0.5)
+    img = c1 * m[..., None] + c2 * (1 - m[..., None])
+    img += cv2.GaussianBlur(rng.normal(0, 8, (h, w)).astype(np.float32), (0, 0), 1)[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _photo_bg(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    names = [n for n in PHOTOS if _photo(n) is not None]
+    if not names:
+        return _felt(rng, w, h)
+    img = _photo(names[int(rng.integers(len(names)))])
+    ph, pw = img.shape[:2]
+    scale = max(w / pw, h / ph) * rng.uniform(1.0, 1.6)
+    img = cv2.resize(img, (int(pw * scale) + 1, int(ph * scale) + 1), interpolation=cv2.INTER_LINEAR)
+    y0 = int(rng.integers(0, img.shape[0] - h + 1))
+    x0 = int(rng.integers(0, img.shape[1] - w + 1))
+    return np.ascontiguousarray(img[y0:y0 + h, x0:x0 + w])
+
+
+KINDS = {"wood": _wood, "felt": _felt, "cloth": _cloth, "photo": _photo_bg}
+
+
+def background(rng: np.random.Generator, w: int, h: int, kind: str | None = None) -> np.ndarray:
+    """A ``h x w`` RGB table surface of a random (or given) kind.
+
+    Procedural surfaces are drawn at a quarter of the size and enlarged (their large-scale
+    structure is smooth), then given fine grain at full size: this keeps scenes fast.
+    """
+    kind = kind or str(rng.choice(list(KINDS), p=[0.3, 0.3, 0.15, 0.25]))
+    if kind == "photo":
+        return _photo_bg(rng, w, h)
+    small = KINDS[kind](rng, max(8, w // 4), max(8, h // 4))
+    img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    grain = rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(2, 8)
+    return np.clip(img.astype(np.float32) + grain[..., None], 0, 255).astype(np.uint8)

@@ -1,0 +1,56 @@
+"""The committed CJK font subsets, split into training fonts and held-out fonts.
+
+>>> bank = FontBank()
+>>> len(bank.train) > 20 and len(bank.holdout) >= 5
+True
+>>> bank.train[0].has("卒")
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+FONT_DIR = Path(__file__).with_name("fonts")
+
+
+@dataclass(frozen=True)
+class FontInfo:
+    file: str
+    family: str
+    style: str
+    holdout: bool
+    glyphs: str
+
+    @property
+    def path(self) -> Path:
+        return FONT_DIR / self.file
+
+    def has(self, glyph: str) -> bool:
+        return glyph in self.glyphs
+
+
+@lru_cache(maxsize=512)
+def load_font(file: str, size: int) -> ImageFont.FreeTypeFont:
+    """A PIL font at a pixel size, cached."""
+    return ImageFont.truetype(str(FONT_DIR / file), size=size, layout_engine=ImageFont.Layout.BASIC)
+
+
+class FontBank:
+    """All committed fonts; ``fonts(split)`` gives ``train``, ``holdout`` or ``all``."""
+
+    def __init__(self, index: Path = FONT_DIR / "fonts.json"):
+        data = json.loads(index.read_text(encoding="utf-8"))
+        self.all = [FontInfo(d["file"], d["family"], d["style"], d["holdout"], d["glyphs"]) for d in data]
+        self.train = [f for f in self.all if not f.holdout]
+        self.holdout = [f for f in self.all if f.holdout]
+
+    def fonts(self, split: str = "train") -> list[FontInfo]:
+        if split not in ("train", "holdout", "all"):
+            raise ValueError(f"font split must be train, holdout or all, got {split!r}")
+        return getattr(self, split)

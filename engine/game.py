@@ -1,0 +1,470 @@
+"""A Four Color Cards game for 2 to 4 players: one mutable ``Game`` with an undo stack.
+
+The flow of a turn (RULES.md):
+
+1. ``draw``: the player to move shows the top card of the pile (phase ``claims``).
+2. Every player answers the shown card with a claim (``meld`` for the drawer's own draw,
+   ``claim`` for the others) or ``pass``. Claims resolve by priority 0 to 4, ties by turn order
+   after the card's owner. The winner lays down the meld; a winning claim ends the game.
+3. If nobody takes a drawn card, the drawer discards it; a discard nobody takes stays put and
+   the next player draws. After a meld the melder ``discard``s a card (never a General or a
+   joker), which is shown to the others in turn (phase ``claims`` again).
+
+Every move is checked first: an illegal move raises :class:`IllegalMoveError` saying why and
+changes nothing. ``push``/``pop`` make and undo moves; ``events`` is a JSON-ready log that
+:meth:`Game.replay` re-plays, checking every move.
+
+>>> g = Game.new(players=4, seed=1)
+>>> g.phase, g.turn, [g.hand_size(p) for p in range(4)]
+('draw', 0, [20, 20, 20, 20])
+>>> g.push(Draw()); g.phase
+'claims'
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from .cards import CARD_CODES, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
+from .claims import Claim as ClaimOption
+from .claims import ClaimKind, claims as claim_options
+from .decompose import BestTable, can_split, meld_points
+from .errors import IllegalMoveError, SisepaiError
+from .melds import Meld as MeldValue
+from .moves import Claim, Discard, Draw, Meld, MoveType, Pass
+from .rules import Rules, resolve_rules
+from .scoring import Payment, payments
+
+K = 0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a deal: the winner (``None`` for a draw game), points and payments."""
+
+    winner: int | None
+    points: int = 0
+    payments: tuple[Payment, ...] = ()
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        return {"winner": self.winner, "points": self.points, "reason": self.reason,
+                "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in self.payments]}
+
+
+@dataclass
+class Shown:
+    card: int
+    owner: int
+    source: str  # "draw" or "discard"
+
+
+@dataclass
+class Exposed:
+    meld: MeldValue
+    concealed: bool = False  # korean: a quad shown at the deal, or a meld made with one's own draw
+
+
+class Game:
+    """The state of one deal. Seats are 0..n-1; the next player is seat + 1 (to the right)."""
+
+    def __init__(self, hands: Sequence[Sequence[int]], pile: Sequence[int], rules: Rules | None = None,
+                 dealer: int = 0):
+        self.rules = rules or Rules.preset("seesek")
+        self.n = len(hands)
+        if not 2 <= self.n <= 4:
+            raise SisepaiError(f"a game has 2 to 4 players, got {self.n}")
+        self.hands = [counts_of(h) for h in hands]
+        self.pile = list(pile)  # the top card is the last one
+        self.exposed: list[list[Exposed]] = [[] for _ in range(self.n)]
+        self.locked: list[list[int]] = [[] for _ in range(self.n)]  # korean: dealt triples, kept whole
+        self.discards: list[list[int]] = [[] for _ in range(self.n)]
+        self.dealer = dealer
+        self.turn = dealer
+        self.phase = "draw"
+        self.shown: Shown | None = None
+        self.answers: dict[int, MoveType] = {}
+        self.outcome: Outcome | None = None
+        self.moves: list[MoveType] = []
+        self._stack: list[tuple] = []
+        self.events: list[dict] = [{
+            "type": "deal", "players": self.n, "rules": self.rules.name, "dealer": dealer,
+            "hands": [format_cards(sorted(h)) for h in hands], "pile": format_cards(self.pile),
+            "points": dict(self.rules.points_items), "jokers": self.rules.jokers,
+        }]
+        self.total_cards = sum(sum(h) for h in self.hands) + len(self.pile)
+        if self.rules.deal == "korean":
+            self._korean_setup()
+
+    # --- dealing -------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int = 4, seed: int | None = None, rules: Rules | str | None = None,
+            dealer: int = 0, rng: random.Random | None = None) -> "Game":
+        """Shuffle and deal: 20 each in packets of 5 (seesek), or dealer 6 then 5s to 21 (korean),
+        re-dealing while the korean misdeal rule voids the deal."""
+        r = resolve_rules(rules)
+        rng = rng or random.Random(seed)
+        for _ in range(1000):
+            deck = [c.id for c in build_deck(jokers=r.jokers, packs=r.packs)]
+            rng.shuffle(deck)
+            hands = deal_hands(deck, players, dealer, r)
+            pile = deck[sum(len(h) for h in hands):]
+            if r.misdeal and any(is_misdeal(h) for h in hands):
+                continue
+            return cls(hands, list(reversed(pile)), r, dealer)
+        raise SisepaiError("could not deal a valid hand in 1000 shuffles")
+
+    def _korean_setup(self) -> None:
+        for p in range(self.n):
+            counts = self.hands[p]
+            for k in range(JOKER):
+                if counts[k] == 4:  # a dealt concealed quad is shown at once
+                    counts[k] = 0
+                    self.exposed[p].append(Exposed(MeldValue.of((k,) * 4), concealed=True))
+                elif counts[k] == 3:  # a dealt concealed triple is locked
+                    counts[k] = 0
+                    self.locked[p].append(k)
+        self.phase = "discard"  # the dealer, holding 21, opens by discarding
+
+    # --- queries -------------------------------------------------------------------------------
+
+    def hand_size(self, player: int) -> int:
+        return sum(self.hands[player]) + 3 * len(self.locked[player])
+
+    def exposed_cards(self, player: int) -> int:
+        return sum(len(e.meld) for e in self.exposed[player])
+
+    def hand_ids(self, player: int) -> list[int]:
+        return [k for k in range(NUM_KINDS) for _ in range(self.hands[player][k])]
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.n
+
+    def relation(self, player: int) -> str:
+        assert self.shown is not None
+        if player == self.shown.owner:
+            return "own"
+        return "previous" if player == self.next_seat(self.shown.owner) else "other"
+
+    def responders(self) -> list[int]:
+        """Players who must still answer the shown card, in turn order from its owner."""
+        if self.phase != "claims" or self.shown is None:
+            return []
+        owner = self.shown.owner
+        order = [(owner + k) % self.n for k in range(self.n)]
+        if self.shown.source == "discard":
+            order = order[1:]
+        return [p for p in order if p not in self.answers]
+
+    def claim_options(self, player: int) -> list[ClaimOption]:
+        """Every claim ``player`` has on the shown card."""
+        assert self.shown is not None
+        locked_cards = 3 * len(self.locked[player])
+        return claim_options(self.hands[player], self.shown.card, self.relation(player),
+                             self.exposed_cards(player) + locked_cards, self.rules.hand_size,
+                             self.rules.allow_general_pair)
+
+    def legal_moves(self, player: int | None = None) -> list[MoveType]:
+        """Legal moves now: for ``player`` in the claims phase, else for the player to move."""
+        if self.outcome is not None:
+            return []
+        if self.phase == "draw":
+            return [Draw()] if self.pile else []
+        if self.phase == "discard":
+            return [Discard(k) for k in range(JOKER) if self.hands[self.turn][k] and k % 7 != K]
+        responders = self.responders()
+        p = responders[0] if player is None else player
+        if p not in responders:
+            return []
+        kind = Meld if p == self.shown.owner else Claim
+        moves: list[MoveType] = [kind(p, c.meld.cards) for c in self.claim_options(p)]
+        if not self._must_meld(p):
+            moves.append(Pass(p))
+        return moves
+
+    def _must_meld(self, player: int) -> bool:
+        """A drawn General or joker can never be discarded, so its drawer must meld it."""
+        s = self.shown
+        return s is not None and s.source == "draw" and player == s.owner and (s.card == JOKER or s.card % 7 == K)
+
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    # --- moves ---------------------------------------------------------------------------------
+
+    def push(self, move: MoveType | str) -> None:
+        """Make a move (an illegal one raises :class:`IllegalMoveError` and changes nothing)."""
+        if isinstance(move, str):
+            from .moves import Move
+
+            move = Move.parse(move)
+        self._check(move)
+        self._stack.append(self._snapshot())
+        self.moves.append(move)
+        self.events.append(_event(move))
+        self._apply(move)
+
+    def pop(self) -> MoveType:
+        """Undo the last move."""
+        if not self._stack:
+            raise IllegalMoveError("no move to undo")
+        move = self.moves.pop()
+        self._restore(self._stack.pop())
+        return move
+
+    def _snapshot(self) -> tuple:
+        # shallow copies are enough: Exposed, Shown and Outcome values are never changed in place
+        state = ([list(h) for h in self.hands], list(self.pile), [list(e) for e in self.exposed],
+                 [list(x) for x in self.locked], [list(d) for d in self.discards])
+        return (state, self.turn, self.phase, self.shown, dict(self.answers), self.outcome, len(self.events))
+
+    def _restore(self, snap: tuple) -> None:
+        (self.hands, self.pile, self.exposed, self.locked, self.discards), self.turn, self.phase, self.shown, \
+            self.answers, self.outcome, n_events = snap
+        del self.events[n_events:]
+
+    def _check(self, move: MoveType) -> None:
+        if self.outcome is not None:
+            raise IllegalMoveError("the game is over")
+        if isinstance(move, Draw):
+            if self.phase != "draw":
+                raise IllegalMoveError(f"cannot draw now: the game waits for a {self._waiting()}")
+            if not self.pile:
+                raise IllegalMoveError("the draw pile is empty")
+            return
+        if isinstance(move, Discard):
+            if self.phase != "discard":
+                raise IllegalMoveError(f"cannot discard now: the game waits for a {self._waiting()}")
+            code = CARD_CODES[move.card]
+            if move.card == JOKER or move.card % 7 == K:
+                kind = "joker" if move.card == JOKER else "General"
+                raise IllegalMoveError(f"{code} is a {kind}: it cannot be discarded")
+            if not self.hands[self.turn][move.card]:
+                if move.card in self.locked[self.turn]:
+                    raise IllegalMoveError(f"{code} is in a locked dealt triple: it cannot be broken up")
+                raise IllegalMoveError(f"player {self.turn} holds no {code}")
+            return
+        if self.phase != "claims":
+            raise IllegalMoveError(f"no card is shown to claim or pass on: the game waits for a {self._waiting()}")
+        player = move.player
+        if not 0 <= player < self.n:
+            raise IllegalMoveError(f"there is no player {player}")
+        if player not in self.responders():
+            if player in self.answers:
+                raise IllegalMoveError(f"player {player} has already answered the shown card")
+            raise IllegalMoveError(f"player {player} cannot claim their own discard")
+        if isinstance(move, Pass):
+            if self._must_meld(player):
+                raise IllegalMoveError(f"{CARD_CODES[self.shown.card]} cannot be discarded: the drawer must meld it")
+            return
+        own = player == self.shown.owner
+        if isinstance(move, Meld) and not own:
+            raise IllegalMoveError(f"player {player} did not draw the shown card: use claim, not meld")
+        if isinstance(move, Claim) and own:
+            raise IllegalMoveError(f"player {player} drew the shown card: use meld, not claim")
+        if self.shown.card not in move.cards:
+            raise IllegalMoveError(f"the meld must include the shown card {CARD_CODES[self.shown.card]}")
+        options = {c.meld.cards for c in self.claim_options(player)}
+        if tuple(sorted(move.cards)) not in options:
+            from .melds import why_not_meld
+
+            reason = why_not_meld(move.cards, self.rules.allow_general_pair)
+            if reason:
+                raise IllegalMoveError(f"{format_cards(move.cards)} is not a meld: {reason}")
+            need = list(move.cards)
+            need.remove(self.shown.card)
+            for k in set(need):
+                if need.count(k) > self.hands[player][k]:
+                    raise IllegalMoveError(f"player {player} holds no {CARD_CODES[k]} for that meld")
+            raise IllegalMoveError(
+                f"player {player} may not make {format_cards(move.cards)} from "
+                + ("their own draw" if own else "another player's card")
+                + ": no single or pair from another's card except to win, and chi only from the previous player")
+
+    def _waiting(self) -> str:
+        return {"draw": "draw", "discard": "discard", "claims": "claim or pass on the shown card"}[self.phase]
+
+    def _apply(self, move: MoveType) -> None:
+        if isinstance(move, Draw):
+            card = self.pile.pop()
+            self.shown = Shown(card, self.turn, "draw")
+            self.phase = "claims"
+            self.answers = {}
+            self.events[-1]["card"] = CARD_CODES[card]
+            return
+        if isinstance(move, Discard):
+            p = self.turn
+            self.hands[p][move.card] -= 1
+            self.shown = Shown(move.card, p, "discard")
+            self.phase = "claims"
+            self.answers = {}
+            if not self.responders():
+                self._resolve()
+            return
+        self.answers[move.player] = move
+        if not self.responders():
+            self._resolve()
+
+    def _resolve(self) -> None:
+        shown = self.shown
+        assert shown is not None
+        best: tuple[int, int, ClaimOption, int] | None = None
+        order = [(shown.owner + k) % self.n for k in range(self.n)]
+        for rank, p in enumerate(order):
+            move = self.answers.get(p)
+            if move is None or isinstance(move, Pass):
+                continue
+            option = next(c for c in self.claim_options(p) if c.meld.cards == tuple(sorted(move.cards)))
+            key = (option.priority, rank)
+            if best is None or key < best[:2]:
+                best = (option.priority, rank, option, p)
+        self.answers = {}
+        if best is None:
+            # nobody took it: a draw is discarded by its drawer; a discard stays where it lies
+            self.discards[shown.owner].append(shown.card)
+            self.shown = None
+            self.turn = self.next_seat(shown.owner)
+            self.phase = "draw"
+            self._check_pile()
+            return
+        _, _, option, p = best
+        need = list(option.meld.cards)
+        need.remove(shown.card)
+        for k in need:
+            self.hands[p][k] -= 1
+        concealed = shown.source == "draw" and p == shown.owner
+        self.exposed[p].append(Exposed(option.meld, concealed))
+        self.events.append({"type": "resolved", "player": p, "claim": option.kind.value,
+                            "cards": option.meld.codes})
+        self.shown = None
+        self.turn = p
+        if option.wins:
+            self._win(p, shown)
+            return
+        self.phase = "discard"
+        if not any(self.hands[p][k] and k % 7 != K for k in range(JOKER)):
+            self.turn = self.next_seat(p)  # nothing may be discarded: play moves on
+            self.phase = "draw"
+            self._check_pile()
+
+    def _check_pile(self) -> None:
+        if len(self.pile) <= self.rules.stop_at:
+            self.outcome = Outcome(None, 0, (), "the draw pile is exhausted: a draw game")
+            self.events.append({"type": "end", **self.outcome.to_dict()})
+
+    def _win(self, player: int, shown: Shown) -> None:
+        r = self.rules
+        counts = self.hands[player]
+        best = BestTable.for_rules(r).best_points(counts)
+        if best is None:  # claims() only offers a win when the hand splits
+            raise AssertionError("a winning claim left a hand that does not split")
+        total = best + r.points["triple"] * len(self.locked[player])  # locked dealt triples: concealed
+        for e in self.exposed[player]:
+            total += meld_points(e.meld, r, exposed=not e.concealed)
+        discarder = shown.owner if shown.source == "discard" and shown.owner != player else None
+        if shown.source == "draw" and shown.owner != player:
+            discarder = None  # a win on another's draw: everyone pays (RULES.md)
+        pays = tuple(payments(total, player, self.n, discarder))
+        reason = "zhimo" if shown.owner == player else "hu"
+        self.outcome = Outcome(player, total, pays, reason)
+        self.events.append({"type": "end", **self.outcome.to_dict()})
+
+    # --- checks and replay -----------------------------------------------------------------------
+
+    def card_count(self) -> int:
+        """Every card accounted for: hands, locked triples, exposed melds, discards, pile, shown."""
+        n = sum(sum(h) for h in self.hands) + sum(3 * len(l) for l in self.locked)
+        n += sum(self.exposed_cards(p) for p in range(self.n))
+        n += sum(len(d) for d in self.discards) + len(self.pile)
+        if self.shown is not None:
+            n += 1
+        return n
+
+    def winning_hand(self, player: int) -> tuple[list[int], list[MeldValue]]:
+        """A player's concealed cards (locked triples included) and exposed melds."""
+        ids = self.hand_ids(player) + [k for k in self.locked[player] for _ in range(3)]
+        return ids, [e.meld for e in self.exposed[player]]
+
+    def state(self) -> dict:
+        """A JSON-ready summary of the state (used to check replays)."""
+        return {
+            "hands": [format_cards(self.hand_ids(p)) for p in range(self.n)],
+            "locked": [format_cards(l) for l in self.locked],
+            "exposed": [[e.meld.codes for e in ex] for ex in self.exposed],
+            "discards": [format_cards(d) for d in self.discards],
+            "pile": len(self.pile), "turn": self.turn, "phase": self.phase,
+            "shown": CARD_CODES[self.shown.card] if self.shown else None,
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+        }
+
+    @classmethod
+    def replay(cls, events: Sequence[dict]) -> "Game":
+        """Re-play an event log; raises :class:`SisepaiError` at the first move that does not fit."""
+        from .moves import Move
+
+        if not events or events[0].get("type") != "deal":
+            raise SisepaiError("not a game log: it must start with a 'deal' event")
+        d = events[0]
+        try:
+            rules = Rules.preset(d.get("rules", "seesek"), jokers=d.get("jokers", 5))
+        except SisepaiError:
+            rules = Rules.preset("seesek", jokers=d.get("jokers", 5))
+        if "points" in d:
+            rules = rules.with_options(points_items=tuple(sorted(d["points"].items())))
+        hands = [parse_card_ids(h) for h in d["hands"]]
+        game = cls(hands, parse_card_ids(d["pile"]), rules, d.get("dealer", 0))
+        for i, ev in enumerate(events[1:], start=1):
+            t = ev.get("type")
+            if t in ("resolved", "end"):
+                mine = next((e for e in reversed(game.events) if e.get("type") == t), None)
+                if mine is None or {k: mine.get(k) for k in ev} != ev:
+                    raise SisepaiError(f"event {i}: the log says {ev}, the replay gives {mine}")
+                continue
+            try:
+                game.push(Move.parse(ev["move"]))
+            except (SisepaiError, KeyError) as exc:
+                raise SisepaiError(f"event {i} ({ev.get('move', t)}): {exc}") from None
+            mine = next(e for e in reversed(game.events) if e.get("type") == "move")
+            if "card" in ev and mine.get("card") != ev["card"]:
+                raise SisepaiError(f"event {i}: the log drew {ev['card']}, the replay drew {mine.get('card')}")
+        return game
+
+
+def _event(move: MoveType) -> dict:
+    return {"type": "move", "move": str(move)}
+
+
+def deal_hands(deck: Sequence[int], players: int, dealer: int, rules: Rules) -> list[list[int]]:
+    """Deal from the top of ``deck`` in packets: 5 each to 20 (seesek); korean: the dealer takes 6
+    first, then 5 at a time around, so the dealer holds 21."""
+    hands: list[list[int]] = [[] for _ in range(players)]
+    pos = 0
+    order = [(dealer + k) % players for k in range(players)]
+    if rules.deal == "korean":
+        hands[dealer].extend(deck[pos:pos + 6])
+        pos += 6
+        for p, n in [(p, 5) for _ in range(4) for p in order]:
+            want = 21 if p == dealer else 20
+            take = min(n, want - len(hands[p]))
+            if take > 0:
+                hands[p].extend(deck[pos:pos + take])
+                pos += take
+        return hands
+    for _ in range(4):
+        for p in order:
+            hands[p].extend(deck[pos:pos + 5])
+            pos += 5
+    return hands
+
+
+def is_misdeal(hand: Sequence[int]) -> bool:
+    """korean: void if a dealt hand has no General, no concealed triple or quad, and no
+    four-soldier group."""
+    counts = counts_of(hand)
+    has_general = any(counts[s * 7 + K] for s in range(4))
+    has_triple = any(counts[k] >= 3 for k in range(JOKER))
+    has_four_soldiers = all(counts[s * 7 + 6] for s in range(4))
+    return not (has_general or has_triple or has_four_soldiers)

@@ -1,0 +1,107 @@
+"""Turn a generated dataset's ground truth into the two training sets of the recogniser.
+
+1. **Detector** (ultralytics OBB, 3 classes): ``card`` (a face-up card, at least
+   :data:`CARD_MIN_VISIBLE` visible), ``end`` (a character region at least half visible) and
+   ``back`` (a face-down card, mostly visible). Folder ``DIR/detector/`` with its own data.yaml;
+   its images are hard links to the dataset's.
+2. **Reader** crops: the dataset's ``crops/`` (made with ``--crops``) plus ``none`` crops cut
+   from places with no card, so the reader can reject a false end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+DETECTOR_NAMES = ("card", "end", "back")
+CARD_MIN_VISIBLE = 0.7
+END_MIN_VISIBLE = 0.5
+BACK_MIN_VISIBLE = 0.5
+
+
+def detector_lines(record: dict) -> list[str]:
+    w, h = record["width"], record["height"]
+    lines = []
+
+    def add(cls: int, corners) -> None:
+        pts = np.clip(np.float64(corners) / [w, h], 0, 1).reshape(-1)
+        lines.append(f"{cls} " + " ".join(f"{v:.6f}" for v in pts))
+
+    for card in record["cards"]:
+        if not card["face_up"]:
+            if card["visible"] >= BACK_MIN_VISIBLE:
+                add(2, card["corners"])
+            continue
+        if card["visible"] >= CARD_MIN_VISIBLE:
+            add(0, card["corners"])
+        for end in card["ends"]:
+            if end["visible"] >= END_MIN_VISIBLE:
+                add(1, end["corners"])
+    return lines
+
+
+def prepare_detector(dataset: Path) -> Path:
+    """Write ``dataset/detector`` (labels + links to the images) and return its data.yaml."""
+    out = dataset / "detector"
+    for split in ("train", "val"):
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        for img in sorted((dataset / "images" / split).glob("*.jpg")):
+            target = out / "images" / split / img.name
+            if not target.exists():
+                try:
+                    os.link(img, target)  # a hard link: ultralytics resolves symlinks to the wrong labels
+                except OSError:
+                    shutil.copyfile(img, target)
+        for ann in sorted((dataset / "annotations" / split).glob("*.json")):
+            record = json.loads(ann.read_text())
+            (out / "labels" / split / f"{ann.stem}.txt").write_text("\n".join(detector_lines(record)) + "\n")
+    yaml = out / "data.yaml"
+    yaml.write_text("train: images/train\nval: images/val\nnc: 3\nnames:\n"
+                    + "".join(f"  {i}: {n}\n" for i, n in enumerate(DETECTOR_NAMES)))
+    return yaml
+
+
+def _inside_any(pt: np.ndarray, polys: list[np.ndarray]) -> bool:
+    return any(cv2.pointPolygonTest(p, (float(pt[0]), float(pt[1])), False) >= 0 for p in polys)
+
+
+def none_crops(dataset: Path, per_image: int = 6, seed: int = 0, size: int = 64) -> int:
+    """Cut crops with no card end in them into ``crops/{split}/none``; returns how many."""
+    rng = np.random.default_rng(seed)
+    n = 0
+    for split in ("train", "val"):
+        folder = dataset / "crops" / split / "none"
+        folder.mkdir(parents=True, exist_ok=True)
+        for ann in sorted((dataset / "annotations" / split).glob("*.json")):
+            record = json.loads(ann.read_text())
+            img = cv2.imread(str(dataset / record["image"]))
+            if img is None:
+                continue
+            h, w = img.shape[:2]
+            ends = [np.float32(e["corners"]) for c in record["cards"] if c["face_up"] for e in c["ends"]]
+            widths = [np.linalg.norm(np.float32(c["corners"][1]) - np.float32(c["corners"][0]))
+                      for c in record["cards"]] or [40.0]
+            side = float(np.median(widths))
+            made = 0
+            for _ in range(per_image * 4):
+                if made >= per_image:
+                    break
+                s = side * rng.uniform(0.8, 1.4)
+                cx, cy = rng.uniform(s, w - s), rng.uniform(s, h - s)
+                if _inside_any(np.float32([cx, cy]), ends):
+                    continue
+                ang = rng.uniform(0, 2 * np.pi)
+                d = np.float32([[np.cos(ang), np.sin(ang)], [-np.sin(ang), np.cos(ang)]]) * s / 2
+                q = np.float32([[cx, cy]]) + np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ d
+                M = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [size, 0], [size, size], [0, size]]))
+                crop = cv2.warpPerspective(img, M, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+                cv2.imwrite(str(folder / f"{ann.stem}_{made}.png"), crop)
+                made += 1
+                n += 1
+    return n

@@ -1,0 +1,207 @@
+"""Train the card-end reader on crops exported by ``sisepai dataset generate --crops``.
+
+Augmentation runs on whole batches in torch: quarter turns, small affine jitter, blur,
+brightness/contrast, and random erasing (a half-hidden character in a fan).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from .reader_net import INPUT, READER_CLASSES, build_reader
+
+
+def load_crops(folders: Sequence[Path], split: str, limit_per_class: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """All crops of ``split`` under each dataset folder, as (N, 48, 48, 3) RGB uint8 and labels."""
+    images, labels = [], []
+    index = {c: i for i, c in enumerate(READER_CLASSES)}
+    for folder in folders:
+        root = Path(folder) / "crops" / split
+        if not root.is_dir():
+            continue
+        for class_dir in sorted(root.iterdir()):
+            if class_dir.name not in index:
+                continue
+            files = sorted(class_dir.glob("*.png"))
+            if limit_per_class:
+                files = files[:limit_per_class]
+            for f in files:
+                img = cv2.imread(str(f))
+                if img is None:
+                    continue
+                images.append(cv2.resize(img, (INPUT, INPUT), interpolation=cv2.INTER_AREA)[..., ::-1])
+                labels.append(index[class_dir.name])
+    if not images:
+        return np.zeros((0, INPUT, INPUT, 3), np.uint8), np.zeros((0,), np.int64)
+    return np.stack(images), np.asarray(labels, np.int64)
+
+
+def augment(x, generator):
+    """Batch augmentation of float images in [0, 1], shape (B, 3, H, W)."""
+    import torch
+    import torch.nn.functional as F
+
+    b = x.shape[0]
+    # quarter turns: the reader must read an end whatever way up
+    k = torch.randint(0, 4, (b,), generator=generator)
+    out = torch.empty_like(x)
+    for r in range(4):
+        sel = k == r
+        if sel.any():
+            out[sel] = torch.rot90(x[sel], r, dims=(2, 3))
+    x = out
+    # small affine jitter: rotation, scale, shift (the detector's boxes are not exact)
+    ang = (torch.rand(b, generator=generator) - 0.5) * math.radians(24)
+    scale = 1 + (torch.rand(b, generator=generator) - 0.5) * 0.3
+    shift = (torch.rand(b, 2, generator=generator) - 0.5) * 0.2
+    cos, sin = torch.cos(ang) / scale, torch.sin(ang) / scale
+    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, x.shape, align_corners=False)
+    x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
+    # brightness, contrast, a little colour cast
+    bright = 1 + (torch.rand(b, 1, 1, 1, generator=generator) - 0.5) * 0.5
+    contrast = 1 + (torch.rand(b, 1, 1, 1, generator=generator) - 0.5) * 0.5
+    cast = 1 + (torch.rand(b, 3, 1, 1, generator=generator) - 0.5) * 0.12
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = ((x - mean) * contrast + mean) * bright * cast
+    # blur some
+    blur = torch.rand(b, generator=generator) < 0.3
+    if blur.any():
+        kernel = torch.tensor([1.0, 2.0, 1.0])
+        kernel = (kernel[:, None] * kernel[None, :]) / 16
+        kernel = kernel.expand(3, 1, 3, 3)
+        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), kernel, groups=3)
+    # random erasing: part of the character hidden by another card
+    erase = torch.rand(b, generator=generator) < 0.35
+    h = x.shape[2]
+    for i in torch.nonzero(erase).flatten().tolist():
+        side = int(torch.randint(0, 4, (1,), generator=generator))
+        depth = int(h * (0.15 + 0.3 * float(torch.rand(1, generator=generator))))
+        fill = torch.rand(3, 1, 1, generator=generator)
+        if side == 0:
+            x[i, :, :, :depth] = fill
+        elif side == 1:
+            x[i, :, :, h - depth:] = fill
+        elif side == 2:
+            x[i, :, :depth, :] = fill
+        else:
+            x[i, :, h - depth:, :] = fill
+    noise = torch.randn(x.shape, generator=generator) * 0.02
+    return (x + noise).clamp(0, 1)
+
+
+def evaluate(model, images: np.ndarray, labels: np.ndarray, batch: int = 512) -> dict:
+    import torch
+
+    model.eval()
+    correct = 0
+    confusion: dict[str, int] = {}
+    with torch.no_grad():
+        for i in range(0, len(images), batch):
+            x = torch.from_numpy(images[i:i + batch]).permute(0, 3, 1, 2).float() / 255
+            pred = model(x).argmax(1).numpy()
+            y = labels[i:i + batch]
+            correct += int((pred == y).sum())
+            for p, t in zip(pred, y):
+                if p != t:
+                    key = f"{READER_CLASSES[t]}->{READER_CLASSES[p]}"
+                    confusion[key] = confusion.get(key, 0) + 1
+    top = dict(sorted(confusion.items(), key=lambda kv: -kv[1])[:12])
+    return {"accuracy": correct / max(len(images), 1), "n": int(len(images)), "top_confusions": top}
+
+
+def train_reader(
+    datasets: Sequence[Path],
+    out: Path,
+    epochs: int = 10,
+    batch: int = 128,
+    lr: float = 3e-3,
+    seed: int = 0,
+    checkpoint: Path | None = None,
+    progress: Callable[[str], None] = print,
+) -> dict:
+    """Train the reader; checkpoints each epoch and resumes from ``checkpoint`` when it exists."""
+    import torch
+    import torch.nn as nn
+
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    x_train, y_train = load_crops(datasets, "train")
+    x_val, y_val = load_crops(datasets, "val")
+    if not len(x_train):
+        raise RuntimeError(f"no crops found under {', '.join(str(d) for d in datasets)}: generate with --crops")
+    progress(f"reader: {len(x_train)} train crops, {len(x_val)} val crops, {len(READER_CLASSES)} classes")
+    model = build_reader()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    steps_per_epoch = math.ceil(len(x_train) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch)
+    start_epoch = 0
+    history = []
+    if checkpoint and checkpoint.exists():
+        state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        start_epoch = state["epoch"] + 1
+        history = state.get("history", [])
+        gen.set_state(state["gen"])
+        progress(f"reader: resuming after epoch {start_epoch}")
+    # balance classes a little: 'none' and common classes do not swamp the rest
+    counts = np.bincount(y_train, minlength=len(READER_CLASSES)).astype(np.float64)
+    weights = torch.tensor(1.0 / np.sqrt(np.maximum(counts, 1)), dtype=torch.float32)
+    weights = weights / weights.mean()
+    loss_fn = nn.CrossEntropyLoss(weight=weights, label_smoothing=0.05)
+    xt = torch.from_numpy(x_train).permute(0, 3, 1, 2).contiguous()
+    yt = torch.from_numpy(y_train)
+    for epoch in range(start_epoch, epochs):
+        model.train()
+        t0 = time.time()
+        perm = torch.randperm(len(xt), generator=gen)
+        total, seen = 0.0, 0
+        for step in range(steps_per_epoch):
+            idx = perm[step * batch:(step + 1) * batch]
+            x = augment(xt[idx].float() / 255, gen)
+            loss = loss_fn(model(x), yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(idx)
+            seen += len(idx)
+        metrics = evaluate(model, x_val, y_val) if len(x_val) else {"accuracy": float("nan")}
+        history.append({"epoch": epoch + 1, "loss": total / seen, "val_accuracy": metrics["accuracy"],
+                        "seconds": time.time() - t0})
+        progress(f"reader epoch {epoch + 1}/{epochs}: loss {total / seen:.3f}, val accuracy "
+                 f"{metrics['accuracy']:.4f} ({time.time() - t0:.0f} s)")
+        if checkpoint:
+            checkpoint.parent.mkdir(parents=True, exist_ok=True)
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+                        "epoch": epoch, "history": history, "gen": gen.get_state()}, checkpoint)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"state_dict": model.state_dict(), "classes": list(READER_CLASSES), "input": INPUT,
+                "history": history}, out)
+    return {"history": history, "train_crops": int(len(x_train)), "val_crops": int(len(x_val))}
+
+
+def reader_metrics(weights: Path, datasets: Sequence[Path], split: str = "val") -> dict:
+    """Accuracy of saved reader weights on a split of crop datasets."""
+    import torch
+
+    model = build_reader()
+    state = torch.load(weights, map_location="cpu", weights_only=False)
+    model.load_state_dict(state["state_dict"])
+    x, y = load_crops(datasets, split)
+    return evaluate(model, x, y)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    print(json.dumps(train_reader([Path(p) for p in sys.argv[2:]], Path(sys.argv[1])), indent=1))

@@ -1,0 +1,118 @@
+"""``sisepai recognize`` and ``sisepai score-image``: cards in photos, one JSON object a line.
+
+Only the standard library is imported at load time; the model loads when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from sisepai.engine.errors import SisepaiError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("recognize", help="find and read every card in images",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Find every visible face-up card: its code, outline and confidence.",
+                       epilog="""examples:
+  sisepai recognize table.jpg --json
+  sisepai recognize shots/*.jpg --json --annotate out/
+output of --json, one line per image, in order:
+  {"image": "table.jpg", "width": 1280, "height": 720,
+   "cards": [{"card": "RH", "polygon": [[x,y],[x,y],[x,y],[x,y]], "confidence": 0.97, ...}], "ms": 84.1}
+an unreadable image gives {"image": ..., "error": "..."}; the others go on; the exit status is 1.""")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="one JSON object a line (default: a readable summary)")
+    p.add_argument("--annotate", type=Path, metavar="DIR", help="also write each image with its cards drawn")
+    p.add_argument("--min-confidence", type=float, default=0.0, metavar="P", help="drop cards below this confidence")
+    p.add_argument("--detector", type=Path, default=None, help="detector weights (default: the shipped model)")
+    p.add_argument("--reader", type=Path, default=None, help="reader weights (default: the shipped model)")
+    p.set_defaults(func=_recognize)
+
+    p = sub.add_parser("score-image", help="read a photographed finished hand and score it",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Read a finished 21-card hand from a photo, split it into melds and score it.",
+                       epilog="""examples:
+  sisepai score-image hand.jpg --json --rules seesek
+output: {"image": ..., "cards": ["GK", ...], "winning": bool, "points": int|null, "melds": [[...]]|null,
+         "unsure": [{"card": "WH", "confidence": 0.41, "alternative": "YH", "points_if_alternative": 9}]}""")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--rules", default="seesek", help="scoring preset (seesek, korean) or a TOML file")
+    p.add_argument("--detector", type=Path, default=None)
+    p.add_argument("--reader", type=Path, default=None)
+    p.set_defaults(func=_score_image)
+
+
+def _load(args):
+    from sisepai.datasets.cli import require_vision
+
+    require_vision()
+    from sisepai.vision.recognize import Recognizer
+
+    try:
+        return Recognizer.load(args.detector, args.reader)
+    except FileNotFoundError as exc:
+        raise SisepaiError(str(exc)) from None
+
+
+def _recognize(args) -> int:
+    rec = _load(args)
+    from sisepai.vision.recognize import ImageError, load_image
+
+    failed = 0
+    for path in args.images:
+        try:
+            img = load_image(path)
+            result = rec.recognize(img)
+        except ImageError as exc:
+            failed += 1
+            print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}",
+                  flush=True)
+            continue
+        det = result.detections
+        if args.min_confidence:
+            result.detections = det = det[det.confidence >= args.min_confidence]
+        if args.annotate:
+            from sisepai.vision.annotate import CardAnnotator
+            import cv2
+
+            args.annotate.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(args.annotate / (Path(path).stem + ".png")), CardAnnotator().annotate(img, det))
+        if args.json:
+            print(json.dumps(result.to_json(path)), flush=True)
+        else:
+            print(f"{path}: {len(det)} cards in {result.ms:.0f} ms: " + " ".join(det.codes), flush=True)
+    if failed:
+        print(f"sisepai recognize: {failed} image(s) could not be read", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _score_image(args) -> int:
+    rec = _load(args)
+    from sisepai.engine.rules import resolve_rules
+    from sisepai.vision.recognize import ImageError, load_image
+    from sisepai.vision.scoring import score_detections
+
+    rules = resolve_rules(args.rules)
+    failed = 0
+    for path in args.images:
+        try:
+            result = rec.recognize(load_image(path))
+        except ImageError as exc:
+            failed += 1
+            print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}")
+            continue
+        out = {"image": path, **score_detections(result.detections, rules)}
+        if args.json:
+            print(json.dumps(out), flush=True)
+        else:
+            verdict = f"a win worth {out['points']} points" if out["winning"] else "not a winning hand"
+            print(f"{path}: {len(out['cards'])} cards, {verdict}")
+            for u in out["unsure"]:
+                print(f"  unsure: {u['card']} ({u['confidence']:.2f}); if it is {u['alternative']}: "
+                      f"{u['points_if_alternative']} points")
+    return 1 if failed else 0

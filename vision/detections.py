@@ -1,0 +1,100 @@
+"""``Detections``: recognised cards as parallel numpy arrays, in the style of supervision.
+
+>>> import numpy as np
+>>> d = Detections(polygons=np.zeros((2, 4, 2), np.float32), confidence=np.array([0.9, 0.4]),
+...                class_id=np.array([0, 28]))
+>>> len(d), d.codes, len(d[d.confidence > 0.5])
+(2, ['GK', 'J'], 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sisepai.engine.cards import CARD_CODES
+
+
+@dataclass
+class Detections:
+    """Cards found in one image.
+
+    - ``polygons``: (N, 4, 2) float32 image pixels; the first two corners are the card's (or the
+      visible end's) top edge when known.
+    - ``confidence``: (N,) overall confidence (detector x reader).
+    - ``class_id``: (N,) card kinds, ids of :data:`sisepai.engine.cards.CARD_CODES`.
+    - ``colour_confidence`` and ``rank_confidence``: (N,) the reader's belief in the suit and the rank.
+    - ``kind``: (N,) ``"card"`` (a whole card) or ``"end"`` (only an end is visible, as in a fan).
+    """
+
+    polygons: np.ndarray
+    confidence: np.ndarray
+    class_id: np.ndarray
+    colour_confidence: np.ndarray | None = None
+    rank_confidence: np.ndarray | None = None
+    kind: np.ndarray | None = None
+    data: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = len(self.confidence)
+        self.polygons = np.asarray(self.polygons, np.float32).reshape(n, 4, 2)
+        self.confidence = np.asarray(self.confidence, np.float32)
+        self.class_id = np.asarray(self.class_id, np.int64)
+        if self.colour_confidence is None:
+            self.colour_confidence = self.confidence.copy()
+        if self.rank_confidence is None:
+            self.rank_confidence = self.confidence.copy()
+        if self.kind is None:
+            self.kind = np.array(["card"] * n, dtype=object)
+        self.colour_confidence = np.asarray(self.colour_confidence, np.float32)
+        self.rank_confidence = np.asarray(self.rank_confidence, np.float32)
+        self.kind = np.asarray(self.kind, dtype=object)
+        for name in ("class_id", "colour_confidence", "rank_confidence", "kind"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"Detections.{name} has {len(getattr(self, name))} entries, expected {n}")
+
+    @classmethod
+    def empty(cls) -> "Detections":
+        return cls(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+
+    def __len__(self) -> int:
+        return len(self.confidence)
+
+    def __getitem__(self, index) -> "Detections":
+        if isinstance(index, (int, np.integer)):
+            index = [index]
+        return Detections(self.polygons[index], self.confidence[index], self.class_id[index],
+                          self.colour_confidence[index], self.rank_confidence[index], self.kind[index])
+
+    @property
+    def codes(self) -> list[str]:
+        return [CARD_CODES[i] for i in self.class_id]
+
+    @property
+    def centers(self) -> np.ndarray:
+        return self.polygons.mean(axis=1)
+
+    def to_cards(self, digits: int = 1) -> list[dict]:
+        """The CLI/API card format: ``{"card", "polygon", "confidence", ...}``."""
+        out = []
+        for i in range(len(self)):
+            out.append({
+                "card": CARD_CODES[int(self.class_id[i])],
+                "polygon": [[round(float(x), digits), round(float(y), digits)] for x, y in self.polygons[i]],
+                "confidence": round(float(self.confidence[i]), 4),
+                "colour_confidence": round(float(self.colour_confidence[i]), 4),
+                "rank_confidence": round(float(self.rank_confidence[i]), 4),
+                "kind": str(self.kind[i]),
+            })
+        return out
+
+    @classmethod
+    def merge(cls, parts: list["Detections"]) -> "Detections":
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return cls.empty()
+        return cls(np.concatenate([p.polygons for p in parts]), np.concatenate([p.confidence for p in parts]),
+                   np.concatenate([p.class_id for p in parts]),
+                   np.concatenate([p.colour_confidence for p in parts]),
+                   np.concatenate([p.rank_confidence for p in parts]), np.concatenate([p.kind for p in parts]))

@@ -1,0 +1,65 @@
+"""The shipped OBB detector (ultralytics): whole face-up cards, card ends, and card backs.
+
+The adapter :func:`from_ultralytics` is the only place that touches ultralytics' result types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "models" / "detector.pt"
+NAMES = ("card", "end", "back")
+
+
+@dataclass
+class Boxes:
+    """Oriented boxes of one image: (N, 4, 2) corners, confidences and part classes."""
+
+    polygons: np.ndarray
+    confidence: np.ndarray
+    part: np.ndarray  # 0 card, 1 end, 2 back
+
+    def select(self, part: int) -> "Boxes":
+        m = self.part == part
+        return Boxes(self.polygons[m], self.confidence[m], self.part[m])
+
+    def __len__(self) -> int:
+        return len(self.confidence)
+
+
+def from_ultralytics(result) -> Boxes:
+    """Adapter from an ultralytics OBB result to :class:`Boxes`."""
+    obb = result.obb
+    if obb is None or len(obb) == 0:
+        return Boxes(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+    return Boxes(obb.xyxyxyxy.cpu().numpy().astype(np.float32), obb.conf.cpu().numpy().astype(np.float32),
+                 obb.cls.cpu().numpy().astype(np.int64))
+
+
+class Detector:
+    def __init__(self, model, imgsz: int = 640, conf: float = 0.25, iou: float = 0.5):
+        self.model = model
+        self.imgsz = imgsz
+        self.conf = conf
+        self.iou = iou
+
+    @classmethod
+    def load(cls, weights: str | Path = DEFAULT_WEIGHTS, **kwargs) -> "Detector":
+        from sisepai.models.yolo_env import yolo
+
+        path = Path(weights)
+        if not path.is_file():
+            raise FileNotFoundError(f"detector weights not found: {path} (train them with: sisepai train detector)")
+        return cls(yolo()(str(path), task="obb"), **kwargs)
+
+    def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:
+        """Oriented boxes for each BGR image."""
+        if not len(images_bgr):
+            return []
+        results = self.model.predict(list(images_bgr), imgsz=self.imgsz, conf=self.conf, iou=self.iou,
+                                     verbose=False, device="cpu")
+        return [from_ultralytics(r) for r in results]

@@ -1,0 +1,66 @@
+"""Read a card end: colour and character from a straightened crop, with the shipped reader CNN.
+
+>>> import numpy as np
+>>> reader = Reader.load()                                 # doctest: +SKIP
+>>> probs = reader.read([np.zeros((48, 48, 3), np.uint8)])  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from sisepai.engine.cards import CARD_CODES, JOKER
+
+DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "models" / "reader.pt"
+NUM_CARDS = len(CARD_CODES)
+
+
+def colour_rank_confidence(probs: np.ndarray, class_id: int) -> tuple[float, float]:
+    """Belief in the predicted suit (summed over its ranks) and rank (summed over its suits)."""
+    p = probs[:NUM_CARDS]
+    if class_id == JOKER:
+        return float(p[JOKER]), float(p[JOKER])
+    suit, rank = divmod(class_id, 7)
+    return float(p[suit * 7:(suit + 1) * 7].sum()), float(p[[s * 7 + rank for s in range(4)]].sum())
+
+
+class Reader:
+    """The card-end CNN. ``read`` takes RGB crops of any size and returns class probabilities
+    (29 card kinds, then ``none``)."""
+
+    def __init__(self, model, classes: Sequence[str], input_size: int):
+        self.model = model
+        self.classes = list(classes)
+        self.input_size = input_size
+
+    @classmethod
+    def load(cls, weights: str | Path = DEFAULT_WEIGHTS) -> "Reader":
+        import torch
+
+        from sisepai.models.reader_net import build_reader
+
+        path = Path(weights)
+        if not path.is_file():
+            raise FileNotFoundError(f"reader weights not found: {path} (train them with: sisepai train reader)")
+        state = torch.load(path, map_location="cpu", weights_only=False)
+        model = build_reader(len(state["classes"]))
+        model.load_state_dict(state["state_dict"])
+        model.eval()
+        return cls(model, state["classes"], int(state.get("input", 48)))
+
+    def read(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """Probabilities (N, 30) for RGB uint8 crops."""
+        import torch
+
+        if not len(crops):
+            return np.zeros((0, len(self.classes)), np.float32)
+        s = self.input_size
+        batch = np.stack([c if c.shape[:2] == (s, s) else cv2.resize(c, (s, s), interpolation=cv2.INTER_AREA)
+                          for c in crops])
+        with torch.inference_mode():
+            x = torch.from_numpy(batch).permute(0, 3, 1, 2).float() / 255
+            return torch.softmax(self.model(x), dim=1).numpy()

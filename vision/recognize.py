@@ -1,0 +1,203 @@
+"""``recognize(image) -> Detections``: every visible face-up card, its code, outline and confidence.
+
+Two stages, both trained here on generated scenes:
+
+1. the OBB detector finds whole cards, card *ends* (the character regions) and card backs;
+2. the reader CNN reads each straightened end: both ends of a whole card (their beliefs are
+   multiplied), or the lone visible end of a card in a fan.
+
+>>> from sisepai.vision.recognize import Recognizer   # doctest: +SKIP
+>>> rec = Recognizer.load()                            # doctest: +SKIP
+>>> result = rec.recognize(cv2.imread("table.jpg"))    # doctest: +SKIP
+>>> result.detections.codes                            # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from sisepai.engine.cards import CARD_CODES
+
+from .detections import Detections
+from .detector import Boxes, Detector
+from .geometry import card_ends, inside, order_upright, straighten
+from .reader import NUM_CARDS, Reader, colour_rank_confidence
+
+MAX_PIXELS = 40_000_000
+"""Larger images are refused (a 40-megapixel frame is far beyond any camera we read)."""
+
+
+class ImageError(ValueError):
+    """An image that cannot be read: missing, corrupt, empty or too large."""
+
+
+@dataclass
+class Recognition:
+    """What one image holds: face-up cards, face-down backs, and timing."""
+
+    detections: Detections
+    backs: np.ndarray  # (M, 4, 2)
+    width: int
+    height: int
+    ms: float
+    unsure: list[int] = field(default_factory=list)  # indices of cards read with low confidence
+
+    def to_json(self, image: str | None = None) -> dict:
+        out = {} if image is None else {"image": image}
+        out.update({"width": self.width, "height": self.height, "cards": self.detections.to_cards(),
+                    "backs": len(self.backs), "ms": round(self.ms, 1)})
+        return out
+
+
+def check_image(image: np.ndarray | None, name: str = "image") -> np.ndarray:
+    """A BGR uint8 image, or :class:`ImageError` saying what is wrong with it."""
+    if image is None:
+        raise ImageError(f"{name}: cannot decode the image (missing, corrupt or not an image)")
+    if image.ndim == 2:
+        import cv2
+
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4) or min(image.shape[:2]) < 16:
+        raise ImageError(f"{name}: not a usable picture (shape {image.shape})")
+    if image.shape[0] * image.shape[1] > MAX_PIXELS:
+        raise ImageError(f"{name}: {image.shape[1]}x{image.shape[0]} is too large (limit {MAX_PIXELS // 1_000_000} MP)")
+    if image.shape[2] == 4:
+        image = image[..., :3]
+    if image.dtype != np.uint8:
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(image)
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read an image file as BGR, honouring EXIF orientation; :class:`ImageError` if unreadable."""
+    import cv2
+
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"{path}: no such file")
+    if p.stat().st_size > 80_000_000:
+        raise ImageError(f"{path}: file too large ({p.stat().st_size // 1_000_000} MB)")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    return check_image(cv2.imdecode(data, cv2.IMREAD_COLOR), str(path))
+
+
+def decode_image(data: bytes, name: str = "upload") -> np.ndarray:
+    import cv2
+
+    if not data:
+        raise ImageError(f"{name}: empty file")
+    return check_image(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), name)
+
+
+class Recognizer:
+    """Detector + reader. Load once (``Recognizer.load()``) and call many times."""
+
+    def __init__(self, detector: Detector, reader: Reader, min_card_prob: float = 0.35, crop: int = 48):
+        self.detector = detector
+        self.reader = reader
+        self.min_card_prob = min_card_prob
+        self.crop = crop
+
+    @classmethod
+    def load(cls, detector_weights: str | Path | None = None, reader_weights: str | Path | None = None,
+             **kwargs) -> "Recognizer":
+        from .detector import DEFAULT_WEIGHTS as DET
+        from .reader import DEFAULT_WEIGHTS as READ
+
+        import torch
+
+        torch.set_num_threads(max(1, min(4, torch.get_num_threads())))
+        return cls(Detector.load(detector_weights or DET), Reader.load(reader_weights or READ), **kwargs)
+
+    def recognize(self, image: np.ndarray) -> Recognition:
+        return self.recognize_batch([image])[0]
+
+    def recognize_batch(self, images: Sequence[np.ndarray]) -> list[Recognition]:
+        """Recognise BGR images (any size); one :class:`Recognition` each."""
+        images = [check_image(im, f"image {i}") for i, im in enumerate(images)]
+        t0 = time.perf_counter()
+        boxes = self.detector.detect(images)
+        out = []
+        for img, b in zip(images, boxes):
+            t1 = time.perf_counter()
+            det, unsure = self._read(img, b)
+            ms = (t1 - t0) * 1000 / len(images) + (time.perf_counter() - t1) * 1000
+            out.append(Recognition(det, b.select(2).polygons, img.shape[1], img.shape[0], ms, unsure))
+        return out
+
+    def _read(self, image_bgr: np.ndarray, boxes: Boxes) -> tuple[Detections, list[int]]:
+        rgb = image_bgr[..., ::-1]
+        cards = boxes.select(0)
+        ends = boxes.select(1)
+        crops: list[np.ndarray] = []
+        card_polys = [order_upright(p) for p in cards.polygons]
+        for poly in card_polys:
+            for end in card_ends(poly):
+                crops.append(straighten(rgb, end, self.crop))
+        lone = [i for i, p in enumerate(ends.polygons)
+                if not any(inside(p.mean(0), cp) for cp in card_polys)]
+        for i in lone:
+            crops.append(straighten(rgb, order_upright(ends.polygons[i]), self.crop))
+        probs = self.reader.read(crops)
+        polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
+
+        def emit(poly, p, det_conf, kind):
+            cid = int(np.argmax(p[:NUM_CARDS]))
+            card_prob = float(p[cid])
+            if card_prob < self.min_card_prob:
+                return
+            c, r = colour_rank_confidence(p, cid)
+            polys.append(poly)
+            conf.append(det_conf * card_prob)
+            cls_ids.append(cid)
+            colour.append(c)
+            rank.append(r)
+            kinds.append(kind)
+
+        for k, poly in enumerate(card_polys):
+            p1, p2 = probs[2 * k], probs[2 * k + 1]
+            usable = [p for p in (p1, p2) if p[-1] < 0.5]
+            if len(usable) == 2:
+                joint = p1[:NUM_CARDS] * p2[:NUM_CARDS]
+                p = np.append(joint / max(joint.sum(), 1e-9), 0.0)
+            elif usable:
+                p = usable[0]
+            else:
+                p = p1 if p1[-1] < p2[-1] else p2
+            emit(poly, p, float(cards.confidence[k]), "card")
+        base = 2 * len(card_polys)
+        for j, i in enumerate(lone):
+            p = probs[base + j]
+            if np.argmax(p) == len(p) - 1:
+                continue  # the reader says this is not a card end
+            emit(order_upright(ends.polygons[i]), p, float(ends.confidence[i]), "end")
+        if not polys:
+            return Detections.empty(), []
+        det = Detections(np.stack(polys), np.array(conf), np.array(cls_ids), np.array(colour), np.array(rank),
+                         np.array(kinds, dtype=object))
+        unsure = [i for i in range(len(det)) if det.confidence[i] < 0.5]
+        return det, unsure
+
+
+def recognize(image: np.ndarray) -> Detections:
+    """Recognise one BGR image with the shipped model (loaded once per process)."""
+    return _default().recognize(image).detections
+
+
+_DEFAULT: Recognizer | None = None
+
+
+def _default() -> Recognizer:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Recognizer.load()
+    return _DEFAULT
+
+
+__all__ = ["Detections", "ImageError", "Recognition", "Recognizer", "check_image", "decode_image", "load_image",
+           "recognize", "CARD_CODES"]
