@@ -102,33 +102,65 @@ def _partial_splitters(allow_general_pair: bool) -> tuple[_PartialSplitter, ...]
 
 def _draws_needed(s: int, t: int, delta: int) -> int:
     """Fewest draws when ``s`` single cards and ``t`` two-card partials each need one card and the
-    hand must grow by ``delta`` cards (each draw brings one card; discards drop units)."""
+    hand must grow by ``delta`` cards (each draw brings one card; discards drop units).
+
+    Dropping units makes room: a dropped single frees 2 (its card, and the draw it no longer
+    needs), a dropped partial 3 for two discards. Singles are the cheaper to drop.
+    """
+    need = s + t - delta
     best = None
     for dt in range(t + 1):
-        for ds in range(s + 1):
-            if 2 * ds + 3 * dt >= s + t - delta:
-                a = ds + 2 * dt + delta
-                if best is None or a < best:
-                    best = a
-                break
+        rest = max(0, need - 3 * dt)
+        ds = (rest + 1) // 2
+        if ds <= s:
+            a = ds + 2 * dt + delta
+            if best is None or a < best:
+                best = a
+        if rest == 0:
+            break
     assert best is not None
     return best
 
 
+_DIST_CACHE: dict[tuple, int] = {}
+
+
 def distance_counts(counts: Sequence[int], exposed_cards: int = 0, rules: Rules | None = None) -> int:
-    """:func:`distance_to_win` on a count vector of concealed cards."""
-    r = rules or Rules.preset("seesek")
+    """:func:`distance_to_win` on a count vector of concealed cards (memoised)."""
+    r = rules or _default_rules()
     delta = r.hand_size - exposed_cards - sum(counts)
+    key = (tuple(counts), delta, r.allow_general_pair)
+    hit = _DIST_CACHE.get(key)
+    if hit is not None:
+        return hit
     if delta < 0:
-        return min(
-            distance_counts(_minus(counts, k), exposed_cards, r)
-            for k in range(NUM_KINDS) if counts[k] and _discardable(k)
-        ) if any(counts[k] and _discardable(k) for k in range(NUM_KINDS)) else 99
-    frontier = [(0, 0)]
-    for splitter, comp in zip(_partial_splitters(r.allow_general_pair), COMPONENTS):
-        f = splitter.frontier(tuple(counts[i] for i in comp))
-        frontier = _pareto((s1 + s2, t1 + t2) for s1, t1 in frontier for s2, t2 in f)
-    return min(_draws_needed(s, t, delta) for s, t in frontier)
+        options = [distance_counts(_minus(counts, k), exposed_cards, r)
+                   for k in range(NUM_KINDS) if counts[k] and _discardable(k)]
+        result = min(options) if options else 99
+    else:
+        frontier = {0: 0}  # singles -> fewest two-card partials
+        for splitter, comp in zip(_partial_splitters(r.allow_general_pair), COMPONENTS):
+            local = tuple(counts[i] for i in comp)
+            if not any(local):
+                continue
+            f = splitter.frontier(local)
+            merged: dict[int, int] = {}
+            for s1, t1 in frontier.items():
+                for s2, t2 in f:
+                    s, t = s1 + s2, t1 + t2
+                    if t < merged.get(s, 1 << 30):
+                        merged[s] = t
+            frontier = merged
+        result = min(_draws_needed(s, t, delta) for s, t in frontier.items())
+    if len(_DIST_CACHE) > 500_000:
+        _DIST_CACHE.clear()
+    _DIST_CACHE[key] = result
+    return result
+
+
+@lru_cache(maxsize=1)
+def _default_rules() -> Rules:
+    return Rules.preset("seesek")
 
 
 def distance_to_win(cards: HandLike, exposed: Sequence[MeldLike] = (), rules: Rules | str | None = None) -> int:

@@ -124,10 +124,14 @@ def train_reader(
     batch: int = 128,
     lr: float = 3e-3,
     seed: int = 0,
+    samples_per_epoch: int = 40_000,
     checkpoint: Path | None = None,
     progress: Callable[[str], None] = print,
 ) -> dict:
-    """Train the reader; checkpoints each epoch and resumes from ``checkpoint`` when it exists."""
+    """Train the reader; checkpoints each epoch and resumes from ``checkpoint`` when it exists.
+
+    An epoch is ``samples_per_epoch`` crops drawn without replacement (all of them when fewer).
+    """
     import torch
     import torch.nn as nn
 
@@ -140,7 +144,7 @@ def train_reader(
     progress(f"reader: {len(x_train)} train crops, {len(x_val)} val crops, {len(READER_CLASSES)} classes")
     model = build_reader()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    steps_per_epoch = math.ceil(len(x_train) / batch)
+    steps_per_epoch = math.ceil(min(samples_per_epoch, len(x_train)) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch)
     start_epoch = 0
     history = []
@@ -173,7 +177,7 @@ def train_reader(
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
             seen += len(idx)
         metrics = evaluate(model, x_val, y_val) if len(x_val) else {"accuracy": float("nan")}
         history.append({"epoch": epoch + 1, "loss": total / seen, "val_accuracy": metrics["accuracy"],

@@ -105,3 +105,25 @@ def test_engine_import_is_light():
             "if m in sys.modules]; print(bad)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stdout.strip() == "[]"
+
+
+def test_simulate_json_and_replay(tmp_path):
+    proc = run(["simulate", "--players", "4", "--games", "30", "--bots", "greedy,random,random,random", "--seed", "1",
+                "--json", "--log", str(tmp_path)])
+    assert proc.returncode == 0, proc.stderr
+    stats = json.loads(proc.stdout)
+    assert stats["games"] == 30 and len(stats["win_rate"]) == 4
+    assert 0 <= stats["draw_rate"] <= 1 and stats["turns_per_game"] > 0
+    log = sorted(tmp_path.glob("*.json"))[0]
+    proc = run(["replay", str(log)])
+    assert proc.returncode == 0 and "replay checked" in proc.stdout
+    events = json.loads(log.read_text())
+    events[3]["move"] = "discard GK"
+    log.write_text(json.dumps(events))
+    proc = run(["replay", str(log)])
+    assert proc.returncode == 2 and "event 3" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_simulate_bad_bots():
+    proc = run(["simulate", "--bots", "greedy,smart", "--players", "2"])
+    assert proc.returncode == 2 and "unknown bot 'smart'" in proc.stderr

@@ -1,0 +1,136 @@
+"""``sisepai simulate`` and ``sisepai replay``: Four Color Cards games between bots, and their logs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from .errors import SisepaiError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("simulate", help="play many games between bots and report the results",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Simulate Four Color Cards games between bots.",
+                       epilog="""examples:
+  sisepai simulate --players 4 --games 1000 --bots greedy,random,random,random --seed 1
+  sisepai simulate --games 200 --rules korean --json
+  sisepai simulate --games 10 --log logs/      # keep each game's JSON event log""")
+    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    p.add_argument("--games", type=int, default=100, metavar="N")
+    p.add_argument("--bots", default=None, help="one per seat: greedy or random (default greedy, then random)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rules", default="seesek", help="seesek (default), korean, or a TOML file")
+    p.add_argument("--stop-at", type=int, default=0, metavar="N", help="end as a draw game when N cards remain")
+    p.add_argument("--log", type=Path, metavar="DIR", help="write each game's JSON event log here")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_simulate)
+
+    p = sub.add_parser("replay", help="show a game log turn by turn, checking every move")
+    p.add_argument("log", type=Path, metavar="LOG")
+    p.add_argument("--json", action="store_true", help="print the final state as JSON")
+    p.set_defaults(func=_replay)
+
+
+def simulate(players: int, games: int, bots: list[str], seed: int, rules, log: Path | None = None,
+             progress: bool = False) -> dict:
+    """Play ``games`` games; returns win rates, average points, draw-game rate and turns per game."""
+    from .bots import make_bots, play_out
+    from .game import Game
+    from .progress import Progress
+    import random
+
+    if len(bots) != players:
+        raise SisepaiError(f"--bots names {len(bots)} bots for {players} players")
+    if games < 1:
+        raise SisepaiError("--games must be at least 1")
+    wins = [0] * players
+    points = [0] * players
+    draws = 0
+    turns = 0
+    bar = Progress(games, "games") if progress else None
+    t0 = time.perf_counter()
+    for g in range(games):
+        rng = random.Random(seed * 1_000_003 + g)
+        game = Game.new(players, rules=rules, rng=rng, dealer=g % players)
+        outcome = play_out(game, make_bots(bots, seed * 1_000_003 + g))
+        turns += sum(1 for m in game.moves if type(m).__name__ in ("Draw", "Discard"))
+        if outcome.winner is None:
+            draws += 1
+        else:
+            wins[outcome.winner] += 1
+            points[outcome.winner] += outcome.points
+        if log:
+            log.mkdir(parents=True, exist_ok=True)
+            (log / f"game-{g:05d}.json").write_text(json.dumps(game.events))
+        if bar:
+            bar.update()
+    if bar:
+        bar.close()
+    seconds = time.perf_counter() - t0
+    return {
+        "games": games, "players": players, "bots": bots, "seed": seed, "rules": rules.name,
+        "win_rate": [round(w / games, 4) for w in wins],
+        "average_points": [round(p / w, 2) if w else None for p, w in zip(points, wins)],
+        "draw_rate": round(draws / games, 4), "turns_per_game": round(turns / games, 1),
+        "games_per_second": round(games / seconds, 1),
+    }
+
+
+def _simulate(args) -> int:
+    from .rules import resolve_rules
+
+    rules = resolve_rules(args.rules, stop_at=args.stop_at) if args.stop_at else resolve_rules(args.rules)
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"] + ["random"] * (args.players - 1)
+    stats = simulate(args.players, args.games, bots, args.seed, rules, args.log, progress=not args.json)
+    if args.json:
+        print(json.dumps(stats))
+        return 0
+    print(f"{stats['games']} games, {stats['players']} players, {rules.name} rules: "
+          f"{stats['draw_rate']:.1%} draw games, {stats['turns_per_game']} turns a game, "
+          f"{stats['games_per_second']} games/s")
+    for seat, (bot, rate, avg) in enumerate(zip(bots, stats["win_rate"], stats["average_points"])):
+        print(f"  seat {seat} {bot:<7} wins {rate:6.1%}   average points when winning {avg if avg is not None else '-'}")
+    return 0
+
+
+def _replay(args) -> int:
+    from .game import Game
+
+    try:
+        events = json.loads(args.log.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SisepaiError(f"no such log file: {args.log}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SisepaiError(f"{args.log} is not a JSON game log: {exc}") from None
+    if not isinstance(events, list) or not events:
+        raise SisepaiError(f"{args.log} is not a JSON game log (a list of events)")
+    if events[0].get("type") == "match":
+        raise SisepaiError(f"{args.log} is a Gang of Four log: use sisepai gof replay")
+    game = Game.replay(events)
+    if args.json:
+        print(json.dumps(game.state(), ensure_ascii=False))
+        return 0
+    d = events[0]
+    print(f"deal: {d['players']} players, {d['rules']} rules, dealer P{d['dealer']}")
+    for ev in events[1:]:
+        if ev["type"] == "move":
+            verb, *rest = ev["move"].split()
+            if verb == "draw":
+                print(f"  draws {ev.get('card', '?')}")
+            elif verb == "discard":
+                print(f"  discards {rest[0]}")
+            elif verb in ("meld", "claim"):
+                print(f"  P{rest[0]} {verb}s {' '.join(rest[1:])}")
+        elif ev["type"] == "resolved":
+            print(f"  -> P{ev['player']} takes it ({ev['claim']}): {' '.join(ev['cards'])}")
+        elif ev["type"] == "end":
+            if ev["winner"] is None:
+                print(f"end: {ev['reason']}")
+            else:
+                pays = ", ".join(f"P{p['payer']} pays {p['amount']}" for p in ev["payments"])
+                print(f"end: P{ev['winner']} wins ({ev['reason']}) with {ev['points']} points; {pays}")
+    print(f"replay checked: {len(events)} events")
+    return 0
