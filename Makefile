@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-dev
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,service]'
 	touch $(STAMP)
 
 setup: $(STAMP)

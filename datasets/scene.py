@@ -36,6 +36,7 @@ LAYOUTS = ("table", "fan", "hand")
 LABEL_MIN_CHAR_VISIBLE = 0.5
 """A card is labelled only if at least this fraction of one of its characters is visible."""
 GENERATOR_VERSION = "1.0"
+PLAIN_BACKGROUND = (255, 0, 255)
 
 CLUTTER_TEXT = "中國国人大天上下日月山水火木金土東西南北發发白紅红綠绿黃黄黑一二三四五六七八九十百千萬万元福壽"
 
@@ -338,18 +339,26 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 
 
 def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int, int] = (1280, 720),
-               font_split: str = "train", layouts: tuple[str, ...] = LAYOUTS, max_tilt: float = 45.0) -> Scene:
-    """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments)."""
+               font_split: str = "train", layouts: tuple[str, ...] = LAYOUTS, max_tilt: float = 45.0,
+               plain: bool = False) -> Scene:
+    """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments).
+
+    ``plain`` draws on a flat magenta table with no clutter and no light, blur or noise (the
+    geometry stays): tests use it to check labels against pixels.
+    """
     rng = scene_rng(seed, index)
     w, h = size
     layout = layout or str(layouts[int(rng.integers(len(layouts)))])
     style = DeckStyle.random(rng, font_split)
     camera = Camera.random(rng, w, h, max_tilt=max_tilt)
+    if plain:
+        camera.exposure, camera.white_balance, camera.blur, camera.motion = 1.0, (1.0, 1.0, 1.0), 0.0, 0
+        camera.noise, camera.shadow, camera.glare, camera.vignette, camera.jpeg = 0.0, False, False, 0.0, 100
     H = camera.homography()
     placed = LAYOUT_FUNCS[layout](rng, w, h, style.aspect)
     # background: a plane texture larger than the frame, projected by the camera
     bw, bh = int(w * 0.9), int(h * 0.9)  # drawn at half scale over 1.8x the frame
-    bg = background(rng, bw, bh)
+    bg = np.full((bh, bw, 3), PLAIN_BACKGROUND, np.uint8) if plain else background(rng, bw, bh)
     T = np.array([[2, 0, -bw], [0, 2, -bh], [0, 0, 1]], np.float64)
     frame = cv2.warpPerspective(bg, H @ T, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     idmap = np.full((h, w), -1, np.int32)
@@ -361,7 +370,7 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
         projected.append(c)
         proj_widths.append(np.linalg.norm(c[1] - c[0]))
     face_w = int(np.clip(np.median(proj_widths) * 1.4 if proj_widths else 40, 16, 160))
-    clutter = _draw_clutter(frame, idmap, rng, style, face_w * 1.2, on_top=False)
+    clutter = [] if plain else _draw_clutter(frame, idmap, rng, style, face_w * 1.2, on_top=False)
     faces: dict[str, object] = {}
     back = render_back(style, face_w, rng)
     fh = back.shape[0]
@@ -377,7 +386,8 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
                 faces[p.code] = render_face(p.code, style, face_w, rng)
             _paste(frame, faces[p.code].image, src, dst)
         cv2.fillConvexPoly(idmap, np.round(dst).astype(np.int32), i)
-    clutter += _draw_clutter(frame, idmap, rng, style, face_w * 1.2, on_top=True)
+    if not plain:
+        clutter += _draw_clutter(frame, idmap, rng, style, face_w * 1.2, on_top=True)
     # labels from the z-buffer
     for i, (p, dst) in enumerate(zip(placed, projected)):
         face = faces.get(p.code) if p.code else None

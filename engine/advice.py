@@ -140,10 +140,14 @@ def distance_counts(counts: Sequence[int], exposed_cards: int = 0, rules: Rules 
     else:
         frontier = {0: 0}  # singles -> fewest two-card partials
         for splitter, comp in zip(_partial_splitters(r.allow_general_pair), COMPONENTS):
-            local = tuple(counts[i] for i in comp)
+            local = tuple([counts[i] for i in comp])
             if not any(local):
                 continue
             f = splitter.frontier(local)
+            if len(f) == 1:  # the common case: shift the whole frontier
+                (s2, t2), = f
+                frontier = {s1 + s2: t1 + t2 for s1, t1 in frontier.items()}
+                continue
             merged: dict[int, int] = {}
             for s1, t1 in frontier.items():
                 for s2, t2 in f:

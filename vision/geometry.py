@@ -18,7 +18,8 @@ def order_upright(poly: np.ndarray) -> np.ndarray:
     """Reorder a quadrilateral so corners 0-1 are a short edge and the order is clockwise in
     image coordinates (y down): then a warp to a box keeps the picture unmirrored."""
     p = np.asarray(poly, np.float32)
-    area2 = np.cross(p[1] - p[0], p[2] - p[1])
+    e1, e2 = p[1] - p[0], p[2] - p[1]
+    area2 = e1[0] * e2[1] - e1[1] * e2[0]
     if area2 < 0:
         p = p[::-1].copy()
     edges = [np.linalg.norm(p[(i + 1) % 4] - p[i]) for i in range(4)]

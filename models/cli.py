@@ -1,0 +1,103 @@
+"""``sisepai train``: train the detector and the reader on generated data, then measure them.
+
+Standard library only at import time; torch and ultralytics load when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+from sisepai.engine.errors import SisepaiError
+
+MODELS = Path(__file__).resolve().parent
+
+EPILOG = """\
+steps (all by default; pick with --only):
+  detector   prepare the card/end/back labels from the ground truth, train the OBB detector
+  reader     cut 'none' crops, train the card-end reader CNN on the dataset crops
+  evaluate   precision/recall/F1 per layout on the held-out test set -> models/metrics.json
+
+examples (the shipped model, see models/MODEL_CARD.md):
+  sisepai dataset generate --out data/train1 --n 900 --seed 1 --crops
+  sisepai dataset generate --out data/crops2 --n 1500 --seed 2 --crops
+  sisepai dataset generate --out data/test_holdout --n 300 --seed 99 --fonts holdout --val 1 --crops
+  sisepai train --data data/train1 --reader-data data/crops2 --test data/test_holdout
+Runs resume from their last checkpoint (runs/detector/weights/last.pt, runs/reader/checkpoint.pt):
+run the same command again after an interruption.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="train the recogniser (detector + reader) and measure it",
+                       description="Train sisepai's card recogniser offline, resumably.", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", type=Path, required=True, metavar="DIR", help="a generated dataset (with --crops)")
+    p.add_argument("--reader-data", type=Path, nargs="*", default=[], metavar="DIR",
+                   help="more generated datasets whose crops train the reader")
+    p.add_argument("--test", type=Path, metavar="DIR", help="held-out test set (generated with --fonts holdout)")
+    p.add_argument("--only", choices=("detector", "reader", "evaluate"), action="append",
+                   help="run only these steps (repeatable)")
+    p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR", help="checkpoints (default runs/)")
+    p.add_argument("--detector-epochs", type=int, default=12)
+    p.add_argument("--imgsz", type=int, default=640)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--reader-epochs", type=int, default=8)
+    p.add_argument("--no-install", action="store_true", help="keep the new weights in --runs, not models/")
+    p.set_defaults(func=_train)
+
+
+def _train(args) -> int:
+    from sisepai.datasets.cli import require_vision
+
+    require_vision()
+    steps = args.only or ["detector", "reader", "evaluate"]
+    if not (args.data / "data.yaml").is_file():
+        raise SisepaiError(f"{args.data} is not a generated dataset: sisepai dataset generate --out {args.data} ...")
+    runs = args.runs.resolve()
+    if "detector" in steps:
+        from sisepai.models.prepare import prepare_detector
+        from sisepai.models.train import train_detector
+
+        yaml = prepare_detector(args.data)
+        print(f"detector: training on {yaml} ({args.detector_epochs} epochs, imgsz {args.imgsz})")
+        best = train_detector(yaml, runs, epochs=args.detector_epochs, imgsz=args.imgsz, batch=args.batch)
+        if not args.no_install:
+            shutil.copyfile(best, MODELS / "detector.pt")
+            print(f"detector: installed {best} -> {MODELS / 'detector.pt'}")
+    if "reader" in steps:
+        from sisepai.models.prepare import none_crops
+        from sisepai.models.train_reader import train_reader
+
+        sets = [args.data, *args.reader_data]
+        for d in sets:
+            if not (d / "crops").is_dir():
+                raise SisepaiError(f"{d} has no crops: generate it with --crops")
+            if not (d / "crops" / "train" / "none").is_dir():
+                print(f"reader: cutting 'none' crops from {d}: {none_crops(d, per_image=5)}")
+        out = runs / "reader" / "reader.pt"
+        train_reader(sets, out, epochs=args.reader_epochs, checkpoint=runs / "reader" / "checkpoint.pt")
+        if not args.no_install:
+            shutil.copyfile(out, MODELS / "reader.pt")
+            print(f"reader: installed {out} -> {MODELS / 'reader.pt'}")
+    if "evaluate" in steps:
+        if not args.test:
+            raise SisepaiError("evaluate needs --test DIR (a held-out generated test set)")
+        metrics = evaluate_all(args.test)
+        (MODELS / "metrics.json").write_text(json.dumps(metrics, indent=1))
+        print(json.dumps(metrics, indent=1))
+    return 0
+
+
+def evaluate_all(test: Path, detector: Path | None = None, reader: Path | None = None) -> dict:
+    from sisepai.models.evaluate import evaluate_recognizer
+    from sisepai.models.train_reader import reader_metrics
+    from sisepai.vision.recognize import Recognizer
+
+    rec = Recognizer.load(detector, reader)
+    split = "val" if any((test / "annotations" / "val").glob("*.json")) else "train"
+    metrics = {"test_set": str(test), "recognizer": evaluate_recognizer(rec, test, split)}
+    metrics["reader_on_holdout_crops"] = reader_metrics(reader or MODELS / "reader.pt", [test], split)
+    return metrics
