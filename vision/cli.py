@@ -46,6 +46,32 @@ output: {"image": ..., "cards": ["GK", ...], "winning": bool, "points": int|null
     p.add_argument("--reader", type=Path, default=None)
     p.set_defaults(func=_score_image)
 
+    p = sub.add_parser("watch", help="follow a live game: announce cards, track melds, advise",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Follow a game through a webcam, a video file, a stream URL or a folder of images.",
+                       epilog="""examples:
+  sisepai watch 0                          # the first webcam
+  sisepai watch game.mp4 --json            # JSON lines: {"t": 3.2, "type": "card_shown", "card": "RH", "seat": "E"}
+  sisepai watch rtsp://table-cam/stream --speak --lang zh
+  sisepai watch 0 --hand "GK GA GE ..." --seat S    # advice for your own hand
+  sisepai watch game.mp4 --seats calibration.json --claimed 11
+seats: S is the bottom edge of the frame, E the right, N the top, W the left, unless --seats
+gives a calibration file: {"zones": {"S": [[x, y], ...], "E": ..., "N": ..., "W": ..., "center": ...}}""")
+    p.add_argument("source", metavar="SOURCE", help="webcam index, video file, stream URL, or folder of images")
+    p.add_argument("--json", action="store_true", help="events as JSON lines")
+    p.add_argument("--speak", action="store_true", help="read announcements aloud (espeak-ng)")
+    p.add_argument("--lang", choices=("en", "zh", "vi"), default="en", help="announcement language")
+    p.add_argument("--hand", metavar="CARDS", help="your own hand, for claim and discard advice")
+    p.add_argument("--seat", choices=("S", "E", "N", "W"), default="S", help="your seat (default S)")
+    p.add_argument("--seats", metavar="FILE", help="a zone calibration JSON")
+    p.add_argument("--claimed", type=int, metavar="POINTS", help="a claimed score to check on a win")
+    p.add_argument("--rules", default="seesek")
+    p.add_argument("--show", action="store_true", help="an OpenCV window with the cards outlined")
+    p.add_argument("--realtime", action="store_true", help="play a video file at its own speed")
+    p.add_argument("--detector", type=Path, default=None)
+    p.add_argument("--reader", type=Path, default=None)
+    p.set_defaults(func=_watch)
+
 
 def _load(args):
     from sisepai.datasets.cli import require_vision
@@ -116,3 +142,20 @@ def _score_image(args) -> int:
                 print(f"  unsure: {u['card']} ({u['confidence']:.2f}); if it is {u['alternative']}: "
                       f"{u['points_if_alternative']} points")
     return 1 if failed else 0
+
+
+def _watch(args) -> int:
+    rec = _load(args)
+    from sisepai.engine.rules import resolve_rules
+    from sisepai.vision.assistant import TableAssistant
+    from sisepai.vision.table import Zones
+    from sisepai.vision.watch import watch
+
+    zones = Zones.load(args.seats) if args.seats else Zones()
+    assistant = TableAssistant(zones, hand=args.hand, user_seat=args.seat, rules=resolve_rules(args.rules),
+                               claimed=args.claimed)
+    summary = watch(args.source, rec, assistant, as_json=args.json, speak=args.speak, show=args.show,
+                    realtime=args.realtime, lang=args.lang)
+    print(f"sisepai watch: {summary['frames']} frames, {summary['events']} events in {summary['seconds']:.1f} s",
+          file=sys.stderr)
+    return 0

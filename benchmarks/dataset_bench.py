@@ -1,0 +1,42 @@
+"""Dataset generator benchmark: scenes a second at 1280x720 with 2 workers, and peak memory.
+
+Peak memory is the largest resident set of any process (parent or worker), sampled with psutil;
+it is measured for two sizes of N to show it does not grow with N.
+"""
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+EXE = Path(sys.executable).with_name("sisepai")
+
+
+def run(n: int) -> tuple[float, float]:
+    out = Path(tempfile.mkdtemp())
+    peak = 0.0
+    proc = subprocess.Popen([str(EXE), "dataset", "generate", "--out", str(out), "--n", str(n), "--seed", "1",
+                             "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t = time.perf_counter()
+    p = psutil.Process(proc.pid)
+    while proc.poll() is None:
+        try:
+            rss = [p.memory_info().rss] + [c.memory_info().rss for c in p.children(recursive=True)]
+            peak = max(peak, max(rss) / 2**20)
+        except psutil.Error:
+            pass
+        time.sleep(0.05)
+    dt = time.perf_counter() - t
+    shutil.rmtree(out)
+    return n / dt, peak
+
+
+small_rate, small_peak = run(60)
+rate, peak = run(240)
+print(f"dataset scenes at 1280x720, 2 workers             {rate:>12,.1f} scenes/s "
+      f"(peak RSS per process {peak:.0f} MiB at N=240, {small_peak:.0f} MiB at N=60)")

@@ -1,0 +1,67 @@
+"""Card names and one-line announcements in English, Mandarin and Vietnamese.
+
+>>> card_name("RR", "en"), card_name("RR", "zh"), card_name("RR", "vi")
+('Red Chariot', '红俥', 'Xe đỏ')
+>>> announce({"type": "card_shown", "card": "GK", "seat": "S"}, "en")
+'South shows Green General.'
+>>> announce({"type": "card_shown", "card": "GK", "seat": "S"}, "vi")
+'Nam lật Tướng xanh.'
+"""
+
+from __future__ import annotations
+
+from sisepai.engine.cards import ALL_CARDS, Card
+
+LANGUAGES = ("en", "zh", "vi")
+_ZH_SUIT = {"G": "绿", "W": "白", "Y": "黄", "R": "红"}
+_ZH_GLYPH = {"將": "将", "帥": "帅", "車": "车", "馬": "马"}
+_VI_SUIT = {"G": "xanh", "W": "trắng", "Y": "vàng", "R": "đỏ"}
+_VI_RANK = {"K": "Tướng", "A": "Sĩ", "E": "Tượng", "R": "Xe", "H": "Mã", "C": "Pháo", "P": "Chốt"}
+SEAT_WORDS = {
+    "en": {"S": "South", "E": "East", "N": "North", "W": "West", "center": "The centre"},
+    "zh": {"S": "南家", "E": "东家", "N": "北家", "W": "西家", "center": "中央"},
+    "vi": {"S": "Nam", "E": "Đông", "N": "Bắc", "W": "Tây", "center": "Giữa bàn"},
+}
+
+
+def card_name(code: str, lang: str = "en") -> str:
+    card = Card.parse(code)
+    if card.is_joker:
+        return {"en": "Joker", "zh": "鬼牌", "vi": "Thẻ hề"}[lang]
+    if lang == "en":
+        return card.name
+    if lang == "zh":
+        return _ZH_SUIT[card.suit] + _ZH_GLYPH.get(card.glyph, card.glyph)
+    if lang == "vi":
+        return f"{_VI_RANK[card.rank]} {_VI_SUIT[card.suit]}"
+    raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)}")
+
+
+def announce(event: dict, lang: str = "en") -> str:
+    """A short sentence for an event."""
+    seat = SEAT_WORDS[lang].get(event.get("seat", ""), event.get("seat", ""))
+    t = event["type"]
+    if t in ("card_shown", "draw", "discard"):
+        name = card_name(event["card"], lang)
+        verb = {"card_shown": ("shows", "亮出", "lật"), "draw": ("draws", "摸到", "bốc"),
+                "discard": ("discards", "打出", "đánh")}[t]
+        return {"en": f"{seat} {verb[0]} {name}.", "zh": f"{seat}{verb[1]}{name}。", "vi": f"{seat} {verb[2]} {name}."}[lang]
+    if t == "meld":
+        names = ", ".join(card_name(c, lang) for c in event["cards"])
+        return {"en": f"{seat} melds {names}.", "zh": f"{seat}组合{names}。", "vi": f"{seat} hạ {names}."}[lang]
+    if t == "card_removed":
+        name = card_name(event["card"], lang)
+        return {"en": f"{name} left the table.", "zh": f"{name}离开桌面。", "vi": f"{name} rời bàn."}[lang]
+    if t == "win_claimed":
+        pts = event.get("points")
+        return {"en": f"{seat} claims a win" + (f": {pts} points." if pts is not None else "."),
+                "zh": f"{seat}和牌" + (f"：{pts}分。" if pts is not None else "。"),
+                "vi": f"{seat} ù" + (f": {pts} điểm." if pts is not None else ".")}[lang]
+    if t == "advice":
+        return event.get("text", "")
+    return t
+
+
+def all_names() -> dict[str, dict[str, str]]:
+    """Every card's name in every language (the web page uses this table)."""
+    return {c.code: {lang: card_name(c.code, lang) for lang in LANGUAGES} for c in ALL_CARDS}

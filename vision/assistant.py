@@ -1,0 +1,230 @@
+"""The live table assistant: frames in, a steady ``TableState`` and events out.
+
+Events (JSON-ready dicts, ``t`` in seconds from the start of the source):
+
+- ``card_shown``: a card turned face up (``card``, ``seat``): exactly once per card. A card that
+  vanishes and comes back, or moves to a meld row, is the same card and is not announced again.
+- ``draw`` / ``discard``: derived from ``card_shown`` when the draw pile shrank (a draw) or not.
+- ``meld``: cards of one seat lying together that form a meld.
+- ``card_removed``: a card gone for good.
+- ``win_claimed``: a seat lays down a hand that splits into melds; it is scored (and checked
+  against ``claimed`` when given).
+- ``advice``: with the user's hand, the claims a shown card allows them and the discard to make.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sisepai.engine.advice import best_discard
+from sisepai.engine.cards import CARD_CODES, counts_of, parse_card_id, parse_card_ids
+from sisepai.engine.claims import claims as claim_options
+from sisepai.engine.decompose import BestTable
+from sisepai.engine.errors import SisepaiError
+from sisepai.engine.melds import Meld, why_not_meld
+from sisepai.engine.rules import Rules
+
+from .detections import Detections
+from .table import SEATS, TableState, Zones
+from .tracker import CardTracker, Track
+
+TURN_ORDER = ("S", "E", "N", "W")  # counterclockwise seen from above: the next player is to the right
+MOVE_SECONDS = 3.0
+WIN_MIN_CARDS = 15
+
+
+@dataclass
+class Removed:
+    track: Track
+    t: float
+    zone: str
+
+
+class TableAssistant:
+    """Turns per-frame detections into a table state and events."""
+
+    def __init__(self, zones: Zones | None = None, hand: str | None = None, user_seat: str = "S",
+                 rules: Rules | None = None, claimed: int | None = None, confirm_seconds: float = 0.5):
+        self.zones = zones or Zones()
+        self.tracker = CardTracker(confirm_seconds=confirm_seconds)
+        self.rules = rules or Rules.preset("seesek")
+        self.hand = counts_of(parse_card_ids(hand)) if hand else None
+        if user_seat not in SEATS:
+            raise SisepaiError(f"seat must be one of {', '.join(SEATS)}")
+        self.user_seat = user_seat
+        self.claimed = claimed
+        self.zone_of_track: dict[int, str] = {}
+        self.removed: list[Removed] = []
+        self.reported_melds: set[frozenset[int]] = set()
+        self.won: set[str] = set()
+        self.pile_history: deque = deque(maxlen=15)
+        self.pile_at_last_show: int | None = None
+        self.size = (1, 1)
+
+    # --- the frame loop --------------------------------------------------------------------------
+
+    def process(self, det: Detections, t: float, width: int, height: int, backs: int = 0) -> tuple[TableState, list[dict]]:
+        self.size = (width, height)
+        self.pile_history.append(backs)
+        confirmed, removed = self.tracker.update(det, t)
+        events: list[dict] = []
+        for tr in removed:
+            if tr.confirmed:
+                self.removed.append(Removed(tr, t, self.zone_of_track.get(tr.id, "?")))
+        for tr in confirmed:
+            zone = self._zone(tr)
+            self.zone_of_track[tr.id] = zone
+            moved = self._take_moved(tr.code, t)
+            if moved is not None:
+                continue  # the same card, moved (to a meld row, say): not a new face-up card
+            ev = {"t": round(t, 3), "type": "card_shown", "card": tr.code, "seat": zone, "id": tr.id,
+                  "first_seen": round(tr.first_seen, 3)}
+            events.append(ev)
+            events.extend(self._derived(ev))
+        for tr in self.tracker.visible():
+            self.zone_of_track[tr.id] = self._zone(tr)
+        keep = []
+        for r in self.removed:
+            if t - r.t > MOVE_SECONDS:
+                events.append({"t": round(t, 3), "type": "card_removed", "card": r.track.code, "seat": r.zone,
+                               "id": r.track.id})
+            else:
+                keep.append(r)
+        self.removed = keep
+        state = self.state(t)
+        events.extend(self._melds_and_wins(t))
+        return state, events
+
+    def _zone(self, tr: Track) -> str:
+        return self.zones.zone_of(tr.center, *self.size)
+
+    def _take_moved(self, code: str, t: float) -> Track | None:
+        """The card this new track came from, if it moved: a lost card of the same code, or a
+        confirmed card of the same code no longer seen where it was."""
+        for i, r in enumerate(self.removed):
+            if r.track.code == code and t - r.t <= MOVE_SECONDS:
+                return self.removed.pop(i).track
+        for tr in list(self.tracker.tracks.values()):
+            if tr.confirmed and tr.code == code and t - tr.last_seen > 0.25:
+                del self.tracker.tracks[tr.id]
+                return tr
+        return None
+
+    def _pile(self) -> int:
+        return int(np.median(self.pile_history)) if self.pile_history else 0
+
+    def _derived(self, shown: dict) -> list[dict]:
+        out = []
+        pile = self._pile()
+        seat = shown["seat"]
+        if seat in SEATS:
+            drew = self.pile_at_last_show is not None and pile < self.pile_at_last_show
+            out.append({**{k: shown[k] for k in ("t", "card", "seat")}, "type": "draw" if drew else "discard"})
+        self.pile_at_last_show = pile
+        if self.hand is not None and seat != self.user_seat:
+            out.extend(self._advice(shown))
+        return out
+
+    def _advice(self, shown: dict) -> list[dict]:
+        card = parse_card_id(shown["card"])
+        owner = shown["seat"]
+        if owner in TURN_ORDER:
+            prev = TURN_ORDER[(TURN_ORDER.index(self.user_seat) - 1) % 4]
+            relation = "previous" if owner == prev else "other"
+        else:
+            relation = "other"
+        options = claim_options(self.hand, card, relation, 0, self.rules.hand_size, self.rules.allow_general_pair)
+        if not options:
+            return []
+        best = options[0]
+        text = f"You can claim {shown['card']}: {best.kind.value} with {' '.join(best.meld.codes)}"
+        if not best.wins:
+            rest = list(self.hand)
+            skipped = False
+            for c in best.meld.cards:
+                if c == card and not skipped:
+                    skipped = True
+                    continue
+                rest[c] -= 1
+            ids = [k for k in range(len(rest)) for _ in range(rest[k])]
+            d = best_discard(ids, [best.meld.cards], rules=self.rules) if ids else None
+            if d:
+                text += f", then discard {d.card}"
+        return [{"t": shown["t"], "type": "advice", "text": text,
+                 "claims": [c.to_dict() for c in options]}]
+
+    # --- table state ---------------------------------------------------------------------------
+
+    def _clusters(self, seat: str) -> list[list[Track]]:
+        tracks = [tr for tr in self.tracker.visible() if self.zone_of_track.get(tr.id) == seat]
+        clusters: list[list[Track]] = []
+        for tr in sorted(tracks, key=lambda x: (x.center[0], x.center[1])):
+            for cl in clusters:
+                if any(np.linalg.norm(tr.center - o.center) < 1.8 * max(tr.size, o.size, 8) for o in cl):
+                    cl.append(tr)
+                    break
+            else:
+                clusters.append([tr])
+        return clusters
+
+    def state(self, t: float) -> TableState:
+        w, h = self.size
+        st = TableState(t, w, h, pile=self._pile())
+        for tr in self.tracker.visible():
+            zone = self.zone_of_track.get(tr.id, self._zone(tr))
+            st.cards.append({"id": tr.id, "card": tr.code, "zone": zone, "confidence": round(tr.confidence, 3),
+                             "polygon": np.round(tr.polygon, 1).tolist()})
+            if zone == "center":
+                st.shown.append(tr.code)
+        for seat in SEATS:
+            for cl in self._clusters(seat):
+                codes = [tr.code for tr in cl]
+                ids = [CARD_CODES.index(c) for c in codes]
+                if 2 <= len(cl) <= 4 and why_not_meld(ids, self.rules.allow_general_pair) is None:
+                    st.melds[seat].append(sorted(codes))
+                else:
+                    st.discards[seat].extend(codes)
+        return st
+
+    def _melds_and_wins(self, t: float) -> list[dict]:
+        events = []
+        for seat in SEATS:
+            seat_tracks = [tr for tr in self.tracker.visible() if self.zone_of_track.get(tr.id) == seat]
+            if len(seat_tracks) >= WIN_MIN_CARDS and seat not in self.won:
+                win = self._score_hand(seat, [tr.code for tr in seat_tracks], t)
+                if win:
+                    self.won.add(seat)
+                    events.append(win)
+            for cl in self._clusters(seat):
+                key = frozenset(tr.id for tr in cl)
+                if not 2 <= len(cl) <= 4 or key in self.reported_melds:
+                    continue
+                ids = [CARD_CODES.index(tr.code) for tr in cl]
+                if why_not_meld(ids, self.rules.allow_general_pair) is None:
+                    self.reported_melds.add(key)
+                    events.append({"t": round(t, 3), "type": "meld", "seat": seat,
+                                   "cards": Meld.of(ids, self.rules.allow_general_pair).codes})
+        return events
+
+    def _score_hand(self, seat: str, codes: list[str], t: float) -> dict | None:
+        ids = [CARD_CODES.index(c) for c in codes]
+        if len(ids) != self.rules.hand_size:
+            return None
+        best = BestTable.for_rules(self.rules).best(counts_of(ids))
+        if best is None:
+            return None
+        points, melds = best
+        ev = {"t": round(t, 3), "type": "win_claimed", "seat": seat, "cards": sorted(codes), "points": points,
+              "melds": [m.codes for m in melds]}
+        if self.claimed is not None:
+            ev["claimed"] = self.claimed
+            ev["agree"] = self.claimed == points
+            if self.claimed != points:
+                from sisepai.engine.decompose import meld_points
+
+                ev["disputed"] = ("the claim differs by " + str(self.claimed - points) + " points; melds as read: "
+                                  + "; ".join(f"{' '.join(m.codes)} = {meld_points(m, self.rules)}" for m in melds))
+        return ev

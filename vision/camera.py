@@ -1,0 +1,161 @@
+"""Frame sources: a webcam index, a video file, a stream URL, or a folder of images.
+
+Each yields ``(t, frame)`` with ``t`` in seconds from the start of the source. A live camera is
+read in a background thread that keeps only the newest frame, so a slow consumer skips frames
+instead of falling behind; a camera that vanishes is reopened with backoff and a clear message.
+
+>>> src = open_source("/nonexistent/folder/")   # doctest: +IGNORE_EXCEPTION_DETAIL
+Traceback (most recent call last):
+SourceError: ...
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+class SourceError(RuntimeError):
+    """A source that cannot be opened or read (the message says why)."""
+
+
+def _say(message: str) -> None:
+    print(f"sisepai watch: {message}", file=sys.stderr, flush=True)
+
+
+class FolderSource:
+    def __init__(self, folder: Path, fps: float = 2.0):
+        self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise SourceError(f"{folder} holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
+        self.fps = fps
+
+    def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:
+        for i, f in enumerate(self.files):
+            img = cv2.imread(str(f))
+            if img is None:
+                _say(f"skipping unreadable image {f}")
+                continue
+            yield i / self.fps, img
+
+
+class VideoSource:
+    def __init__(self, path: str, realtime: bool = False):
+        self.path = path
+        self.cap = cv2.VideoCapture(path)
+        if not self.cap.isOpened():
+            raise SourceError(f"cannot open video {path} (missing, corrupt or an unknown format)")
+        self.fps = self.cap.get(cv2.CAP_PROP_FPS) or 10.0
+        if not 0 < self.fps < 500:
+            self.fps = 10.0
+        ok, first = self.cap.read()
+        if not ok or first is None:
+            raise SourceError(f"{path} holds no readable frames (corrupt or empty video)")
+        self.first = first
+        self.realtime = realtime
+
+    def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:
+        start = time.perf_counter()
+        frame, i = self.first, 0
+        while frame is not None:
+            t = i / self.fps
+            if self.realtime:
+                delay = t - (time.perf_counter() - start)
+                if delay > 0:
+                    time.sleep(delay)
+            yield t, frame
+            ok, frame = self.cap.read()
+            i += 1
+            if not ok:
+                break
+        self.cap.release()
+
+
+class LiveSource:
+    """A webcam or stream, read in a thread; the consumer always gets the newest frame."""
+
+    def __init__(self, spec: int | str, retries: int = 5, backoff: float = 0.5,
+                 opener: Callable[[int | str], object] = cv2.VideoCapture):
+        self.spec = spec
+        self.retries = retries
+        self.backoff = backoff
+        self.opener = opener
+        self.cap = self._open(first=True)
+        self.latest: tuple[float, np.ndarray] | None = None
+        self.error: str | None = None
+        self.lock = threading.Condition()
+        self.stopped = False
+        self.start = time.perf_counter()
+        self.thread = threading.Thread(target=self._reader, daemon=True)
+        self.thread.start()
+
+    def _open(self, first: bool = False):
+        delay = self.backoff
+        for attempt in range(1, self.retries + 1):
+            cap = self.opener(self.spec)
+            if cap is not None and cap.isOpened():
+                if not first:
+                    _say(f"camera {self.spec} is back")
+                return cap
+            if first and attempt == 1:
+                _say(f"cannot open camera {self.spec}; retrying")
+            else:
+                _say(f"camera {self.spec} unavailable (attempt {attempt}/{self.retries}); retrying in {delay:.1f} s")
+            time.sleep(delay)
+            delay = min(delay * 2, 8.0)
+        raise SourceError(f"camera {self.spec} could not be opened after {self.retries} attempts")
+
+    def _reader(self) -> None:
+        while not self.stopped:
+            ok, frame = self.cap.read()
+            if not ok or frame is None:
+                _say(f"lost camera {self.spec}; reopening")
+                try:
+                    self.cap.release()
+                    self.cap = self._open()
+                    continue
+                except SourceError as exc:
+                    with self.lock:
+                        self.error = str(exc)
+                        self.lock.notify_all()
+                    return
+            with self.lock:
+                self.latest = (time.perf_counter() - self.start, frame)
+                self.lock.notify_all()
+
+    def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:
+        last_t = -1.0
+        try:
+            while True:
+                with self.lock:
+                    while (self.latest is None or self.latest[0] == last_t) and self.error is None:
+                        self.lock.wait(timeout=1.0)
+                    if self.error is not None:
+                        raise SourceError(self.error)
+                    t, frame = self.latest
+                last_t = t
+                yield t, frame
+        finally:
+            self.stopped = True
+
+
+def open_source(spec: str, realtime: bool = False, retries: int = 5):
+    """Pick the source kind from ``spec``: an integer (webcam), a URL, a folder or a video file."""
+    if spec.isdigit():
+        return LiveSource(int(spec), retries=retries)
+    if "://" in spec:
+        return LiveSource(spec, retries=retries)
+    p = Path(spec)
+    if p.is_dir():
+        return FolderSource(p)
+    if not p.exists():
+        raise SourceError(f"{spec}: no such file, folder or camera")
+    return VideoSource(spec, realtime=realtime)

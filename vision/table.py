@@ -1,0 +1,85 @@
+"""Table zones and ``TableState``: which cards lie where (seats S, E, N, W and the centre).
+
+By default S is the bottom edge of the frame, E the right, N the top, W the left, and the middle
+of the frame is the centre (draw pile and shown cards). A calibration file can mark each zone's
+polygon instead::
+
+    {"zones": {"S": [[0, 0.7], [1, 0.7], [1, 1], [0, 1]], "N": ..., "E": ..., "W": ..., "center": ...}}
+
+Coordinates at or below 1.0 are fractions of the frame; larger ones are pixels.
+
+>>> zones = Zones()
+>>> zones.zone_of((640, 700), 1280, 720), zones.zone_of((640, 360), 1280, 720), zones.zone_of((20, 360), 1280, 720)
+('S', 'center', 'W')
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from sisepai.engine.errors import SisepaiError
+
+SEATS = ("S", "E", "N", "W")
+SEAT_NAMES = {"S": "South", "E": "East", "N": "North", "W": "West", "center": "the centre"}
+
+
+class Zones:
+    def __init__(self, polygons: dict[str, list[list[float]]] | None = None, center: float = 0.15):
+        self.polygons = polygons
+        self.center = center
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Zones":
+        try:
+            data = json.loads(Path(path).read_text())
+        except FileNotFoundError:
+            raise SisepaiError(f"calibration file not found: {path}") from None
+        except json.JSONDecodeError as exc:
+            raise SisepaiError(f"calibration file {path} is not JSON: {exc}") from None
+        zones = data.get("zones", data) if isinstance(data, dict) else None
+        if not isinstance(zones, dict) or not zones:
+            raise SisepaiError(f"{path}: expected {{\"zones\": {{\"S\": [[x, y], ...], ...}}}}")
+        for name, poly in zones.items():
+            if name not in (*SEATS, "center"):
+                raise SisepaiError(f"{path}: unknown zone {name!r} (use S, E, N, W, center)")
+            if not isinstance(poly, list) or len(poly) < 3:
+                raise SisepaiError(f"{path}: zone {name} needs a polygon of at least 3 points")
+        return cls(zones)
+
+    def zone_of(self, point, width: int, height: int) -> str:
+        x, y = float(point[0]), float(point[1])
+        if self.polygons:
+            for name, poly in self.polygons.items():
+                pts = np.float32(poly)
+                if pts.max() <= 1.0:
+                    pts = pts * [width, height]
+                if cv2.pointPolygonTest(pts.astype(np.float32).reshape(-1, 1, 2), (x, y), False) >= 0:
+                    return name
+        u, v = x / width, y / height
+        if abs(u - 0.5) < self.center and abs(v - 0.5) < self.center:
+            return "center"
+        d = {"S": 1 - v, "N": v, "E": 1 - u, "W": u}
+        return min(d, key=d.get)
+
+
+@dataclass
+class TableState:
+    """One value the service can send as JSON: every tracked card and what the table holds."""
+
+    t: float
+    width: int
+    height: int
+    cards: list[dict] = field(default_factory=list)
+    pile: int = 0
+    shown: list[str] = field(default_factory=list)
+    melds: dict[str, list[list[str]]] = field(default_factory=lambda: {s: [] for s in SEATS})
+    discards: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SEATS})
+
+    def to_json(self) -> dict:
+        return {"t": round(self.t, 3), "width": self.width, "height": self.height, "cards": self.cards,
+                "pile": self.pile, "shown": self.shown, "melds": self.melds, "discards": self.discards}

@@ -1,0 +1,122 @@
+"""Follow cards across frames: each card keeps an id, its code is a vote over recent frames, and it
+is *seen* only once it has been stable for about half a second. A card hidden for a moment (a
+hand passing over it) keeps its track.
+
+>>> import numpy as np
+>>> from sisepai.vision.detections import Detections
+>>> box = np.float32([[[10, 10], [30, 10], [30, 120], [10, 120]]])
+>>> t = CardTracker(confirm_seconds=0.5)
+>>> for k in range(8):
+...     _ = t.update(Detections(box, np.array([0.9]), np.array([5])), k * 0.1)
+>>> [(tr.code, tr.confirmed) for tr in t.tracks.values()]
+[('GC', True)]
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sisepai.engine.cards import CARD_CODES
+
+from .detections import Detections
+
+
+@dataclass
+class Track:
+    id: int
+    polygon: np.ndarray
+    first_seen: float
+    last_seen: float
+    kind: str = "card"
+    votes: deque = field(default_factory=lambda: deque(maxlen=15))
+    hits: int = 0
+    confirmed: bool = False
+    confirmed_at: float | None = None
+    announced: bool = False
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.polygon.mean(0)
+
+    @property
+    def size(self) -> float:
+        p = self.polygon
+        return float(min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[1])))
+
+    @property
+    def code(self) -> str:
+        tally: Counter = Counter()
+        for cid, conf in self.votes:
+            tally[cid] += conf
+        return CARD_CODES[tally.most_common(1)[0][0]] if tally else "?"
+
+    @property
+    def confidence(self) -> float:
+        tally: Counter = Counter()
+        for cid, conf in self.votes:
+            tally[cid] += conf
+        total = sum(tally.values())
+        return float(tally.most_common(1)[0][1] / total) if total else 0.0
+
+
+class CardTracker:
+    """Greedy nearest-centre matching of detections to tracks."""
+
+    def __init__(self, confirm_seconds: float = 0.5, min_hits: int = 3, keep_seconds: float = 2.0,
+                 match_factor: float = 0.9, min_vote_share: float = 0.6):
+        self.confirm_seconds = confirm_seconds
+        self.min_hits = min_hits
+        self.keep_seconds = keep_seconds
+        self.match_factor = match_factor
+        self.min_vote_share = min_vote_share
+        self.tracks: dict[int, Track] = {}
+        self._next_id = 1
+
+    def update(self, det: Detections, t: float) -> tuple[list[Track], list[Track]]:
+        """Feed one frame's detections at time ``t`` (seconds). Returns (newly confirmed, removed)."""
+        centers = det.centers if len(det) else np.zeros((0, 2))
+        free = set(range(len(det)))
+        pairs = []
+        for tid, tr in self.tracks.items():
+            for i in range(len(det)):
+                d = float(np.linalg.norm(centers[i] - tr.center))
+                if d < self.match_factor * max(tr.size, 8.0):
+                    same = CARD_CODES[int(det.class_id[i])] == tr.code
+                    pairs.append((d * (0.5 if same else 1.0), tid, i))
+        pairs.sort()
+        matched_tracks = set()
+        for _, tid, i in pairs:
+            if tid in matched_tracks or i not in free:
+                continue
+            tr = self.tracks[tid]
+            tr.polygon = 0.5 * tr.polygon + 0.5 * det.polygons[i]
+            tr.last_seen = t
+            tr.hits += 1
+            tr.votes.append((int(det.class_id[i]), float(det.confidence[i])))
+            if det.kind[i] == "card":
+                tr.kind = "card"
+            matched_tracks.add(tid)
+            free.discard(i)
+        for i in sorted(free):
+            tr = Track(self._next_id, det.polygons[i].copy(), t, t, str(det.kind[i]))
+            tr.votes.append((int(det.class_id[i]), float(det.confidence[i])))
+            tr.hits = 1
+            self.tracks[tr.id] = tr
+            self._next_id += 1
+        confirmed = []
+        for tr in self.tracks.values():
+            if not tr.confirmed and tr.hits >= self.min_hits and t - tr.first_seen >= self.confirm_seconds \
+                    and tr.confidence >= self.min_vote_share and t - tr.last_seen < 0.3:
+                tr.confirmed = True
+                tr.confirmed_at = t
+                confirmed.append(tr)
+        removed = [tr for tr in self.tracks.values() if t - tr.last_seen > self.keep_seconds]
+        for tr in removed:
+            del self.tracks[tr.id]
+        return confirmed, removed
+
+    def visible(self) -> list[Track]:
+        return [tr for tr in self.tracks.values() if tr.confirmed]

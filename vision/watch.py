@@ -1,0 +1,87 @@
+"""``sisepai watch``: follow a game through a camera, a video, a stream or a folder of images."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from typing import IO
+
+from sisepai.engine.errors import SisepaiError
+
+from .announce import announce
+
+
+class Speaker:
+    """Reads announcements aloud with espeak-ng, without blocking the frame loop."""
+
+    VOICES = {"en": "en", "zh": "cmn", "vi": "vi"}
+
+    def __init__(self, lang: str = "en"):
+        self.exe = shutil.which("espeak-ng") or shutil.which("espeak")
+        self.lang = lang
+        self.proc: subprocess.Popen | None = None
+        if not self.exe:
+            print("sisepai watch: espeak-ng is not installed; --speak is off (apt-get install espeak-ng)",
+                  file=sys.stderr)
+
+    def say(self, text: str) -> None:
+        if not self.exe:
+            return
+        if self.proc is not None and self.proc.poll() is None:
+            return  # still speaking: skip rather than queue up
+        self.proc = subprocess.Popen([self.exe, "-v", self.VOICES.get(self.lang, "en"), text],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def watch(source: str, recognizer, assistant, out: IO[str] = sys.stdout, as_json: bool = False,
+          speak: bool = False, show: bool = False, realtime: bool = False, lang: str = "en",
+          max_seconds: float | None = None) -> dict:
+    """Run the loop until the source ends; returns a summary (frames, events, timing)."""
+    from .camera import SourceError, open_source
+    from .recognize import Recognition
+
+    try:
+        src = open_source(source, realtime=realtime)
+    except SourceError as exc:
+        raise SisepaiError(str(exc)) from None
+    speaker = Speaker(lang) if speak else None
+    if show and not os.environ.get("DISPLAY") and sys.platform.startswith("linux"):
+        print("sisepai watch: no display found; --show is off", file=sys.stderr)
+        show = False
+    frames = 0
+    n_events = 0
+    t0 = time.perf_counter()
+    try:
+        for t, frame in src:
+            if max_seconds is not None and t > max_seconds:
+                break
+            result: Recognition = recognizer.recognize(frame)
+            h, w = frame.shape[:2]
+            _, events = assistant.process(result.detections, t, w, h, backs=len(result.backs))
+            frames += 1
+            for ev in events:
+                n_events += 1
+                if as_json:
+                    out.write(json.dumps(ev, ensure_ascii=False) + "\n")
+                else:
+                    out.write(f"[{ev['t']:7.2f}s] {announce(ev, lang)}\n")
+                out.flush()
+                if speaker and ev["type"] in ("card_shown", "meld", "win_claimed", "advice"):
+                    speaker.say(announce(ev, lang))
+            if show:
+                import cv2
+
+                from .annotate import CardAnnotator
+
+                cv2.imshow("sisepai", CardAnnotator().annotate(frame, result.detections))
+                if cv2.waitKey(1) & 0xFF in (27, ord("q")):
+                    break
+    except SourceError as exc:
+        raise SisepaiError(str(exc)) from None
+    if frames == 0:
+        raise SisepaiError(f"{source} gave no frames")
+    return {"frames": frames, "events": n_events, "seconds": time.perf_counter() - t0}
