@@ -1,0 +1,77 @@
+"""``create_app()``: the FastAPI app. The model loads once, in ``lifespan``; the ledger opens there too.
+
+>>> app = create_app(Settings(db=":memory:", load_model=False))
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/"))[:3]
+['/api/advise', '/api/gof/advise', '/api/gof/beats']
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from sisepai.engine.errors import SisepaiError
+
+from .settings import Settings
+from .store import Ledger
+
+STATIC = Path(__file__).with_name("static")
+log = logging.getLogger("sisepai.service")
+
+
+def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        app.state.ledger = Ledger(settings.db)
+        app.state.recognizer = recognizer
+        app.state.model_error = None
+        if recognizer is None and settings.load_model:
+            try:
+                from sisepai.vision.recognize import Recognizer
+
+                app.state.recognizer = Recognizer.load(settings.detector, settings.reader)
+            except Exception as exc:  # noqa: BLE001 - the engine routes still work without a model
+                app.state.model_error = str(exc)
+                log.warning("model not loaded: %s", exc)
+        yield
+        app.state.ledger.close()
+
+    app = FastAPI(title="sisepai", version="0.1.0", lifespan=lifespan,
+                  description="Four Color Cards (四色牌) and Gang of Four: scoring, advice, card recognition, "
+                              "a live table assistant and a game-night ledger.")
+    app.state.settings = settings
+
+    if settings.cors_origins:
+        from fastapi.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
+                           allow_headers=["*"])
+
+    @app.exception_handler(SisepaiError)
+    async def _bad_input(request: Request, exc: SisepaiError):
+        return JSONResponse(status_code=422, content={"detail": str(exc)})
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        errors = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", "")} for e in exc.errors()]
+        return JSONResponse(status_code=422, content={"detail": errors})
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception):
+        log.exception("unhandled error on %s", request.url.path)
+        return JSONResponse(status_code=500, content={"detail": "internal error"})
+
+    from .routes import engine, gof, ledger, live, vision
+
+    for module in (engine, vision, ledger, gof, live):
+        app.include_router(module.router)
+    app.mount("/", StaticFiles(directory=str(STATIC), html=True), name="static")
+    return app

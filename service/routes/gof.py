@@ -1,0 +1,52 @@
+"""Gang of Four endpoints."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from sisepai.engine.errors import SisepaiError
+from sisepai.engine.gangoffour.advice import advise
+from sisepai.engine.gangoffour.cards import check_gof_copies, parse_gof_cards
+from sisepai.engine.gangoffour.legal import legal_plays, may_pass
+from sisepai.engine.gangoffour.plays import beats, parse_play
+from sisepai.engine.gangoffour.scoring import deal_scores
+
+from ..schemas import GofBeatsRequest, GofHandRequest, GofScoreRequest
+
+router = APIRouter(prefix="/api/gof", tags=["gang of four"])
+
+
+@router.post("/beats", summary="Does a play beat the previous one?")
+def gof_beats(body: GofBeatsRequest) -> dict:
+    play, previous = parse_play(body.play), parse_play(body.previous)
+    return {"beats": beats(play, previous), "play": play.kind, "previous": previous.kind}
+
+
+@router.post("/score", summary="Scores for the cards left in each hand")
+def gof_score(body: GofScoreRequest) -> dict:
+    return {"scores": deal_scores(body.left)}
+
+
+def _hand(text: str) -> list[int]:
+    hand = parse_gof_cards(text)
+    if len(hand) > 16:
+        raise SisepaiError(f"a hand holds at most 16 cards, got {len(hand)}")
+    check_gof_copies(hand)
+    return hand
+
+
+@router.post("/legal", summary="Every legal play from a hand")
+def gof_legal(body: GofHandRequest) -> dict:
+    hand = _hand(body.hand)
+    current = parse_play(body.on) if body.on else None
+    plays = legal_plays(hand, current, first_lead=body.first_lead, next_has_one_card=body.next_has_one)
+    return {"plays": [p.to_dict() for p in plays],
+            "can_pass": may_pass(hand, current, next_has_one_card=body.next_has_one)}
+
+
+@router.post("/advise", summary="Suggest a play and say why")
+def gof_advise(body: GofHandRequest) -> dict:
+    hand = _hand(body.hand)
+    current = parse_play(body.on) if body.on else None
+    return advise(hand, current, first_lead=body.first_lead, next_has_one_card=body.next_has_one,
+                  opponents_min_cards=body.opponent_cards).to_dict()

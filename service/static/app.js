@@ -1,0 +1,181 @@
+// sisepai web page: camera -> WebSocket /api/live -> outlines, events, voice; hand, score, ledger.
+"use strict";
+const $ = (id) => document.getElementById(id);
+const SUITS = ["G", "W", "Y", "R"], RANKS = ["K", "A", "E", "R", "H", "C", "P"];
+const GLYPH = { G: "將士象車馬砲卒", W: "將士象車馬砲卒", Y: "帥仕相俥傌炮兵", R: "帥仕相俥傌炮兵" };
+let names = {};
+let hand = [];
+let ws = null, busy = false, frames = 0;
+
+document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => {
+  document.querySelectorAll("nav button, .tab").forEach((x) => x.classList.remove("active"));
+  b.classList.add("active");
+  $(b.dataset.tab).classList.add("active");
+  if (b.dataset.tab === "ledger") loadLedger();
+}));
+
+fetch("/api/names").then((r) => r.json()).then((n) => { names = n; });
+
+function chip(code) {
+  const s = document.createElement("span");
+  s.className = "chip " + (code === "J" ? "J" : code[0]);
+  s.textContent = code === "J" ? "J" : code[0] + GLYPH[code[0]][RANKS.indexOf(code[1])];
+  s.title = (names[code] || {}).en || code;
+  return s;
+}
+
+// --- speech ------------------------------------------------------------------------------------
+const SEATS = { en: { S: "South", E: "East", N: "North", W: "West", center: "Centre" },
+                zh: { S: "南家", E: "东家", N: "北家", W: "西家", center: "中央" },
+                vi: { S: "Nam", E: "Đông", N: "Bắc", W: "Tây", center: "Giữa bàn" } };
+const VOICE = { en: "en-US", zh: "zh-CN", vi: "vi-VN" };
+function sentence(ev, lang) {
+  const seat = (SEATS[lang] || SEATS.en)[ev.seat] || ev.seat || "";
+  const name = (c) => ((names[c] || {})[lang]) || c;
+  if (ev.type === "card_shown") return lang === "zh" ? `${seat}亮出${name(ev.card)}` : lang === "vi" ? `${seat} lật ${name(ev.card)}` : `${seat} shows ${name(ev.card)}`;
+  if (ev.type === "meld") return `${seat}: ${ev.cards.map(name).join(", ")}`;
+  if (ev.type === "win_claimed") return lang === "en" ? `${seat} claims a win, ${ev.points} points` : `${seat} ${ev.points}`;
+  if (ev.type === "advice") return ev.text;
+  return "";
+}
+function say(text) {
+  if (!$("speak").checked || !text || !window.speechSynthesis) return;
+  const u = new SpeechSynthesisUtterance(text);
+  u.lang = VOICE[$("lang").value] || "en-US";
+  speechSynthesis.speak(u);
+}
+
+// --- live --------------------------------------------------------------------------------------
+$("start").addEventListener("click", async () => {
+  try {
+    const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720, facingMode: "environment" }, audio: false });
+    $("video").srcObject = stream;
+    await $("video").play();
+    connect();
+  } catch (e) {
+    $("status").textContent = "camera unavailable: " + e.message;
+  }
+});
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const q = hand.length ? "?hand=" + encodeURIComponent(hand.join(" ")) : "";
+  ws = new WebSocket(`${proto}://${location.host}/api/live${q}`);
+  ws.binaryType = "arraybuffer";
+  ws.onopen = () => { $("status").textContent = "live"; sendFrame(); };
+  ws.onclose = () => { $("status").textContent = "disconnected"; setTimeout(connect, 2000); };
+  ws.onmessage = (m) => {
+    const msg = JSON.parse(m.data);
+    busy = false;
+    if (msg.type === "error") { $("status").textContent = msg.detail; return; }
+    frames += 1;
+    $("status").textContent = `live · ${msg.ms} ms/frame · ${msg.detections.length} cards`;
+    draw(msg);
+    for (const ev of msg.events) logEvent(ev);
+  };
+}
+
+function sendFrame() {
+  const video = $("video");
+  if (!ws || ws.readyState !== 1) return;
+  if (!busy && video.videoWidth) {
+    const c = document.createElement("canvas");
+    c.width = video.videoWidth; c.height = video.videoHeight;
+    c.getContext("2d").drawImage(video, 0, 0);
+    c.toBlob((b) => { if (b && ws.readyState === 1) { busy = true; b.arrayBuffer().then((a) => ws.send(a)); } }, "image/jpeg", 0.8);
+  }
+  setTimeout(sendFrame, 100);
+}
+
+const COLOURS = { G: "#3c3", W: "#fff", Y: "#fd2", R: "#f44", J: "#a22" };
+function draw(msg) {
+  const canvas = $("overlay");
+  canvas.width = msg.width; canvas.height = msg.height;
+  const g = canvas.getContext("2d");
+  g.clearRect(0, 0, canvas.width, canvas.height);
+  g.lineWidth = 3; g.font = "bold 20px sans-serif";
+  const box = $("cards");
+  box.innerHTML = "";
+  for (const d of msg.detections) {
+    const col = COLOURS[d.card === "J" ? "J" : d.card[0]];
+    g.strokeStyle = col; g.fillStyle = col;
+    g.beginPath();
+    d.polygon.forEach(([x, y], i) => (i ? g.lineTo(x, y) : g.moveTo(x, y)));
+    g.closePath(); g.stroke();
+    g.fillText(d.card, d.polygon[0][0], d.polygon[0][1] - 4);
+  }
+  for (const c of msg.cards) box.appendChild(chip(c.card));
+}
+
+function logEvent(ev) {
+  const li = document.createElement("li");
+  const text = sentence(ev, $("lang").value) || ev.type;
+  li.textContent = `${ev.t.toFixed(1)}s ${text}`;
+  li.className = "ev-" + ev.type;
+  $("events").prepend(li);
+  if (["card_shown", "meld", "win_claimed", "advice"].includes(ev.type)) say(text);
+}
+
+// --- my hand -----------------------------------------------------------------------------------
+for (const s of SUITS) for (const r of RANKS) addPick(s + r);
+addPick("J");
+function addPick(code) {
+  const b = chip(code);
+  const btn = document.createElement("button");
+  btn.className = b.className; btn.textContent = b.textContent; btn.title = code;
+  btn.addEventListener("click", () => { hand.push(code); renderHand(); });
+  $("picker").appendChild(btn);
+}
+function renderHand() {
+  const box = $("myhand");
+  box.innerHTML = "";
+  hand.forEach((c, i) => { const ch = chip(c); ch.addEventListener("click", () => { hand.splice(i, 1); renderHand(); }); box.appendChild(ch); });
+  if (ws && ws.readyState === 1) ws.send(JSON.stringify({ hand: hand.join(" ") }));
+}
+$("clearhand").addEventListener("click", () => { hand = []; renderHand(); });
+$("advise").addEventListener("click", async () => {
+  const body = { cards: hand.join(" "), shown: $("shown").value || null, relation: $("relation").value };
+  const r = await fetch("/api/advise", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const j = await r.json();
+  if (!r.ok) { $("advice").textContent = "Error: " + JSON.stringify(j.detail); return; }
+  let out = `Distance to win: ${j.distance}\nWaits: ${j.waits.map((w) => `${w.card}(${w.unseen})`).join(" ") || "-"}`;
+  if (j.claims.length) out += `\nClaims: ${j.claims.map((c) => `${c.claim} ${c.meld.join(" ")}`).join("; ")}`;
+  if (j.best && j.best.claim) out += `\nBest: ${j.best.claim.claim} ${j.best.claim.meld.join(" ")}${j.best.wins ? ` (a win, ${j.best.points} points)` : ""}`;
+  if (j.discard) out += `\nDiscard: ${j.discard.card}`;
+  $("advice").textContent = out;
+});
+
+// --- score -------------------------------------------------------------------------------------
+$("scorebtn").addEventListener("click", async () => {
+  const r = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ cards: $("scorecards").value, rules: $("rules").value }) });
+  const j = await r.json();
+  $("scoreout").textContent = r.ok ? (j.winning ? `A win: ${j.points} points\n` + j.melds.map((m) => m.join(" ")).join("\n") : "Not a winning hand") : "Error: " + JSON.stringify(j.detail);
+});
+$("photo").addEventListener("change", async () => {
+  const f = $("photo").files[0];
+  if (!f) return;
+  const fd = new FormData(); fd.append("file", f);
+  const r = await fetch("/api/score-image?rules=" + $("rules").value, { method: "POST", body: fd });
+  const j = await r.json();
+  $("scoreout").textContent = r.ok ? `Read: ${j.cards.join(" ")}\n` + (j.winning ? `A win: ${j.points} points` : "Not a winning hand") +
+    j.unsure.map((u) => `\nunsure: ${u.card} (${u.confidence}); if ${u.alternative}: ${u.points_if_alternative}`).join("") : "Error: " + JSON.stringify(j.detail);
+  if (r.ok) $("scorecards").value = j.cards.join(" ");
+});
+
+// --- ledger ------------------------------------------------------------------------------------
+async function loadLedger() {
+  const j = await (await fetch("/api/ledger")).json();
+  const rows = Object.entries(j.totals).map(([p, t]) => `<tr><td>${p}</td><td>${t}</td></tr>`).join("");
+  $("totals").innerHTML = `<tr><th>Player</th><th>Total</th></tr>${rows}`;
+  $("ledgerout").textContent = j.deals.slice(-10).map((d) => `#${d.id} ${d.winner || "draw"} ${d.points}: ` + d.payments.map((p) => `${p.payer}→${p.payee} ${p.amount}`).join(", ")).join("\n");
+}
+$("dealform").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const body = { players: $("players").value.split(",").map((s) => s.trim()).filter(Boolean), winner: $("winner").value || null,
+                 points: +$("points").value, discarder: $("discarder").value || null };
+  const r = await fetch("/api/ledger/deals", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!r.ok) { $("ledgerout").textContent = "Error: " + JSON.stringify((await r.json()).detail); return; }
+  loadLedger();
+});
+$("undo").addEventListener("click", async () => { await fetch("/api/ledger/undo", { method: "POST" }); loadLedger(); });
