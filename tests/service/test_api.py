@@ -1,0 +1,154 @@
+import io
+import json
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from sisepai.service.main import create_app
+from sisepai.service.settings import Settings
+from sisepai.vision.detections import Detections
+from sisepai.vision.recognize import Recognition
+
+WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
+READY = WIN.rsplit(" ", 1)[0]
+
+
+class CountingRecognizer:
+    """Stands in for the model where a test checks input handling, not recognition."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def recognize(self, image):
+        self.calls += 1
+        h, w = image.shape[:2]
+        return Recognition(Detections.empty(), np.zeros((0, 4, 2)), w, h, 1.0)
+
+
+def client(tmp_path, **kw):
+    settings = Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False, **kw)
+    return TestClient(create_app(settings, recognizer=CountingRecognizer()))
+
+
+def jpeg(w=64, h=48) -> bytes:
+    ok, buf = cv2.imencode(".jpg", np.full((h, w, 3), 128, np.uint8))
+    return buf.tobytes()
+
+
+def test_health_and_page(tmp_path):
+    with client(tmp_path) as c:
+        assert c.get("/api/health").json()["status"] == "ok"
+        page = c.get("/")
+        assert page.status_code == 200 and "getUserMedia" in c.get("/app.js").text
+        for text in (page.text, c.get("/app.js").text, c.get("/style.css").text):
+            assert "https://" not in text and "http://" not in text  # works offline: no CDN
+        schema = c.get("/openapi.json").json()
+        assert "/api/score" in schema["paths"] and "/api/gof/beats" in schema["paths"]
+
+
+def test_score_and_bad_cards(tmp_path):
+    with client(tmp_path) as c:
+        r = c.post("/api/score", json={"cards": WIN})
+        assert r.status_code == 200 and r.json()["points"] == 11 and r.json()["winning"]
+        assert c.post("/api/score", json={"cards": WIN, "rules": "korean"}).json()["points"] == 13
+        r = c.post("/api/score", json={"cards": "GK QQ"})
+        assert r.status_code == 422 and "'QQ'" in r.json()["detail"]
+        r = c.post("/api/score", json={"cards": "GK GK GK GK GK"})
+        assert r.status_code == 422 and "5 copies" in r.json()["detail"]
+        assert c.post("/api/score", json={"cards": WIN, "rules": "nope"}).status_code == 422
+        assert c.post("/api/score", json={}).status_code == 422
+
+
+def test_advise(tmp_path):
+    with client(tmp_path) as c:
+        r = c.post("/api/advise", json={"cards": READY, "shown": "YK"})
+        assert r.status_code == 200 and r.json()["claims"][0]["claim"] == "zhimo"
+        assert c.post("/api/advise", json={"cards": READY, "shown": "YK", "relation": "mine"}).status_code == 422
+
+
+def test_upload_checks(tmp_path):
+    with client(tmp_path, max_upload_mb=0.01) as c:
+        ok = c.post("/api/recognize", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
+        assert ok.status_code == 200 and set(ok.json()) >= {"cards", "width", "height", "ms"}
+        big = c.post("/api/recognize", files={"file": ("b.jpg", b"\xff" * 20000, "image/jpeg")})
+        assert big.status_code == 413
+        typ = c.post("/api/recognize", files={"file": ("c.txt", b"hello", "text/plain")})
+        assert typ.status_code == 415
+        bad = c.post("/api/recognize", files={"file": ("d.jpg", b"not a jpeg", "image/jpeg")})
+        assert bad.status_code == 422 and "Traceback" not in bad.text
+        empty = c.post("/api/score-image", files={"file": ("e.png", b"", "image/png")})
+        assert empty.status_code == 422
+
+
+def test_no_model_gives_503(tmp_path):
+    app = create_app(Settings(db=str(tmp_path / "l.sqlite"), load_model=False))
+    with TestClient(app) as c:
+        r = c.post("/api/recognize", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
+        assert r.status_code == 503
+
+
+def test_ledger_survives_restart_and_undo(tmp_path):
+    with client(tmp_path) as c:
+        r = c.post("/api/ledger/deals", json={"players": ["Ann", "Bo", "Cy", "Di"], "winner": "Ann", "points": 11,
+                                               "discarder": "Bo"})
+        assert r.status_code == 200
+        c.post("/api/ledger/deals", json={"players": ["Ann", "Bo", "Cy", "Di"], "winner": "Cy", "points": 7})
+        assert c.get("/api/ledger").json()["totals"] == {"Ann": 4, "Bo": -18, "Cy": 21, "Di": -7}
+    with client(tmp_path) as c:  # a new app on the same file
+        led = c.get("/api/ledger").json()
+        assert len(led["deals"]) == 2 and led["totals"]["Cy"] == 21
+        assert c.post("/api/ledger/undo").json()["removed"]["winner"] == "Cy"
+        assert c.get("/api/ledger").json()["totals"]["Cy"] == 0
+        csv = c.get("/api/ledger/export.csv")
+        assert csv.status_code == 200 and csv.text.splitlines()[0].startswith("deal,time,winner")
+        bad = c.post("/api/ledger/deals", json={"players": ["Ann", "Ann"], "winner": "Ann", "points": 3})
+        assert bad.status_code == 422
+
+
+def test_ledger_writes_need_a_token_beyond_localhost(tmp_path):
+    with client(tmp_path, host="0.0.0.0") as c:
+        assert c.post("/api/ledger/players", json={"name": "Ann"}).status_code == 403
+    with client(tmp_path, host="0.0.0.0", token="s3cret") as c:
+        assert c.post("/api/ledger/players", json={"name": "Ann"}).status_code == 401
+        r = c.post("/api/ledger/players", json={"name": "Ann"}, headers={"X-Sisepai-Token": "s3cret"})
+        assert r.status_code == 200
+        assert c.get("/api/ledger").status_code == 200  # reads stay open
+
+
+def test_cors_closed_by_default(tmp_path):
+    with client(tmp_path) as c:
+        r = c.options("/api/score", headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"})
+        assert "access-control-allow-origin" not in {k.lower() for k in r.headers}
+
+
+def test_gang_of_four_routes(tmp_path):
+    with client(tmp_path) as c:
+        assert c.post("/api/gof/beats", json={"play": "r5 g5", "previous": "y5 y5"}).json() == \
+            {"beats": True, "play": "pair", "previous": "pair"}
+        assert c.post("/api/gof/score", json={"left": [0, 3, 8, 16]}).json() == {"scores": [0, 3, 16, 80]}
+        legal = c.post("/api/gof/legal", json={"hand": "g2 y2 r7 vp", "on": "r5"}).json()
+        assert [p["cards"] for p in legal["plays"]] == [["r7"], ["vp"]]
+        adv = c.post("/api/gof/advise", json={"hand": "g2 y2 r7 vp", "on": "r5"}).json()
+        assert adv["play"] == ["r7"]
+        r = c.post("/api/gof/beats", json={"play": "x5", "previous": "r5"})
+        assert r.status_code == 422 and "'x5'" in r.json()["detail"]
+        assert c.post("/api/gof/score", json={"left": [17]}).status_code == 422
+
+
+def test_live_websocket_drops_stale_frames_and_sessions_are_separate(tmp_path):
+    rec = CountingRecognizer()
+    app = create_app(Settings(db=str(tmp_path / "l.sqlite"), load_model=False), recognizer=rec)
+    with TestClient(app) as c:
+        with c.websocket_connect("/api/live") as a, c.websocket_connect("/api/live?hand=GK%20GA") as b:
+            for _ in range(5):
+                a.send_bytes(jpeg())
+            msg = a.receive_json()
+            assert msg["type"] == "state" and "cards" in msg and "events" in msg
+            b.send_bytes(jpeg())
+            assert b.receive_json()["type"] == "state"
+            a.send_bytes(b"garbage")
+            seen = [a.receive_json() for _ in range(1)]
+            assert any(m["type"] in ("error", "state") for m in seen)
+        assert rec.calls <= 7
