@@ -19,6 +19,7 @@ run: $(STAMP)
 	$(VENV)/bin/sisepai demo
 
 test: $(STAMP)
+	bash scripts/system-deps.sh
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# System packages some tests and features use: Chromium (the browser test), Tesseract with
+# traditional Chinese (the OCR cross-check) and espeak-ng (spoken announcements).
+# Installs what is missing when run as root with apt-get; otherwise says what to install.
+set -u
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
+[ -e /usr/share/tesseract-ocr/5/tessdata/chi_tra.traineddata ] || [ -e /usr/share/tesseract-ocr/4.00/tessdata/chi_tra.traineddata ] || need+=(tesseract-ocr-chi-tra)
+command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing system packages: ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null
+else
+  echo "note: tests that need ${need[*]} will be skipped; install them with: sudo apt-get install -y ${need[*]}"
+fi
+exit 0

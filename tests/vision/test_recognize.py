@@ -1,0 +1,94 @@
+"""The shipped recogniser on small generated scenes in held-out fonts."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sisepai.datasets.scene import make_scene
+from sisepai.models.evaluate import _match
+from sisepai.vision.detections import Detections
+from sisepai.vision.geometry import card_ends, order_upright
+from sisepai.vision.recognize import ImageError, check_image
+
+SISEPAI = Path(sys.executable).with_name("sisepai")
+
+
+def f1(recognizer, layout, n, seed=123):
+    tp = fp = fn = 0
+    for i in range(n):
+        scene = make_scene(seed, i, layout, font_split="holdout")
+        det = recognizer.recognize(scene.image[..., ::-1].copy()).detections
+        a, b, c, _ = _match(det.codes, det.centers, det.confidence, scene.labelled())
+        tp, fp, fn = tp + a, fp + b, fn + c
+    p = tp / max(tp + fp, 1)
+    r = tp / max(tp + fn, 1)
+    return 2 * p * r / max(p + r, 1e-9)
+
+
+@pytest.mark.model
+def test_reads_tables_and_finished_hands(recognizer):
+    assert f1(recognizer, "hand", 3) >= 0.8
+    assert f1(recognizer, "table", 3) >= 0.7
+
+
+@pytest.mark.model
+def test_batch_and_any_size(recognizer):
+    scene = make_scene(5, 0, "hand", size=(640, 360))
+    img = scene.image[..., ::-1].copy()
+    results = recognizer.recognize_batch([img, cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)])
+    assert len(results) == 2 and (results[1].width, results[1].height) == (360, 640)
+    assert results[0].detections.to_cards() == [] or set(results[0].detections.to_cards()[0]) >= {"card", "polygon", "confidence"}
+
+
+def test_bad_images_are_refused():
+    with pytest.raises(ImageError):
+        check_image(None)
+    with pytest.raises(ImageError, match="too large"):
+        check_image(np.zeros((8000, 6000, 3), np.uint8))
+    with pytest.raises(ImageError):
+        check_image(np.zeros((4, 4, 3), np.uint8))
+
+
+def test_card_end_geometry_keeps_the_picture_unmirrored():
+    card = np.float32([[100, 100], [100, 40], [130, 40], [130, 100]])  # counter-clockwise, long axis horizontal?
+    p = order_upright(card)
+    e1, e2 = p[1] - p[0], p[2] - p[1]
+    assert e1[0] * e2[1] - e1[1] * e2[0] > 0
+    assert np.linalg.norm(p[1] - p[0]) < np.linalg.norm(p[2] - p[1])
+    top, bottom = card_ends(p)
+    assert np.allclose(top[0], p[0]) and np.allclose(bottom[0], p[2])
+
+
+def test_detections_dataclass():
+    d = Detections(np.zeros((3, 4, 2)), np.array([0.9, 0.2, 0.7]), np.array([0, 1, 28]))
+    assert len(d[d.confidence > 0.5]) == 2 and d[d.confidence > 0.5].codes == ["GK", "J"]
+    assert Detections.merge([d, d]).codes == ["GK", "GA", "J"] * 2
+    with pytest.raises(ValueError):
+        Detections(np.zeros((2, 4, 2)), np.array([0.9, 0.2]), np.array([0]))
+
+
+@pytest.mark.model
+def test_recognize_cli_contract(tmp_path):
+    scene = make_scene(9, 0, "hand", size=(640, 360))
+    good = tmp_path / "hand.jpg"
+    cv2.imwrite(str(good), scene.image[..., ::-1])
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"\xff\xd8 not really a jpeg")
+    proc = subprocess.run([str(SISEPAI), "recognize", str(good), str(bad), str(tmp_path / "missing.png"), "--json",
+                           "--annotate", str(tmp_path / "out")], capture_output=True, text=True, timeout=300)
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert proc.returncode == 1 and len(lines) == 3
+    assert lines[0]["image"] == str(good) and lines[0]["width"] == 640 and lines[0]["height"] == 360
+    for card in lines[0]["cards"]:
+        assert set(card) >= {"card", "polygon", "confidence"} and len(card["polygon"]) == 4
+    assert "error" in lines[1] and "error" in lines[2]
+    assert "Traceback" not in proc.stderr
+    assert (tmp_path / "out" / "hand.png").exists()
+    proc = subprocess.run([str(SISEPAI), "score-image", str(good), "--json"], capture_output=True, text=True, timeout=300)
+    out = json.loads(proc.stdout)
+    assert set(out) >= {"image", "cards", "winning", "points", "melds", "unsure"}
