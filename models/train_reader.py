@@ -126,6 +126,7 @@ def train_reader(
     seed: int = 0,
     samples_per_epoch: int = 40_000,
     checkpoint: Path | None = None,
+    init: Path | None = None,
     progress: Callable[[str], None] = print,
 ) -> dict:
     """Train the reader; checkpoints each epoch and resumes from ``checkpoint`` when it exists.
@@ -143,6 +144,9 @@ def train_reader(
         raise RuntimeError(f"no crops found under {', '.join(str(d) for d in datasets)}: generate with --crops")
     progress(f"reader: {len(x_train)} train crops, {len(x_val)} val crops, {len(READER_CLASSES)} classes")
     model = build_reader()
+    if init is not None:  # fine-tune from earlier weights, with a fresh schedule
+        model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["state_dict"])
+        progress(f"reader: starting from {init}")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps_per_epoch = math.ceil(min(samples_per_epoch, len(x_train)) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch)

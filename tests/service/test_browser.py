@@ -1,0 +1,75 @@
+"""A real browser (Debian's Chromium driven by Playwright) opens the page; Chromium's fake camera
+plays a Y4M video rendered from a generated game; recognised cards and an announced event must
+appear on the page. Saves a screenshot for the README."""
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sisepai.datasets.video import GameVideo
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
+
+pytestmark = [pytest.mark.model,
+              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed "
+                                 "(scripts/system-deps.sh installs it)")]
+
+
+def _free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+@pytest.fixture(scope="module")
+def server(recognizer, tmp_path_factory):
+    import uvicorn
+
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+
+    port = _free_port()
+    app = create_app(Settings(db=str(tmp_path_factory.mktemp("db") / "l.sqlite"), load_model=False),
+                     recognizer=recognizer)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if srv.started:
+            break
+        time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_live_page_shows_cards_and_announces(server, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    video = tmp_path / "game.y4m"
+    GameVideo(seed=5, seconds=12, fps=5, size=(1280, 720), hands_over=False).write(video)
+    args = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync",
+            "--disable-component-update", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}"]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.goto(server + "/")
+        page.click("#start")
+        page.wait_for_function("document.querySelectorAll('#cards .chip').length > 0", timeout=90_000)
+        page.wait_for_function("Array.from(document.querySelectorAll('#events li')).some(li => li.textContent.includes('shows'))",
+                               timeout=90_000)
+        SCREENSHOT.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOT))
+        chips = page.locator("#cards .chip").count()
+        events = page.locator("#events li").count()
+        browser.close()
+    assert chips > 0 and events > 0
