@@ -9,14 +9,13 @@ STAMP := $(VENV)/.installed-dev
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,service]'
 	touch $(STAMP)
 
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/sisepai demo
+	$(VENV)/bin/sisepai serve
 
 test: $(STAMP)
 	bash scripts/system-deps.sh
