@@ -1,6 +1,7 @@
 """Recogniser benchmark: time per 1280x720 frame end to end (JPEG decode, detect, read), median and
 95th percentile, and peak memory; then `sisepai watch` on a 60 s, 10 fps synthetic game video."""
 
+import json
 import resource
 import subprocess
 import sys
@@ -14,6 +15,21 @@ import numpy as np
 from sisepai.datasets.scene import make_scene
 from sisepai.datasets.video import GameVideo
 from sisepai.vision.recognize import Recognizer, decode_image
+
+def match_events(truth, events, window=1.5):
+    """Recall of ground-truth card_shown events (right card and seat, within ``window`` s), the
+    number of announced card_shown events that match nothing, and the delays."""
+    shown = [e for e in events if e["type"] == "card_shown"]
+    used, hits, delays = set(), 0, []
+    for g in truth:
+        for j, e in enumerate(shown):
+            if j not in used and e["card"] == g["card"] and e["seat"] == g["seat"] and 0 <= e["t"] - g["t"] <= window:
+                used.add(j)
+                hits += 1
+                delays.append(e["t"] - g["t"])
+                break
+    return hits / max(len(truth), 1), len(shown) - len(used), delays
+
 
 rec = Recognizer.load()
 jpegs = []
@@ -39,5 +55,9 @@ with tempfile.TemporaryDirectory() as tmp:
     t = time.perf_counter()
     proc = subprocess.run([str(exe), "watch", str(video), "--json"], capture_output=True, text=True)
     dt = time.perf_counter() - t
-    n = len(proc.stdout.splitlines())
-    print(f"vision  sisepai watch, 60 s 1280x720 10 fps video     {dt:.1f} s start to end ({n} events, rc {proc.returncode})")
+    events = [json.loads(x) for x in proc.stdout.splitlines()]
+    truth = json.loads((Path(tmp) / "truth.json").read_text())["events"]
+    recall, false, delays = match_events(truth, events)
+    print(f"vision  sisepai watch, 60 s 1280x720 10 fps video     {dt:.1f} s start to end (rc {proc.returncode}); "
+          f"card_shown recall {recall:.3f} within 1.5 s, {false} false events in the minute, "
+          f"median delay {np.median(delays) if delays else float('nan'):.2f} s")

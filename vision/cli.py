@@ -145,6 +145,15 @@ def _score_image(args) -> int:
 
 
 def _watch(args) -> int:
+    from sisepai.datasets.cli import require_vision
+
+    require_vision()
+    from sisepai.vision.camera import SourceError, open_source
+
+    try:  # open the source before the model loads, so a bad source fails fast
+        source = open_source(args.source, realtime=args.realtime)
+    except SourceError as exc:
+        raise SisepaiError(str(exc)) from None
     rec = _load(args)
     from sisepai.engine.rules import resolve_rules
     from sisepai.vision.assistant import TableAssistant
@@ -154,7 +163,7 @@ def _watch(args) -> int:
     zones = Zones.load(args.seats) if args.seats else Zones()
     assistant = TableAssistant(zones, hand=args.hand, user_seat=args.seat, rules=resolve_rules(args.rules),
                                claimed=args.claimed)
-    summary = watch(args.source, rec, assistant, as_json=args.json, speak=args.speak, show=args.show,
+    summary = watch(source, rec, assistant, as_json=args.json, speak=args.speak, show=args.show,
                     realtime=args.realtime, lang=args.lang)
     print(f"sisepai watch: {summary['frames']} frames, {summary['events']} events in {summary['seconds']:.1f} s",
           file=sys.stderr)

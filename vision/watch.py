@@ -37,17 +37,20 @@ class Speaker:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def watch(source: str, recognizer, assistant, out: IO[str] = sys.stdout, as_json: bool = False,
+def watch(source, recognizer, assistant, out: IO[str] = sys.stdout, as_json: bool = False,
           speak: bool = False, show: bool = False, realtime: bool = False, lang: str = "en",
           max_seconds: float | None = None) -> dict:
     """Run the loop until the source ends; returns a summary (frames, events, timing)."""
     from .camera import SourceError, open_source
     from .recognize import Recognition
 
-    try:
-        src = open_source(source, realtime=realtime)
-    except SourceError as exc:
-        raise SisepaiError(str(exc)) from None
+    if isinstance(source, str):
+        try:
+            src = open_source(source, realtime=realtime)
+        except SourceError as exc:
+            raise SisepaiError(str(exc)) from None
+    else:
+        src = source
     speaker = Speaker(lang) if speak else None
     if show and not os.environ.get("DISPLAY") and sys.platform.startswith("linux"):
         print("sisepai watch: no display found; --show is off", file=sys.stderr)
@@ -83,5 +86,5 @@ def watch(source: str, recognizer, assistant, out: IO[str] = sys.stdout, as_json
     except SourceError as exc:
         raise SisepaiError(str(exc)) from None
     if frames == 0:
-        raise SisepaiError(f"{source} gave no frames")
+        raise SisepaiError("the source gave no frames")
     return {"frames": frames, "events": n_events, "seconds": time.perf_counter() - t0}

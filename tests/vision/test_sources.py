@@ -1,0 +1,78 @@
+"""Frame sources and the failure paths of ``sisepai watch``."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sisepai.vision.camera import FolderSource, LiveSource, SourceError, VideoSource, open_source
+
+SISEPAI = Path(sys.executable).with_name("sisepai")
+
+
+class FlakyCamera:
+    """A camera that gives a few frames, then vanishes for good."""
+
+    def __init__(self, frames=3):
+        self.frames = frames
+
+    def isOpened(self):
+        return self.frames > 0
+
+    def read(self):
+        if self.frames <= 0:
+            return False, None
+        self.frames -= 1
+        return True, np.zeros((8, 8, 3), np.uint8)
+
+    def release(self):
+        pass
+
+
+def test_a_vanishing_camera_is_retried_then_reported(capsys):
+    cams = iter([FlakyCamera(3)] + [FlakyCamera(0)] * 10)
+    src = LiveSource(0, retries=3, backoff=0.01, opener=lambda spec: next(cams))
+    got = 0
+    with pytest.raises(SourceError, match="could not be opened after 3 attempts"):
+        for _ in src:
+            got += 1
+    assert got >= 1
+    assert "lost camera 0" in capsys.readouterr().err
+
+
+def test_folder_and_video_sources(tmp_path):
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((20, 30, 3), i * 50, np.uint8))
+    frames = list(FolderSource(tmp_path))
+    assert len(frames) == 3 and frames[1][0] == 0.5
+    video = tmp_path / "v.avi"
+    w = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (32, 24))
+    for i in range(5):
+        w.write(np.full((24, 32, 3), i * 40, np.uint8))
+    w.release()
+    ts = [t for t, _ in VideoSource(str(video))]
+    assert len(ts) == 5 and ts[1] == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize("make,needle", [
+    (lambda d: d / "empty", "holds no images"),
+    (lambda d: d / "corrupt.mp4", "cannot open video"),
+    (lambda d: d / "nothing-here.mp4", "no such file"),
+])
+def test_watch_failure_paths_are_clear(tmp_path, make, needle):
+    target = make(tmp_path)
+    if target.name == "empty":
+        target.mkdir()
+    elif target.name == "corrupt.mp4":
+        target.write_bytes(b"\x00\x01 this is not a video" * 100)
+    proc = subprocess.run([str(SISEPAI), "watch", str(target)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert needle in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_open_source_kinds(tmp_path):
+    with pytest.raises(SourceError):
+        open_source(str(tmp_path / "missing"))
