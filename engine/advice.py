@@ -263,15 +263,52 @@ class DiscardAdvice:
 def discard_options(counts: Sequence[int], exposed_cards: int, seen: Sequence[int], rules: Rules) -> list[DiscardAdvice]:
     """Every legal discard, best first: smallest distance, then most unseen waits."""
     out = []
-    for k in range(NUM_KINDS):
-        if not counts[k] or not _discardable(k):
-            continue
+    distances = discard_distances(counts, exposed_cards, rules)
+    for k, dist in distances.items():
         rest = _minus(counts, k)
-        dist = distance_counts(rest, exposed_cards, rules)
         w = tuple(waits_counts(rest, exposed_cards, seen, rules)) if dist == 1 else ()
         out.append(DiscardAdvice(CARD_CODES[k], dist, w))
     out.sort(key=lambda d: (d.distance, -d.live_waits, -len(d.waits), _keep_value(d.card)))
     return out
+
+
+def _merge(a: dict[int, int], pairs) -> dict[int, int]:
+    """Minkowski sum of two (singles -> fewest partials) frontiers."""
+    out: dict[int, int] = {}
+    for s1, t1 in a.items():
+        for s2, t2 in pairs:
+            s, t = s1 + s2, t1 + t2
+            if t < out.get(s, 1 << 30):
+                out[s] = t
+    return out
+
+
+def discard_distances(counts: Sequence[int], exposed_cards: int, rules: Rules) -> dict[int, int]:
+    """Distance to win after each legal discard, computed incrementally: a discard changes one
+    component, so the other eight are merged once (prefix and suffix) and reused."""
+    splitters = _partial_splitters(rules.allow_general_pair)
+    fronts = [sp.frontier(tuple(counts[i] for i in comp)) for sp, comp in zip(splitters, COMPONENTS)]
+    prefix = [{0: 0}]
+    for f in fronts:
+        prefix.append(_merge(prefix[-1], f))
+    suffix = [{0: 0}]
+    for f in reversed(fronts):
+        suffix.append(_merge(suffix[-1], f))
+    suffix.reverse()
+    delta = rules.hand_size - exposed_cards - (sum(counts) - 1)
+    out: dict[int, int] = {}
+    for j, comp in enumerate(COMPONENTS):
+        others = None
+        for i in comp:
+            if not counts[i] or not _discardable(i):
+                continue
+            if others is None:
+                others = _merge(prefix[j], suffix[j + 1].items())
+            local = tuple(counts[x] - (x == i) for x in comp)
+            total = _merge(others, splitters[j].frontier(local))
+            out[i] = min(_draws_needed(s, t, delta) for s, t in total.items()) if delta >= 0 else \
+                distance_counts(_minus(counts, i), exposed_cards, rules)
+    return dict(sorted(out.items()))
 
 
 def _keep_value(code: str) -> int:
