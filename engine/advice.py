@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .cards import CARD_CODES, JOKER, NUM_KINDS, check_copies, counts_of
-from .claims import Claim, Relation, claims
+from .claims import Claim, Relation, claims, hand_after
 from .decompose import COMPONENTS, BestTable, can_split, meld_points
 from .melds import MeldKind, all_melds
 from .rules import Rules, resolve_rules
@@ -362,13 +362,7 @@ def meld_options(
     """Every claim on ``shown`` with its outcome, best first, then the option to let it go."""
     options: list[MeldAdvice] = []
     for claim in claims(counts, shown, relation, exposed_cards, rules.hand_size, rules.allow_general_pair):
-        rest = list(counts)
-        skipped = False
-        for c in claim.meld.cards:
-            if c == shown and not skipped:
-                skipped = True
-                continue
-            rest[c] -= 1
+        rest = hand_after(counts, claim.meld, shown)
         new_exposed = exposed_cards + len(claim.meld)
         if claim.wins:
             best = BestTable.for_rules(rules).best_points(rest)

@@ -18,6 +18,7 @@ import random
 from typing import Sequence
 
 from .advice import discard_options, distance_counts
+from .claims import hand_after
 from .cards import NUM_KINDS
 from .game import Game, Outcome
 from .moves import Claim, Discard, Meld, MoveType, Pass
@@ -83,13 +84,7 @@ class GreedyBot:
         best, best_key = None, None
         seen = _seen(game, player)
         for c in claims:
-            rest = list(counts)
-            skipped = False
-            for k in c.meld.cards:
-                if k == game.shown.card and not skipped:
-                    skipped = True
-                    continue
-                rest[k] -= 1
+            rest = hand_after(counts, c.meld, game.shown.card)
             after = discard_options(rest, extra + len(c.meld), seen, game.rules)
             dist = after[0].distance if after else distance_counts(rest, extra + len(c.meld), game.rules)
             live = after[0].live_waits if after else 0

@@ -78,13 +78,7 @@ def claims(
     out: list[Claim] = []
     total = sum(counts) + 1 + exposed_cards
     for meld in melds_with(shown, counts, allow_general_pair):
-        rest = list(counts)
-        used_shown = False
-        for c in meld.cards:
-            if c == shown and not used_shown:
-                used_shown = True
-                continue
-            rest[c] -= 1
+        rest = hand_after(counts, meld, shown)
         if total == hand_size and can_split(rest, allow_general_pair):
             out.append(Claim(ClaimKind.ZHIMO if relation == "own" else ClaimKind.HU, meld))
             continue
@@ -93,6 +87,22 @@ def claims(
             out.append(Claim(kind, meld))
     out.sort(key=lambda c: (c.priority, -len(c.meld), c.meld.cards))
     return out
+
+
+def hand_after(counts: Sequence[int], meld: Meld, shown: int) -> list[int]:
+    """The concealed count vector left after laying down ``meld`` made with the ``shown`` card.
+
+    >>> from .cards import counts_of, parse_card_ids
+    >>> rest = hand_after(counts_of(parse_card_ids("WH WH GK")), Meld.parse("WH WH WH"), parse_card_ids("WH")[0])
+    >>> sum(rest)
+    1
+    """
+    rest = list(counts)
+    need = list(meld.cards)
+    need.remove(shown)
+    for c in need:
+        rest[c] -= 1
+    return rest
 
 
 def _claim_kind(meld: Meld, relation: Relation) -> ClaimKind | None:

@@ -29,7 +29,7 @@ from typing import Sequence
 
 from .cards import CARD_CODES, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
 from .claims import Claim as ClaimOption
-from .claims import ClaimKind, claims as claim_options
+from .claims import ClaimKind, claims as claim_options, hand_after
 from .decompose import BestTable, can_split, meld_points
 from .errors import IllegalMoveError, SisepaiError
 from .melds import Meld as MeldValue
@@ -331,10 +331,7 @@ class Game:
             self._check_pile()
             return
         _, _, option, p = best
-        need = list(option.meld.cards)
-        need.remove(shown.card)
-        for k in need:
-            self.hands[p][k] -= 1
+        self.hands[p] = hand_after(self.hands[p], option.meld, shown.card)
         concealed = shown.source == "draw" and p == shown.owner
         self.exposed[p].append(Exposed(option.meld, concealed))
         self.events.append({"type": "resolved", "player": p, "claim": option.kind.value,

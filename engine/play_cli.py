@@ -99,14 +99,9 @@ def _simulate(args) -> int:
 def _replay(args) -> int:
     from .game import Game
 
-    try:
-        events = json.loads(args.log.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SisepaiError(f"no such log file: {args.log}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SisepaiError(f"{args.log} is not a JSON game log: {exc}") from None
-    if not isinstance(events, list) or not events:
-        raise SisepaiError(f"{args.log} is not a JSON game log (a list of events)")
+    from .logs import read_log
+
+    events = read_log(args.log)
     if events[0].get("type") == "match":
         raise SisepaiError(f"{args.log} is a Gang of Four log: use sisepai gof replay")
     game = Game.replay(events)

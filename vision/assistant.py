@@ -21,7 +21,7 @@ import numpy as np
 
 from sisepai.engine.advice import best_discard
 from sisepai.engine.cards import CARD_CODES, counts_of, parse_card_id, parse_card_ids
-from sisepai.engine.claims import claims as claim_options
+from sisepai.engine.claims import claims as claim_options, hand_after
 from sisepai.engine.decompose import BestTable
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.melds import Meld, why_not_meld
@@ -142,13 +142,7 @@ class TableAssistant:
         best = options[0]
         text = f"You can claim {shown['card']}: {best.kind.value} with {' '.join(best.meld.codes)}"
         if not best.wins:
-            rest = list(self.hand)
-            skipped = False
-            for c in best.meld.cards:
-                if c == card and not skipped:
-                    skipped = True
-                    continue
-                rest[c] -= 1
+            rest = hand_after(self.hand, best.meld, card)
             ids = [k for k in range(len(rest)) for _ in range(rest[k])]
             d = best_discard(ids, [best.meld.cards], rules=self.rules) if ids else None
             if d:

@@ -152,3 +152,12 @@ def shuffled_gof_deck(rng: random.Random) -> list[int]:
     deck = gof_deck()
     rng.shuffle(deck)
     return deck
+
+
+def parse_gof_hand(text: str) -> list[int]:
+    """Parse a hand: at most 16 cards, within the deck's copies; errors name the problem."""
+    hand = parse_gof_cards(text)
+    if len(hand) > 16:
+        raise InvalidCardError(f"a hand holds at most 16 cards, got {len(hand)}")
+    check_gof_copies(hand)
+    return hand

@@ -106,13 +106,9 @@ def _score(args) -> int:
 
 
 def _hand(text: str) -> list[int]:
-    from .cards import check_gof_copies, parse_gof_cards
+    from .cards import parse_gof_hand
 
-    hand = parse_gof_cards(text)
-    if len(hand) > 16:
-        raise SisepaiError(f"a hand holds at most 16 cards, got {len(hand)}")
-    check_gof_copies(hand)
-    return hand
+    return parse_gof_hand(text)
 
 
 def _legal(args) -> int:
@@ -165,14 +161,9 @@ def _simulate(args) -> int:
 def _replay(args) -> int:
     from .game import GofMatch
 
-    try:
-        events = json.loads(open(args.log, encoding="utf-8").read())
-    except FileNotFoundError:
-        raise SisepaiError(f"no such log file: {args.log}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SisepaiError(f"{args.log} is not a JSON event log: {exc}") from None
-    if not isinstance(events, list):
-        raise SisepaiError(f"{args.log} is not a JSON event log (a list of events)")
+    from ..logs import read_log
+
+    events = read_log(args.log)
     match = GofMatch.replay(events)
     for ev in events:
         t = ev.get("type")

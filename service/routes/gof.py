@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from sisepai.engine.errors import SisepaiError
 from sisepai.engine.gangoffour.advice import advise
-from sisepai.engine.gangoffour.cards import check_gof_copies, parse_gof_cards
+from sisepai.engine.gangoffour.cards import parse_gof_hand
 from sisepai.engine.gangoffour.legal import legal_plays, may_pass
 from sisepai.engine.gangoffour.plays import beats, parse_play
 from sisepai.engine.gangoffour.scoring import deal_scores
@@ -27,12 +26,7 @@ def gof_score(body: GofScoreRequest) -> dict:
     return {"scores": deal_scores(body.left)}
 
 
-def _hand(text: str) -> list[int]:
-    hand = parse_gof_cards(text)
-    if len(hand) > 16:
-        raise SisepaiError(f"a hand holds at most 16 cards, got {len(hand)}")
-    check_gof_copies(hand)
-    return hand
+_hand = parse_gof_hand
 
 
 @router.post("/legal", summary="Every legal play from a hand")
