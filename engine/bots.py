@@ -124,7 +124,7 @@ def play_out(game: Game, bots: Sequence, max_moves: int = 5000) -> Outcome:
             player = game.responders()[0]
         else:
             player = game.turn
-        if not game.legal_moves(player):
+        if game.phase == "draw" and not game.pile:
             break
         game.push(bots[player].choose(game, player))
     if game.outcome is None:

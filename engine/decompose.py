@@ -133,10 +133,22 @@ def decompositions(counts: Sequence[int], rules: Rules | None = None) -> list[tu
 
 def can_split(counts: Sequence[int], allow_general_pair: bool = False) -> bool:
     """Whether the cards split completely into melds (any number of cards)."""
-    for splitter in _splitters(allow_general_pair):
-        if not splitter.splits(tuple(counts[i] for i in splitter.comp)):
+    cache = _SPLITTABLE.get(allow_general_pair)
+    if cache is None:
+        cache = _SPLITTABLE[allow_general_pair] = [{} for _ in COMPONENTS]
+    for j, splitter in enumerate(_splitters(allow_general_pair)):
+        key = 0
+        for i in splitter.comp:
+            key = (key << 4) | counts[i]
+        ok = cache[j].get(key)
+        if ok is None:
+            ok = cache[j][key] = bool(splitter.splits(tuple(counts[i] for i in splitter.comp)))
+        if not ok:
             return False
     return True
+
+
+_SPLITTABLE: dict[bool, list[dict[int, bool]]] = {}
 
 
 class BestTable:
