@@ -54,7 +54,15 @@ class Detector:
         path = Path(weights)
         if not path.is_file():
             raise FileNotFoundError(f"detector weights not found: {path} (train them with: sisepai train detector)")
-        return cls(yolo()(str(path), task="obb"), **kwargs)
+        det = cls(yolo()(str(path), task="obb"), **kwargs)
+        det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the predictor up now, not on the first frame
+        import os
+
+        import torch
+
+        # ultralytics' device set-up leaves torch at cores - 1 threads; inference wants them all
+        torch.set_num_threads(max(1, min(8, os.cpu_count() or 1)))
+        return det
 
     def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:
         """Oriented boxes for each BGR image."""

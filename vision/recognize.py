@@ -109,9 +109,6 @@ class Recognizer:
         from .detector import DEFAULT_WEIGHTS as DET
         from .reader import DEFAULT_WEIGHTS as READ
 
-        import torch
-
-        torch.set_num_threads(max(1, min(4, torch.get_num_threads())))
         return cls(Detector.load(detector_weights or DET), Reader.load(reader_weights or READ), **kwargs)
 
     def recognize(self, image: np.ndarray) -> Recognition:

@@ -92,3 +92,19 @@ def test_recognize_cli_contract(tmp_path):
     proc = subprocess.run([str(SISEPAI), "score-image", str(good), "--json"], capture_output=True, text=True, timeout=300)
     out = json.loads(proc.stdout)
     assert set(out) >= {"image", "cards", "winning", "points", "melds", "unsure"}
+
+
+@pytest.mark.model
+def test_watch_a_short_game_video(tmp_path):
+    from sisepai.datasets.video import GameVideo
+
+    video = tmp_path / "game.avi"
+    truth = GameVideo(seed=4, seconds=12, fps=5).write(video)["events"]
+    proc = subprocess.run([str(SISEPAI), "watch", str(video), "--json"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert all({"t", "type"} <= set(e) for e in events)
+    shown = [e for e in events if e["type"] == "card_shown"]
+    assert shown and all(e["seat"] in ("S", "E", "N", "W", "center") for e in shown)
+    hits = sum(any(e["card"] == g["card"] and 0 <= e["t"] - g["t"] <= 1.5 for e in shown) for g in truth)
+    assert hits >= 0.5 * len(truth)
