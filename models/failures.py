@@ -29,9 +29,12 @@ def main(dataset: Path, out: Path, n: int = 4, limit: int = 120) -> list[str]:
         tp, fp, fn, bad = _match(det.codes, det.centers, det.confidence, truth)
         scored.append((fp + fn, record, img, det, bad))
     scored.sort(key=lambda s: -s[0])
+    worst = []
+    for layout in ("table", "fan", "hand"):  # the worst scenes of each layout
+        worst += [s for s in scored if s[1]["layout"] == layout][: max(1, n // 3)]
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for errors, record, img, det, bad in scored[:n]:
+    for errors, record, img, det, bad in worst:
         pic = CardAnnotator().annotate(img, det)
         found = set()
         for card in record["cards"]:
