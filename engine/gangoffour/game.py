@@ -126,8 +126,10 @@ class GofMatch:
                            next_has_one_card=self._next_has_one(seat), barred_last_card=self.barred[seat])
 
     def can_pass(self) -> bool:
+        if not self.legal():
+            return True  # nothing to play (a barred last card, say): the player can only pass
         if self.current is None:
-            return not self.legal()  # a barred leader with nothing to play passes the lead on
+            return False
         return may_pass(self.hands[self.turn], self.current, next_has_one_card=self._next_has_one(self.turn))
 
     def _check_turn(self) -> None:

@@ -33,6 +33,10 @@ function sentence(ev, lang) {
   const seat = (SEATS[lang] || SEATS.en)[ev.seat] || ev.seat || "";
   const name = (c) => ((names[c] || {})[lang]) || c;
   if (ev.type === "card_shown") return lang === "zh" ? `${seat}亮出${name(ev.card)}` : lang === "vi" ? `${seat} lật ${name(ev.card)}` : `${seat} shows ${name(ev.card)}`;
+  if (ev.type === "draw" || ev.type === "discard") {
+    const verb = { en: { draw: "draws", discard: "discards" }, zh: { draw: "摸到", discard: "打出" }, vi: { draw: "bốc", discard: "đánh" } }[lang] || {};
+    return lang === "zh" ? `${seat}${verb[ev.type]}${name(ev.card)}` : `${seat} ${verb[ev.type]} ${name(ev.card)}`;
+  }
   if (ev.type === "meld") return `${seat}: ${ev.cards.map(name).join(", ")}`;
   if (ev.type === "win_claimed") return lang === "en" ? `${seat} claims a win, ${ev.points} points` : `${seat} ${ev.points}`;
   if (ev.type === "advice") return ev.text;

@@ -174,3 +174,15 @@ def test_advice_keeps_gangs_and_goes_out():
     assert a.play is not None and a.play.kind == "gang" and "go out" in a.reason
     a = advise(parse_gof_cards("g2 y2 r2 g2 g3 g4 g5 y6 y7 y8"), parse_play("r10 r10"))
     assert a.play is None and "gang" in a.reason
+
+
+def test_a_caught_last_card_can_only_pass():
+    m = _match_with_hands(["m1 r9", "g3 g4", "y3 y4", "r3 r4"])
+    m.play("m1", announce=False)
+    m.catch(1, 0)
+    m.play("g3")
+    m.pass_turn()
+    m.pass_turn()
+    assert m.turn == 0 and m.legal() == [] and m.can_pass()  # r9 would win, but it is barred
+    m.pass_turn()
+    assert m.turn == 1
