@@ -177,7 +177,7 @@ def test_advice_keeps_gangs_and_goes_out():
 
 
 def test_a_caught_last_card_can_only_pass():
-    m = _match_with_hands(["m1 r9", "g3 g4", "y3 y4", "r3 r4"])
+    m = _match_with_hands(["m1 r9", "g3 g4", "y3 y4", "g2 y2"])
     m.play("m1", announce=False)
     m.catch(1, 0)
     m.play("g3")
