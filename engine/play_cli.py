@@ -36,11 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def simulate(players: int, games: int, bots: list[str], seed: int, rules, log: Path | None = None,
              progress: bool = False) -> dict:
-    """Play ``games`` games; returns win rates, average points, draw-game rate and turns per game."""
+    """Play ``games`` deals of one match (dealer rotation, running totals); returns win rates,
+    average points, draw-game rate, turns per game and the match totals."""
     from .bots import make_bots, play_out
-    from .game import Game
     from .progress import Progress
-    import random
 
     if len(bots) != players:
         raise SisepaiError(f"--bots names {len(bots)} bots for {players} players")
@@ -52,10 +51,13 @@ def simulate(players: int, games: int, bots: list[str], seed: int, rules, log: P
     turns = 0
     bar = Progress(games, "games") if progress else None
     t0 = time.perf_counter()
+    from .match import Match
+
+    match = Match(players, rules, seed)
     for g in range(games):
-        rng = random.Random(seed * 1_000_003 + g)
-        game = Game.new(players, rules=rules, rng=rng, dealer=g % players)
+        game = match.new_deal()
         outcome = play_out(game, make_bots(bots, seed * 1_000_003 + g))
+        match.record(game)
         turns += sum(1 for m in game.moves if type(m).__name__ in ("Draw", "Discard"))
         if outcome.winner is None:
             draws += 1
@@ -75,7 +77,7 @@ def simulate(players: int, games: int, bots: list[str], seed: int, rules, log: P
         "win_rate": [round(w / games, 4) for w in wins],
         "average_points": [round(p / w, 2) if w else None for p, w in zip(points, wins)],
         "draw_rate": round(draws / games, 4), "turns_per_game": round(turns / games, 1),
-        "games_per_second": round(games / seconds, 1),
+        "games_per_second": round(games / seconds, 1), "totals": match.totals,
     }
 
 
@@ -92,7 +94,8 @@ def _simulate(args) -> int:
           f"{stats['draw_rate']:.1%} draw games, {stats['turns_per_game']} turns a game, "
           f"{stats['games_per_second']} games/s")
     for seat, (bot, rate, avg) in enumerate(zip(bots, stats["win_rate"], stats["average_points"])):
-        print(f"  seat {seat} {bot:<7} wins {rate:6.1%}   average points when winning {avg if avg is not None else '-'}")
+        print(f"  seat {seat} {bot:<7} wins {rate:6.1%}   average points when winning "
+              f"{avg if avg is not None else '-':<6}   match total {stats['totals'][seat]:+d}")
     return 0
 
 

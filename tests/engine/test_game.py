@@ -209,3 +209,24 @@ def test_greedy_beats_random():
         if outcome.winner is not None:
             wins[outcome.winner] += 1
     assert wins[0] > 3 * max(wins[1:])
+
+
+def test_match_rotates_the_dealer_and_keeps_running_totals():
+    from sisepai.engine.match import Match
+
+    m = Match(players=4, seed=11)
+    for _ in range(12):
+        dealer = m.dealer
+        rec = m.play_deal(make_bots(["greedy", "random", "random", "random"], len(m.deals)))
+        if rec.outcome.winner == dealer:
+            assert m.dealer == dealer  # the winning dealer deals again
+        else:
+            assert m.dealer == (dealer + 1) % 4  # otherwise the deal passes to the right
+        assert sum(m.totals) == 0
+    assert list(m.deals[-1].totals) == m.totals
+    paid = [0] * 4
+    for d in m.deals:
+        for p in d.outcome.payments:
+            paid[p.payer] -= p.amount
+            paid[p.payee] += p.amount
+    assert paid == m.totals
