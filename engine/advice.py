@@ -261,12 +261,14 @@ class DiscardAdvice:
 
 
 def discard_options(counts: Sequence[int], exposed_cards: int, seen: Sequence[int], rules: Rules) -> list[DiscardAdvice]:
-    """Every legal discard, best first: smallest distance, then most unseen waits."""
+    """Every legal discard, best first: smallest distance, then most unseen waits (waits are
+    listed for the ready discards when the best discard leaves the hand ready)."""
     out = []
     distances = discard_distances(counts, exposed_cards, rules)
+    best = min(distances.values(), default=None)
     for k, dist in distances.items():
-        rest = _minus(counts, k)
-        w = tuple(waits_counts(rest, exposed_cards, seen, rules)) if dist == 1 else ()
+        # waits only decide between the closest discards, so only those are worked out
+        w = tuple(waits_counts(_minus(counts, k), exposed_cards, seen, rules)) if dist == 1 == best else ()
         out.append(DiscardAdvice(CARD_CODES[k], dist, w))
     out.sort(key=lambda d: (d.distance, -d.live_waits, -len(d.waits), _keep_value(d.card)))
     return out
@@ -286,6 +288,20 @@ def _merge(a: dict[int, int], pairs) -> dict[int, int]:
 def discard_distances(counts: Sequence[int], exposed_cards: int, rules: Rules) -> dict[int, int]:
     """Distance to win after each legal discard, computed incrementally: a discard changes one
     component, so the other eight are merged once (prefix and suffix) and reused."""
+    key = (tuple(counts), exposed_cards, rules.hand_size, rules.allow_general_pair)
+    hit = _DISCARD_CACHE.get(key)
+    if hit is not None:
+        return hit
+    if len(_DISCARD_CACHE) > 200_000:
+        _DISCARD_CACHE.clear()
+    _DISCARD_CACHE[key] = result = _discard_distances(counts, exposed_cards, rules)
+    return result
+
+
+_DISCARD_CACHE: dict[tuple, dict[int, int]] = {}
+
+
+def _discard_distances(counts: Sequence[int], exposed_cards: int, rules: Rules) -> dict[int, int]:
     splitters = _partial_splitters(rules.allow_general_pair)
     fronts = [sp.frontier(tuple(counts[i] for i in comp)) for sp, comp in zip(splitters, COMPONENTS)]
     prefix = [{0: 0}]
