@@ -53,14 +53,7 @@ def _rules_from(args: argparse.Namespace):
         options["jokers"] = args.jokers
     if args.packs is not None:
         options["packs"] = args.packs
-    name = args.rules
-    if name.endswith(".toml"):
-        from .rules import Rules
-
-        return Rules.from_toml(name, **options)
-    from .rules import Rules
-
-    return Rules.preset(name, **options)
+    return resolve_rules(args.rules, **options)
 
 
 def _cards_arg(values: Sequence[str]) -> str:

@@ -361,9 +361,8 @@ class Game:
         total = best + r.points["triple"] * len(self.locked[player])  # locked dealt triples: concealed
         for e in self.exposed[player]:
             total += meld_points(e.meld, r, exposed=not e.concealed)
+        # the discarder pays; on a drawn card (anyone's) every other player pays (RULES.md)
         discarder = shown.owner if shown.source == "discard" and shown.owner != player else None
-        if shown.source == "draw" and shown.owner != player:
-            discarder = None  # a win on another's draw: everyone pays (RULES.md)
         pays = tuple(payments(total, player, self.n, discarder))
         reason = "zhimo" if shown.owner == player else "hu"
         self.outcome = Outcome(player, total, pays, reason)

@@ -13,13 +13,12 @@ total                                    11
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from itertools import product
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .cards import ALL_CARDS, CARD_CODES, NUM_KINDS, Card, check_copies, counts_of, pad, parse_card_ids
+from .cards import CARD_CODES, Card, check_copies, counts_of, pad, parse_card_ids
 from .decompose import BestTable, decompositions, meld_points
-from .errors import InvalidMeldError, SisepaiError
+from .errors import SisepaiError
 from .melds import Meld
 from .rules import Rules, resolve_rules
 
@@ -216,5 +215,5 @@ def payments(points: int, winner: int, players: int = 4, discarder: int | None =
 
 __all__ = [
     "HandLike", "MeldLike", "Payment", "Score", "ScoredMeld", "all_scores", "is_winning",
-    "payments", "score", "to_ids", "to_meld", "NUM_KINDS", "ALL_CARDS", "InvalidMeldError",
+    "payments", "score", "to_ids", "to_meld",
 ]
