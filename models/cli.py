@@ -44,7 +44,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--detector-epochs", type=int, default=12)
     p.add_argument("--imgsz", type=int, default=640)
     p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--detector-init", type=Path, metavar="PT",
+                   help="fine-tune the detector from these weights (e.g. models/detector.pt) instead of from scratch")
+    p.add_argument("--detector-lr", type=float, default=None,
+                   help="initial learning rate (default 0.01 from scratch, 0.004 when fine-tuning)")
     p.add_argument("--reader-epochs", type=int, default=8)
+    p.add_argument("--reader-init", type=Path, metavar="PT",
+                   help="fine-tune the reader from these weights (same arch) instead of from scratch")
     p.add_argument("--no-install", action="store_true", help="keep the new weights in --runs, not models/")
     p.set_defaults(func=_train)
 
@@ -63,7 +69,9 @@ def _train(args) -> int:
 
         yaml = prepare_detector(args.data)
         print(f"detector: training on {yaml} ({args.detector_epochs} epochs, imgsz {args.imgsz})")
-        best = train_detector(yaml, runs, epochs=args.detector_epochs, imgsz=args.imgsz, batch=args.batch)
+        lr = args.detector_lr or (0.004 if args.detector_init else 0.01)
+        best = train_detector(yaml, runs, epochs=args.detector_epochs, imgsz=args.imgsz, batch=args.batch,
+                              init=args.detector_init, lr0=lr)
         if not args.no_install:
             shutil.copyfile(best, MODELS / "detector.pt")
             print(f"detector: installed {best} -> {MODELS / 'detector.pt'}")
@@ -78,7 +86,8 @@ def _train(args) -> int:
             if not (d / "crops" / "train" / "none").is_dir():
                 print(f"reader: cutting 'none' crops from {d}: {none_crops(d, per_image=5)}")
         out = runs / "reader" / "reader.pt"
-        train_reader(sets, out, epochs=args.reader_epochs, checkpoint=runs / "reader" / "checkpoint.pt")
+        train_reader(sets, out, epochs=args.reader_epochs, checkpoint=runs / "reader" / "checkpoint.pt",
+                     init=args.reader_init)
         if not args.no_install:
             shutil.copyfile(out, MODELS / "reader.pt")
             print(f"reader: installed {out} -> {MODELS / 'reader.pt'}")

@@ -26,8 +26,11 @@ def train_detector(
     workers: int = 2,
     model_yaml: str = "yolov8n-obb.yaml",
     name: str = "detector",
+    init: Path | None = None,
+    lr0: float = 0.01,
 ) -> Path:
-    """Train (or resume) the OBB detector from a model YAML; returns the best weights."""
+    """Train (or resume) the OBB detector from a model YAML, or fine-tune it from ``init`` weights
+    (no warm-up, ``lr0`` falling tenfold); returns the best weights."""
     setup_offline()
     from ultralytics import YOLO
 
@@ -40,8 +43,9 @@ def train_detector(
             if "finished" not in str(exc):
                 raise
     else:
-        model = YOLO(model_yaml)
-        model.train(
+        model = YOLO(str(init) if init else model_yaml)
+        tune = {"lr0": lr0, "lrf": 0.1, "warmup_epochs": 0} if init else {"lr0": lr0}
+        model.train(**tune,
             data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device="cpu",
             amp=False, fliplr=0.0, flipud=0.0, mosaic=1.0, close_mosaic=max(1, epochs // 5), plots=False,
             project=str(runs), name=name, exist_ok=True, seed=0, deterministic=True, patience=100,

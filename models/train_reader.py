@@ -15,7 +15,9 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from .reader_net import INPUT, READER_CLASSES, build_reader
+from sisepai.engine.errors import SisepaiError
+
+from .reader_net import DEFAULT_ARCH, INPUT, READER_CLASSES, build_reader
 
 
 def load_crops(folders: Sequence[Path], split: str, limit_per_class: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -78,6 +80,12 @@ def augment(x, generator):
         kernel = (kernel[:, None] * kernel[None, :]) / 16
         kernel = kernel.expand(3, 1, 3, 3)
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), kernel, groups=3)
+    # low resolution: a small card end far from the camera, scaled down then up again
+    low = torch.rand(b, generator=generator) < 0.25
+    if low.any():
+        side = int(torch.randint(14, 32, (1,), generator=generator))
+        small = F.interpolate(x[low], size=(side, side), mode="area")
+        x[low] = F.interpolate(small, size=x.shape[2:], mode="bilinear", align_corners=False)
     # random erasing: part of the character hidden by another card
     erase = torch.rand(b, generator=generator) < 0.35
     h = x.shape[2]
@@ -127,6 +135,7 @@ def train_reader(
     samples_per_epoch: int = 40_000,
     checkpoint: Path | None = None,
     init: Path | None = None,
+    arch: str = DEFAULT_ARCH,
     progress: Callable[[str], None] = print,
 ) -> dict:
     """Train the reader; checkpoints each epoch and resumes from ``checkpoint`` when it exists.
@@ -143,8 +152,8 @@ def train_reader(
     if not len(x_train):
         raise RuntimeError(f"no crops found under {', '.join(str(d) for d in datasets)}: generate with --crops")
     progress(f"reader: {len(x_train)} train crops, {len(x_val)} val crops, {len(READER_CLASSES)} classes")
-    model = build_reader()
-    if init is not None:  # fine-tune from earlier weights, with a fresh schedule
+    model = build_reader(arch=arch)
+    if init is not None:  # fine-tune from earlier weights (of the same arch), with a fresh schedule
         model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["state_dict"])
         progress(f"reader: starting from {init}")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
@@ -154,6 +163,10 @@ def train_reader(
     history = []
     if checkpoint and checkpoint.exists():
         state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+        if state.get("epochs", epochs) != epochs or state.get("arch", arch) != arch:
+            raise SisepaiError(f"{checkpoint} is a {state.get('epochs')}-epoch {state.get('arch')} run, not {epochs} "
+                             f"epochs of {arch}: resume with the same settings, or fine-tune from its weights "
+                             f"(--reader-init) in a new --runs folder")
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])
@@ -165,6 +178,7 @@ def train_reader(
     counts = np.bincount(y_train, minlength=len(READER_CLASSES)).astype(np.float64)
     weights = torch.tensor(1.0 / np.sqrt(np.maximum(counts, 1)), dtype=torch.float32)
     weights = weights / weights.mean()
+    model = model.to(memory_format=torch.channels_last)  # about 25% faster convolutions on a CPU
     loss_fn = nn.CrossEntropyLoss(weight=weights, label_smoothing=0.05)
     xt = torch.from_numpy(x_train).permute(0, 3, 1, 2).contiguous()
     yt = torch.from_numpy(y_train)
@@ -175,7 +189,7 @@ def train_reader(
         total, seen = 0.0, 0
         for step in range(steps_per_epoch):
             idx = perm[step * batch:(step + 1) * batch]
-            x = augment(xt[idx].float() / 255, gen)
+            x = augment(xt[idx].float() / 255, gen).contiguous(memory_format=torch.channels_last)
             loss = loss_fn(model(x), yt[idx])
             opt.zero_grad()
             loss.backward()
@@ -191,9 +205,10 @@ def train_reader(
         if checkpoint:
             checkpoint.parent.mkdir(parents=True, exist_ok=True)
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                        "epoch": epoch, "history": history, "gen": gen.get_state()}, checkpoint)
+                        "epoch": epoch, "history": history, "gen": gen.get_state(), "epochs": epochs,
+                        "arch": arch}, checkpoint)
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"state_dict": model.state_dict(), "classes": list(READER_CLASSES), "input": INPUT,
+    torch.save({"state_dict": model.state_dict(), "classes": list(READER_CLASSES), "input": INPUT, "arch": arch,
                 "history": history}, out)
     return {"history": history, "train_crops": int(len(x_train)), "val_crops": int(len(x_val))}
 
@@ -202,8 +217,8 @@ def reader_metrics(weights: Path, datasets: Sequence[Path], split: str = "val") 
     """Accuracy of saved reader weights on a split of crop datasets."""
     import torch
 
-    model = build_reader()
     state = torch.load(weights, map_location="cpu", weights_only=False)
+    model = build_reader(len(state["classes"]), state.get("arch", "v1"))
     model.load_state_dict(state["state_dict"])
     x, y = load_crops(datasets, split)
     return evaluate(model, x, y)

@@ -47,7 +47,7 @@ class Reader:
         if not path.is_file():
             raise FileNotFoundError(f"reader weights not found: {path} (train them with: sisepai train reader)")
         state = torch.load(path, map_location="cpu", weights_only=False)
-        model = build_reader(len(state["classes"]))
+        model = build_reader(len(state["classes"]), state.get("arch", "v1"))
         model.load_state_dict(state["state_dict"])
         model.eval()
         return cls(model, state["classes"], int(state.get("input", 48)))

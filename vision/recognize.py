@@ -131,23 +131,39 @@ class Recognizer:
         rgb = image_bgr[..., ::-1]
         cards = boxes.select(0)
         ends = boxes.select(1)
-        crops: list[np.ndarray] = []
         card_polys = [order_upright(p) for p in cards.polygons]
+        end_polys = [order_upright(p) for p in ends.polygons]
+        # each detected end belongs to the first card whose outline holds its centre, or to none
+        owner = [next((k for k, cp in enumerate(card_polys) if inside(ep.mean(0), cp)), -1) for ep in end_polys]
+        crops: list[np.ndarray] = []
         for poly in card_polys:
             for end in card_ends(poly):
                 crops.append(straighten(rgb, end, self.crop))
-        lone = [i for i, p in enumerate(ends.polygons)
-                if not any(inside(p.mean(0), cp) for cp in card_polys)]
-        for i in lone:
-            crops.append(straighten(rgb, order_upright(ends.polygons[i]), self.crop))
+        for ep in end_polys:
+            crops.append(straighten(rgb, ep, self.crop))
         probs = self.reader.read(crops)
+        end_probs = probs[2 * len(card_polys):]
+        # candidates: (polygon, probabilities, detector confidence, kind)
+        cand: list[tuple[np.ndarray, np.ndarray, float, str]] = []
+        for k, poly in enumerate(card_polys):
+            # evidence: the two geometric ends of the card, and the detected ends inside it
+            views = [2 * k, 2 * k + 1] + [2 * len(card_polys) + j for j, o in enumerate(owner) if o == k]
+            usable = [v for v in views if probs[v][-1] < 0.5]
+            if not usable:
+                usable = [min(views, key=lambda v: probs[v][-1])]
+            joint = np.exp(np.sum([np.log(probs[v][:NUM_CARDS] + 1e-6) for v in usable], axis=0))
+            cand.append((poly, np.append(joint / max(joint.sum(), 1e-12), 0.0), float(cards.confidence[k]), "card"))
+        for j, ep in enumerate(end_polys):
+            p = end_probs[j]
+            if owner[j] >= 0 or np.argmax(p) == len(p) - 1:
+                continue  # part of a card already read, or the reader says this is not a card end
+            cand.append((ep, p, float(ends.confidence[j]), "end"))
         polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
-
-        def emit(poly, p, det_conf, kind):
+        for poly, p, det_conf, kind in cand:
             cid = int(np.argmax(p[:NUM_CARDS]))
             card_prob = float(p[cid])
             if card_prob < self.min_card_prob:
-                return
+                continue
             c, r = colour_rank_confidence(p, cid)
             polys.append(poly)
             conf.append(det_conf * card_prob)
@@ -155,24 +171,6 @@ class Recognizer:
             colour.append(c)
             rank.append(r)
             kinds.append(kind)
-
-        for k, poly in enumerate(card_polys):
-            p1, p2 = probs[2 * k], probs[2 * k + 1]
-            usable = [p for p in (p1, p2) if p[-1] < 0.5]
-            if len(usable) == 2:
-                joint = p1[:NUM_CARDS] * p2[:NUM_CARDS]
-                p = np.append(joint / max(joint.sum(), 1e-9), 0.0)
-            elif usable:
-                p = usable[0]
-            else:
-                p = p1 if p1[-1] < p2[-1] else p2
-            emit(poly, p, float(cards.confidence[k]), "card")
-        base = 2 * len(card_polys)
-        for j, i in enumerate(lone):
-            p = probs[base + j]
-            if np.argmax(p) == len(p) - 1:
-                continue  # the reader says this is not a card end
-            emit(order_upright(ends.polygons[i]), p, float(ends.confidence[i]), "end")
         if not polys:
             return Detections.empty(), []
         det = Detections(np.stack(polys), np.array(conf), np.array(cls_ids), np.array(colour), np.array(rank),

@@ -1,0 +1,62 @@
+"""Reader training on a few generated scenes: weights that load, the arch recorded, and resuming."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="module")
+def tiny_crops(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("crops")
+    prepare_folders(out)
+    opts = GenerateOptions(seed=4, size=(640, 360), layouts=("table",), val=0.25, crops=True)
+    for i in range(4):
+        generate_one(out, i, opts)
+    return out
+
+
+def test_reader_trains_saves_and_resumes(tiny_crops, tmp_path):
+    from sisepai.models.reader_net import READER_CLASSES
+    from sisepai.models.train_reader import load_crops, train_reader
+    from sisepai.vision.reader import Reader
+
+    x, y = load_crops([tiny_crops], "train")
+    assert len(x) > 20 and x.shape[1:] == (48, 48, 3) and set(y) <= set(range(len(READER_CLASSES)))
+    out, ckpt = tmp_path / "reader.pt", tmp_path / "ckpt.pt"
+
+    class Interrupted(Exception):
+        pass
+
+    def stop_in_epoch_two(message: str) -> None:
+        if message.startswith("reader epoch 2/"):
+            raise Interrupted
+
+    with pytest.raises(Interrupted):
+        train_reader([tiny_crops], out, epochs=2, batch=16, samples_per_epoch=64, checkpoint=ckpt, arch="v1",
+                     progress=stop_in_epoch_two)
+    assert ckpt.exists() and not out.exists()
+    # the same command again resumes after the first epoch, rather than starting again
+    messages = []
+    result = train_reader([tiny_crops], out, epochs=2, batch=16, samples_per_epoch=64, checkpoint=ckpt,
+                          arch="v1", progress=messages.append)
+    assert any("resuming after epoch 1" in m for m in messages)
+    assert [h["epoch"] for h in result["history"]] == [1, 2]
+    with pytest.raises(ValueError, match="3 epochs"):
+        train_reader([tiny_crops], out, epochs=3, batch=16, samples_per_epoch=64, checkpoint=ckpt, arch="v1",
+                     progress=lambda _: None)
+    reader = Reader.load(out)
+    probs = reader.read([x[0], np.zeros((30, 30, 3), np.uint8)])
+    assert probs.shape == (2, len(READER_CLASSES)) and np.allclose(probs.sum(1), 1, atol=1e-4)
+    assert torch.load(out, weights_only=False)["arch"] == "v1"
+
+
+def test_unknown_arch_is_refused():
+    from sisepai.models.reader_net import build_reader
+
+    with pytest.raises(ValueError, match="unknown reader arch"):
+        build_reader(arch="v9")
