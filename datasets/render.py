@@ -168,6 +168,10 @@ def choose_glyphs(rng: np.random.Generator, font: FontInfo) -> dict[str, str]:
     return out
 
 
+MIN_INK_KEPT = 0.6
+"""Thin-stroke decks keep at least this share of a character's ink."""
+
+
 def _glyph_mask(char: str, font: FontInfo, size: int, style: DeckStyle, rng: np.random.Generator) -> np.ndarray:
     """A grayscale mask (0..255) of one character with stroke distortions, ``size`` px square."""
     pad = size // 4
@@ -182,7 +186,11 @@ def _glyph_mask(char: str, font: FontInfo, size: int, style: DeckStyle, rng: np.
     if style.stroke > 0:
         mask = cv2.dilate(mask, np.ones((k * style.stroke + 1, k * style.stroke + 1), np.uint8))
     elif style.stroke < 0:
-        mask = cv2.erode(mask, np.ones((k + 1, k + 1), np.uint8))
+        # thinner strokes, but never so thin that the character fades away: a light Ming face at
+        # 20 px loses most of its ink to one erosion (generator 1.0 drew such cards blank)
+        thin = cv2.erode(mask, np.ones((k + 1, k + 1), np.uint8))
+        if thin.sum() >= MIN_INK_KEPT * mask.sum():
+            mask = thin
     n = mask.shape[0]
     shear = style.shear + rng.uniform(-0.04, 0.04)
     M = np.float32([[1, shear, -shear * n / 2], [0, 1, 0]])

@@ -94,11 +94,70 @@ def decode_image(data: bytes, name: str = "upload") -> np.ndarray:
     return check_image(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), name)
 
 
+def drop_duplicates(cand: list, overlap: float = 0.6) -> list:
+    """Readings ``(polygon, probs, det_conf, kind)`` without the second sighting of one card: the same
+    card kind, overlapping by more than ``overlap`` of the smaller outline (a card found twice, or a
+    card and its own end); the more confident one stays.
+
+    >>> sq = lambda x: np.float32([[x, 0], [x + 10, 0], [x + 10, 10], [x, 10]])
+    >>> p = np.eye(30)[3]
+    >>> [c[2] for c in drop_duplicates([(sq(0), p, 0.5, "card"), (sq(2), p, 0.9, "end"), (sq(30), p, 0.4, "card")])]
+    [0.9, 0.4]
+    """
+    import cv2
+
+    def score(c):
+        return c[2] * float(np.max(c[1][:NUM_CARDS]))
+
+    kept: list = []
+    for c in sorted(cand, key=score, reverse=True):
+        code = int(np.argmax(c[1][:NUM_CARDS]))
+        a = np.float32(c[0])
+        dup = False
+        for k in kept:
+            if int(np.argmax(k[1][:NUM_CARDS])) != code:
+                continue
+            b = np.float32(k[0])
+            inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a), cv2.convexHull(b))
+            if inter > overlap * min(cv2.contourArea(a), cv2.contourArea(b)):
+                dup = True
+                break
+        if not dup:
+            kept.append(c)
+    return kept
+
+
+def zoomed_out(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """The picture centred on a canvas ``factor`` times its size, filled with its border colour,
+    then scaled back to the picture's size: ``(canvas, offset, scale)``, where a canvas point is
+    ``picture point * scale + offset``.
+
+    >>> img = np.zeros((100, 200, 3), np.uint8)
+    >>> canvas, offset, scale = zoomed_out(img, 4.0)
+    >>> canvas.shape, offset.tolist(), scale
+    ((100, 200, 3), [75.0, 37.0], 0.25)
+    """
+    import cv2
+
+    h, w = image.shape[:2]
+    scale = 1.0 / factor
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    canvas = np.empty_like(image)
+    canvas[:] = np.median(border, axis=0).astype(np.uint8)
+    y, x = (h - small.shape[0]) // 2, (w - small.shape[1]) // 2
+    canvas[y:y + small.shape[0], x:x + small.shape[1]] = small
+    return canvas, np.float32([x, y]), small.shape[1] / w
+
+
 class Recognizer:
     """Detector + reader. Load once (``Recognizer.load()``) and call many times."""
 
-    def __init__(self, detector: Detector, reader: Reader, min_card_prob: float = 0.35, crop: int = 48):
+    def __init__(self, detector: Detector, reader: Reader, min_card_prob: float = 0.35, crop: int = 48,
+                 zoom_out: Sequence[float] = (2.5, 5.0), zoom_out_below: int = 2):
         self.detector = detector
+        self.zoom_out = tuple(zoom_out)
+        self.zoom_out_below = zoom_out_below
         self.reader = reader
         self.min_card_prob = min_card_prob
         self.crop = crop
@@ -115,7 +174,14 @@ class Recognizer:
         return self.recognize_batch([image])[0]
 
     def recognize_batch(self, images: Sequence[np.ndarray]) -> list[Recognition]:
-        """Recognise BGR images (any size); one :class:`Recognition` each."""
+        """Recognise BGR images (any size); one :class:`Recognition` each.
+
+        The detector learned cards at table distance (a card about a fifth of the frame long). When
+        a first look finds fewer than ``zoom_out_below`` cards, or none with confidence 0.4, the
+        picture may be a close-up or a scan of one or two cards: it is looked at again zoomed out (placed small on a canvas of its
+        own border colour), and the reading with the most confidence in total wins. Crops are
+        always cut from the full-resolution picture.
+        """
         images = [check_image(im, f"image {i}") for i, im in enumerate(images)]
         t0 = time.perf_counter()
         boxes = self.detector.detect(images)
@@ -123,6 +189,15 @@ class Recognizer:
         for img, b in zip(images, boxes):
             t1 = time.perf_counter()
             det, unsure = self._read(img, b)
+            weak = len(det) < self.zoom_out_below or float(det.confidence.max(initial=0.0)) < 0.4
+            if weak and self.zoom_out:
+                canvases = [zoomed_out(img, k) for k in self.zoom_out]
+                for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
+                    zb.polygons = (zb.polygons - offset) / scale  # back to the picture's pixels
+                    zdet, zunsure = self._read(img, zb)
+                    # a few confident cards beat many doubtful ones
+                    if float((zdet.confidence ** 2).sum()) > float((det.confidence ** 2).sum()):
+                        det, unsure, b = zdet, zunsure, zb
             ms = (t1 - t0) * 1000 / len(images) + (time.perf_counter() - t1) * 1000
             out.append(Recognition(det, b.select(2).polygons, img.shape[1], img.shape[0], ms, unsure))
         return out
@@ -159,7 +234,7 @@ class Recognizer:
                 continue  # part of a card already read, or the reader says this is not a card end
             cand.append((ep, p, float(ends.confidence[j]), "end"))
         polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
-        for poly, p, det_conf, kind in cand:
+        for poly, p, det_conf, kind in drop_duplicates(cand):
             cid = int(np.argmax(p[:NUM_CARDS]))
             card_prob = float(p[cid])
             if card_prob < self.min_card_prob:

@@ -85,3 +85,21 @@ def test_holdout_fonts_are_kept_apart():
     train = {DeckStyle.random(np.random.default_rng(s), "train").font.family for s in range(60)}
     hold = {DeckStyle.random(np.random.default_rng(s), "holdout").font.family for s in range(60)}
     assert train and hold and not (train & hold)
+
+
+def test_thin_stroke_decks_keep_their_characters():
+    # generator 1.0 eroded light Ming/Fangsong faces at small sizes until the character vanished,
+    # yet labelled the card: every deck style must keep most of a character's ink
+    from dataclasses import replace
+
+    from sisepai.datasets.render import MIN_INK_KEPT, _glyph_mask
+
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        style = DeckStyle.random(rng, "all")
+        size = int(rng.uniform(20, 60) * style.char_scale)
+        char = style.glyphs["GE"]
+        drawn = _glyph_mask(char, style.font, size, style, np.random.default_rng(1)).sum()
+        plain = _glyph_mask(char, style.font, size, replace(style, stroke=0, shear=style.shear),
+                            np.random.default_rng(1)).sum()
+        assert drawn >= MIN_INK_KEPT * plain * 0.9, (style.font.family, style.stroke, size)
