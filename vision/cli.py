@@ -73,14 +73,15 @@ gives a calibration file: {"zones": {"S": [[x, y], ...], "E": ..., "N": ..., "W"
     p.set_defaults(func=_watch)
 
 
-def _load(args):
+def _load(args, live: bool = False):
     from sisepai.datasets.cli import require_vision
 
     require_vision()
     from sisepai.vision.recognize import Recognizer
 
     try:
-        return Recognizer.load(args.detector, args.reader)
+        # live video: cards at table distance, so no second, zoomed-out look at sparse frames
+        return Recognizer.load(args.detector, args.reader, **({"zoom_out": (), "read_inner_ends": False} if live else {}))
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None
 
@@ -154,7 +155,7 @@ def _watch(args) -> int:
         source = open_source(args.source, realtime=args.realtime)
     except SourceError as exc:
         raise SisepaiError(str(exc)) from None
-    rec = _load(args)
+    rec = _load(args, live=True)
     from sisepai.engine.rules import resolve_rules
     from sisepai.vision.assistant import TableAssistant
     from sisepai.vision.table import Zones

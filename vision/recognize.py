@@ -154,8 +154,9 @@ class Recognizer:
     """Detector + reader. Load once (``Recognizer.load()``) and call many times."""
 
     def __init__(self, detector: Detector, reader: Reader, min_card_prob: float = 0.35, crop: int = 48,
-                 zoom_out: Sequence[float] = (2.5, 5.0), zoom_out_below: int = 2):
+                 zoom_out: Sequence[float] = (2.5, 5.0), zoom_out_below: int = 2, read_inner_ends: bool = True):
         self.detector = detector
+        self.read_inner_ends = read_inner_ends
         self.zoom_out = tuple(zoom_out)
         self.zoom_out_below = zoom_out_below
         self.reader = reader
@@ -170,17 +171,18 @@ class Recognizer:
 
         return cls(Detector.load(detector_weights or DET), Reader.load(reader_weights or READ), **kwargs)
 
-    def recognize(self, image: np.ndarray) -> Recognition:
-        return self.recognize_batch([image])[0]
+    def recognize(self, image: np.ndarray, zoom_out: bool = True) -> Recognition:
+        return self.recognize_batch([image], zoom_out)[0]
 
-    def recognize_batch(self, images: Sequence[np.ndarray]) -> list[Recognition]:
+    def recognize_batch(self, images: Sequence[np.ndarray], zoom_out: bool = True) -> list[Recognition]:
         """Recognise BGR images (any size); one :class:`Recognition` each.
 
         The detector learned cards at table distance (a card about a fifth of the frame long). When
         a first look finds fewer than ``zoom_out_below`` cards, or none with confidence 0.4, the
         picture may be a close-up or a scan of one or two cards: it is looked at again zoomed out (placed small on a canvas of its
         own border colour), and the reading with the most confidence in total wins. Crops are
-        always cut from the full-resolution picture.
+        always cut from the full-resolution picture. Live video passes ``zoom_out=False``: a
+        camera over a table sees cards at table distance, and every frame counts.
         """
         images = [check_image(im, f"image {i}") for i, im in enumerate(images)]
         t0 = time.perf_counter()
@@ -190,7 +192,7 @@ class Recognizer:
             t1 = time.perf_counter()
             det, unsure = self._read(img, b)
             weak = len(det) < self.zoom_out_below or float(det.confidence.max(initial=0.0)) < 0.4
-            if weak and self.zoom_out:
+            if weak and zoom_out and self.zoom_out:
                 canvases = [zoomed_out(img, k) for k in self.zoom_out]
                 for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
                     zb.polygons = (zb.polygons - offset) / scale  # back to the picture's pixels
@@ -214,24 +216,31 @@ class Recognizer:
         for poly in card_polys:
             for end in card_ends(poly):
                 crops.append(straighten(rgb, end, self.crop))
-        for ep in end_polys:
-            crops.append(straighten(rgb, ep, self.crop))
+        # detected ends inside a card add a reading (better accuracy, more time: off for live video)
+        end_row = []  # each detected end's row in the reader's output, or -1 when not read
+        for ep, o in zip(end_polys, owner):
+            if o < 0 or self.read_inner_ends:
+                end_row.append(len(crops))
+                crops.append(straighten(rgb, ep, self.crop))
+            else:
+                end_row.append(-1)
         probs = self.reader.read(crops)
-        end_probs = probs[2 * len(card_polys):]
         # candidates: (polygon, probabilities, detector confidence, kind)
         cand: list[tuple[np.ndarray, np.ndarray, float, str]] = []
         for k, poly in enumerate(card_polys):
             # evidence: the two geometric ends of the card, and the detected ends inside it
-            views = [2 * k, 2 * k + 1] + [2 * len(card_polys) + j for j, o in enumerate(owner) if o == k]
+            views = [2 * k, 2 * k + 1] + [end_row[j] for j, o in enumerate(owner) if o == k and end_row[j] >= 0]
             usable = [v for v in views if probs[v][-1] < 0.5]
             if not usable:
                 usable = [min(views, key=lambda v: probs[v][-1])]
             joint = np.exp(np.sum([np.log(probs[v][:NUM_CARDS] + 1e-6) for v in usable], axis=0))
             cand.append((poly, np.append(joint / max(joint.sum(), 1e-12), 0.0), float(cards.confidence[k]), "card"))
         for j, ep in enumerate(end_polys):
-            p = end_probs[j]
-            if owner[j] >= 0 or np.argmax(p) == len(p) - 1:
-                continue  # part of a card already read, or the reader says this is not a card end
+            if owner[j] >= 0:
+                continue
+            p = probs[end_row[j]]
+            if np.argmax(p) == len(p) - 1:
+                continue  # the reader says this is not a card end
             cand.append((ep, p, float(ends.confidence[j]), "end"))
         polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
         for poly, p, det_conf, kind in drop_duplicates(cand):

@@ -82,7 +82,7 @@ async def live(ws: WebSocket) -> None:
             except ImageError as exc:
                 await ws.send_json({"type": "error", "detail": str(exc)})
                 continue
-            result = await run_in_threadpool(recognizer.recognize, image)
+            result = await run_in_threadpool(recognizer.recognize, image, False)
             h, w = image.shape[:2]
             state, events = assistant.process(result.detections, t, w, h, backs=len(result.backs))
             msg = {"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
