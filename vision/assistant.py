@@ -34,6 +34,10 @@ from .tracker import CardTracker, Track
 TURN_ORDER = ("S", "E", "N", "W")  # counterclockwise seen from above: the next player is to the right
 MOVE_SECONDS = 3.0
 WIN_MIN_CARDS = 15
+MIN_CONFIDENCE = 0.3
+"""Readings below this confidence are not tracked. Measured with the shipped model on two 60 s
+game videos (seeds 7 and 11): 0 -> 0.3 cut false card_shown events from 11 to 4 and 9 to 8, and
+raised recall on seed 7 from 0.944 to 1.0; 0.35 lost recall on seed 7 (0.806)."""
 
 
 @dataclass
@@ -47,8 +51,10 @@ class TableAssistant:
     """Turns per-frame detections into a table state and events."""
 
     def __init__(self, zones: Zones | None = None, hand: str | None = None, user_seat: str = "S",
-                 rules: Rules | None = None, claimed: int | None = None, confirm_seconds: float = 0.5):
+                 rules: Rules | None = None, claimed: int | None = None, confirm_seconds: float = 0.5,
+                 min_confidence: float = MIN_CONFIDENCE):
         self.zones = zones or Zones()
+        self.min_confidence = min_confidence
         self.tracker = CardTracker(confirm_seconds=confirm_seconds)
         self.rules = rules or Rules.preset("seesek")
         self.hand = counts_of(parse_card_ids(hand)) if hand else None
@@ -69,6 +75,8 @@ class TableAssistant:
     def process(self, det: Detections, t: float, width: int, height: int, backs: int = 0) -> tuple[TableState, list[dict]]:
         self.size = (width, height)
         self.pile_history.append(backs)
+        if len(det) and self.min_confidence > 0:
+            det = det[det.confidence >= self.min_confidence]
         confirmed, removed = self.tracker.update(det, t)
         events: list[dict] = []
         for tr in removed:
