@@ -53,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--detector-lr", type=float, default=None,
                    help="initial learning rate (default 0.01 from scratch, 0.004 when fine-tuning)")
     p.add_argument("--reader-epochs", type=int, default=8)
+    p.add_argument("--reader-lr", type=float, default=3e-3, help="peak one-cycle learning rate (default 3e-3)")
     p.add_argument("--reader-init", type=Path, metavar="PT",
                    help="fine-tune the reader from these weights (same arch) instead of from scratch")
     p.add_argument("--no-install", action="store_true", help="keep the new weights in --runs, not models/")
@@ -91,7 +92,7 @@ def _train(args) -> int:
                 print(f"reader: cutting 'none' crops from {d}: {none_crops(d, per_image=5)}")
         out = runs / "reader" / "reader.pt"
         train_reader(sets, out, epochs=args.reader_epochs, checkpoint=runs / "reader" / "checkpoint.pt",
-                     init=args.reader_init)
+                     init=args.reader_init, lr=args.reader_lr)
         if not args.no_install:
             shutil.copyfile(out, MODELS / "reader.pt")
             print(f"reader: installed {out} -> {MODELS / 'reader.pt'}")
