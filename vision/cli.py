@@ -80,8 +80,10 @@ def _load(args, live: bool = False):
     from sisepai.vision.recognize import Recognizer
 
     try:
-        # live video: cards at table distance, so no second, zoomed-out look at sparse frames
-        return Recognizer.load(args.detector, args.reader, **({"zoom_out": (), "read_inner_ends": False} if live else {}))
+        # live video: cards at table distance, so no second, zoomed-out look at sparse frames,
+        # and no extra readings of the ends inside a card (every frame counts)
+        live_options = {"zoom_out": (), "read_inner_ends": False} if live else {}
+        return Recognizer.load(args.detector, args.reader, **live_options)
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None
 

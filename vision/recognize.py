@@ -28,6 +28,8 @@ from .detector import Boxes, Detector
 from .geometry import card_ends, inside, order_upright, straighten
 from .reader import NUM_CARDS, Reader, colour_rank_confidence
 
+ZOOM_OUT_MIN_CONFIDENCE = 0.4
+"""A first look with no reading this confident is looked at again zoomed out."""
 MAX_PIXELS = 40_000_000
 """Larger images are refused (a 40-megapixel frame is far beyond any camera we read)."""
 
@@ -178,10 +180,11 @@ class Recognizer:
         """Recognise BGR images (any size); one :class:`Recognition` each.
 
         The detector learned cards at table distance (a card about a fifth of the frame long). When
-        a first look finds fewer than ``zoom_out_below`` cards, or none with confidence 0.4, the
-        picture may be a close-up or a scan of one or two cards: it is looked at again zoomed out (placed small on a canvas of its
-        own border colour), and the reading with the most confidence in total wins. Crops are
-        always cut from the full-resolution picture. Live video passes ``zoom_out=False``: a
+        a first look finds fewer than ``zoom_out_below`` cards, or none with confidence
+        :data:`ZOOM_OUT_MIN_CONFIDENCE`, the picture may be a close-up or a scan of one or two
+        cards: it is looked at again zoomed out (placed small on a canvas of its own border
+        colour), and the reading with the most confidence in total wins. Crops are always cut
+        from the full-resolution picture. Live video passes ``zoom_out=False``: a
         camera over a table sees cards at table distance, and every frame counts.
         """
         images = [check_image(im, f"image {i}") for i, im in enumerate(images)]
@@ -191,7 +194,8 @@ class Recognizer:
         for img, b in zip(images, boxes):
             t1 = time.perf_counter()
             det, unsure = self._read(img, b)
-            weak = len(det) < self.zoom_out_below or float(det.confidence.max(initial=0.0)) < 0.4
+            weak = (len(det) < self.zoom_out_below
+                    or float(det.confidence.max(initial=0.0)) < ZOOM_OUT_MIN_CONFIDENCE)
             if weak and zoom_out and self.zoom_out:
                 canvases = [zoomed_out(img, k) for k in self.zoom_out]
                 for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
