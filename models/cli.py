@@ -65,6 +65,9 @@ def _train(args) -> int:
 
     require_vision()
     steps = args.only or ["detector", "reader", "evaluate"]
+    for flag, path in (("--detector-init", args.detector_init), ("--reader-init", args.reader_init)):
+        if path is not None and not path.is_file():
+            raise SisepaiError(f"{flag} {path}: no such weights file")
     if not (args.data / "data.yaml").is_file():
         raise SisepaiError(f"{args.data} is not a generated dataset: sisepai dataset generate --out {args.data} ...")
     runs = args.runs.resolve()

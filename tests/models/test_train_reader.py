@@ -60,3 +60,14 @@ def test_unknown_arch_is_refused():
 
     with pytest.raises(ValueError, match="unknown reader arch"):
         build_reader(arch="v9")
+
+
+def test_missing_init_weights_are_a_clear_error(tmp_path):
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("sisepai")
+    for flag in ("--detector-init", "--reader-init"):
+        proc = subprocess.run([str(exe), "train", "--data", str(tmp_path), flag, str(tmp_path / "nope.pt")],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2 and "no such weights file" in proc.stderr and "Traceback" not in proc.stderr
