@@ -51,12 +51,22 @@ def _hsv(h: float, s: float, v: float) -> tuple[int, int, int]:
 
 
 def suit_palette(rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
-    """Background colours for G, W, Y, R and the joker: wide ranges, as real decks fade and vary."""
+    """Background colours for G, W, Y, R and the joker: wide ranges, as real decks fade and vary.
+
+    The ranges of neighbouring suits keep a margin (generator 1.2): green starts at hue 75 and
+    saturation 0.3, yellow ends at hue 56, white stays under saturation 0.10 and red over 0.35.
+    Under 1.1 a faded green (hue 65, saturation 0.25) could print as the same colour as a yellow
+    or, under a warm light, a cream white, so the label was a coin toss that no reader can learn.
+
+    >>> pal = suit_palette(np.random.default_rng(0))
+    >>> sorted(pal)
+    ['G', 'J', 'R', 'W', 'Y']
+    """
     return {
-        "G": _hsv(rng.uniform(65, 165), rng.uniform(0.25, 0.85), rng.uniform(0.45, 0.9)),  # incl. yellow-greens
-        "W": _hsv(rng.uniform(0, 360), rng.uniform(0.0, 0.12), rng.uniform(0.8, 1.0)),  # pale whites, cream
-        "Y": _hsv(rng.uniform(38, 58), rng.uniform(0.45, 1.0), rng.uniform(0.75, 1.0)),
-        "R": _hsv(rng.uniform(-12, 12) % 360, rng.uniform(0.3, 0.8), rng.uniform(0.7, 0.98)),  # incl. faded reds
+        "G": _hsv(rng.uniform(75, 165), rng.uniform(0.3, 0.85), rng.uniform(0.45, 0.9)),  # incl. yellow-greens
+        "W": _hsv(rng.uniform(0, 360), rng.uniform(0.0, 0.10), rng.uniform(0.8, 1.0)),  # pale whites, cream
+        "Y": _hsv(rng.uniform(38, 56), rng.uniform(0.5, 1.0), rng.uniform(0.75, 1.0)),
+        "R": _hsv(rng.uniform(-12, 12) % 360, rng.uniform(0.35, 0.8), rng.uniform(0.7, 0.98)),  # incl. faded reds
         "J": _hsv(rng.uniform(-10, 8) % 360, rng.uniform(0.7, 1.0), rng.uniform(0.35, 0.62)),  # deeper red
     }
 

@@ -41,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data", type=Path, required=True, metavar="DIR", help="a generated dataset (with --crops)")
     p.add_argument("--reader-data", type=Path, nargs="*", default=[], metavar="DIR",
                    help="more generated datasets whose crops train the reader")
+    p.add_argument("--detector-data", type=Path, nargs="*", default=[], metavar="DIR",
+                   help="more generated datasets the detector trains on (e.g. a fan-only set)")
     p.add_argument("--test", type=Path, metavar="DIR", help="held-out test set (generated with --fonts holdout)")
     p.add_argument("--only", choices=("detector", "reader", "evaluate"), action="append",
                    help="run only these steps (repeatable)")
@@ -72,10 +74,13 @@ def _train(args) -> int:
         raise SisepaiError(f"{args.data} is not a generated dataset: sisepai dataset generate --out {args.data} ...")
     runs = args.runs.resolve()
     if "detector" in steps:
-        from sisepai.models.prepare import prepare_detector
+        from sisepai.models.prepare import combine_detector_sets
         from sisepai.models.train import train_detector
 
-        yaml = prepare_detector(args.data)
+        for d in args.detector_data:
+            if not (d / "data.yaml").is_file():
+                raise SisepaiError(f"--detector-data {d} is not a generated dataset")
+        yaml = combine_detector_sets([args.data, *args.detector_data], runs / "detector_data.yaml")
         print(f"detector: training on {yaml} ({args.detector_epochs} epochs, imgsz {args.imgsz})")
         lr = args.detector_lr or (0.004 if args.detector_init else 0.01)
         best = train_detector(yaml, runs, epochs=args.detector_epochs, imgsz=args.imgsz, batch=args.batch,

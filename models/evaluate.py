@@ -18,29 +18,71 @@ import numpy as np
 
 
 def _match(pred_codes, pred_centers, pred_conf, truth) -> tuple[int, int, int, list[str]]:
-    used = [False] * len(truth)
+    """Match predictions to ground-truth cards: (tp, fp, fn, misreads as "TRUE->READ").
+
+    A prediction may take a card when the codes agree and its centre lies inside the card's
+    outline; each card is taken once. Cards in a meld overlap, so one centre often lies inside
+    several cards: the matching is a maximum bipartite matching (augmenting paths, most confident
+    predictions first), not a greedy one, which would let the first prediction take the card a
+    later one needed. An unmatched prediction whose centre lies inside a card left unmatched is a
+    misread of that card.
+
+    >>> sq = lambda x: [[x, 0], [x + 10, 0], [x + 10, 30], [x, 30]]
+    >>> truth = [{"card": "GP", "corners": sq(0)}, {"card": "GP", "corners": sq(5)}]
+    >>> _match(["GP", "GP"], [(7, 5), (3, 5)], [0.9, 0.8], truth)[:3]  # greedy would give (1, 1, 1)
+    (2, 0, 0)
+    """
     polys = [np.float32(t["corners"]).reshape(-1, 1, 2) for t in truth]
-    tp = 0
-    misreads = []
-    for i in np.argsort(-np.asarray(pred_conf)):
-        hit = None
-        for j, t in enumerate(truth):
-            if used[j]:
+
+    def inside(i: int, j: int) -> bool:
+        c = pred_centers[i]
+        return cv2.pointPolygonTest(polys[j], (float(c[0]), float(c[1])), False) >= 0
+
+    options = [[j for j, t in enumerate(truth) if t["card"] == pred_codes[i] and inside(i, j)]
+               for i in range(len(pred_codes))]
+    owner: dict[int, int] = {}  # truth index -> prediction index
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in options[i]:
+            if j in seen:
                 continue
-            if cv2.pointPolygonTest(polys[j], (float(pred_centers[i][0]), float(pred_centers[i][1])), False) >= 0:
-                if t["card"] == pred_codes[i]:
-                    hit = j
-                    break
-                if hit is None:
-                    hit = -(j + 1)
-        if hit is not None and hit >= 0:
-            used[hit] = True
-            tp += 1
-        elif hit is not None:
-            misreads.append(f"{truth[-hit - 1]['card']}->{pred_codes[i]}")
-    fp = len(pred_codes) - tp
-    fn = len(truth) - tp
-    return tp, fp, fn, misreads
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    order = [int(i) for i in np.argsort(-np.asarray(pred_conf, dtype=float))]
+    matched = {i for i in order if augment(i, set())}
+    misreads = []
+    taken = set(owner)
+    for i in order:
+        if i in matched:
+            continue
+        j = next((j for j in range(len(truth)) if j not in taken and inside(i, j)), None)
+        if j is not None:
+            taken.add(j)
+            misreads.append(f"{truth[j]['card']}->{pred_codes[i]}")
+    tp = len(matched)
+    return tp, len(pred_codes) - tp, len(truth) - tp, misreads
+
+
+def explain_false_positives(pred_codes, pred_centers, matched: int, misreads: int, cards: list[dict]) -> dict:
+    """Where the false positives of one image come from: ``misread`` (on a labelled card, wrong
+    code), ``unlabelled_right`` (on a face-up card below the label rule, read right: the picture
+    shows too little of its character for the ground truth to count it), and ``other`` (a
+    duplicate, a wrong code on an unlabelled card, or nothing there)."""
+    unlabelled = [c for c in cards if c["face_up"] and not c["labelled"]]
+    polys = [np.float32(c["corners"]).reshape(-1, 1, 2) for c in unlabelled]
+    right = 0
+    for code, centre in zip(pred_codes, pred_centers):
+        for c, poly in zip(unlabelled, polys):
+            if c["card"] == code and cv2.pointPolygonTest(poly, (float(centre[0]), float(centre[1])), False) >= 0:
+                right += 1
+                break
+    fp = len(pred_codes) - matched
+    right = min(right, fp - misreads)
+    return {"misread": misreads, "unlabelled_right": right, "other": fp - misreads - right}
 
 
 def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: int | None = None) -> dict:
@@ -49,6 +91,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     if limit:
         records = records[:limit]
     per_layout = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0, "scenes": 0})
+    fp_kinds = defaultdict(lambda: {"misread": 0, "unlabelled_right": 0, "other": 0})
     exact = {"hands": 0, "exact": 0}
     misreads: dict[str, int] = {}
     times = []
@@ -65,6 +108,8 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
         s["fp"] += fp
         s["fn"] += fn
         s["scenes"] += 1
+        for k, v in explain_false_positives(det.codes, det.centers, tp, len(bad), rec["cards"]).items():
+            fp_kinds[rec["layout"]][k] += v
         for m in bad:
             misreads[m] = misreads.get(m, 0) + 1
         if rec["layout"] == "hand":
@@ -78,7 +123,8 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
         p = s["tp"] / max(s["tp"] + s["fp"], 1)
         r = s["tp"] / max(s["tp"] + s["fn"], 1)
         f1 = 2 * p * r / max(p + r, 1e-9)
-        out["layouts"][layout] = {**s, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f1, 4)}
+        out["layouts"][layout] = {**s, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f1, 4),
+                                  "fp_kinds": dict(fp_kinds[layout])}
         for k in totals:
             totals[k] += s[k]
     p = totals["tp"] / max(totals["tp"] + totals["fp"], 1)

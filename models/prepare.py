@@ -67,6 +67,25 @@ def prepare_detector(dataset: Path) -> Path:
     return yaml
 
 
+def combine_detector_sets(datasets: list[Path], out: Path) -> Path:
+    """Prepare every dataset's detector labels and write one data.yaml at ``out`` that trains
+    on all of them (ultralytics takes lists of image folders); returns ``out``.
+
+    A single dataset gives its own data.yaml back unchanged.
+    """
+    yamls = [prepare_detector(d) for d in datasets]
+    if len(yamls) == 1:
+        return yamls[0]
+
+    def folders(split: str) -> str:
+        return "[" + ", ".join(f"'{(y.parent / 'images' / split).resolve()}'" for y in yamls) + "]"
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(f"train: {folders('train')}\nval: {folders('val')}\nnc: 3\nnames:\n"
+                   + "".join(f"  {i}: {n}\n" for i, n in enumerate(DETECTOR_NAMES)))
+    return out
+
+
 def _inside_any(pt: np.ndarray, polys: list[np.ndarray]) -> bool:
     return any(cv2.pointPolygonTest(p, (float(pt[0]), float(pt[1])), False) >= 0 for p in polys)
 

@@ -246,12 +246,12 @@ class Recognizer:
             if np.argmax(p) == len(p) - 1:
                 continue  # the reader says this is not a card end
             cand.append((ep, p, float(ends.confidence[j]), "end"))
+        # too doubtful readings go first, so that they cannot hide a same-code reading as its duplicate
+        sure = [c for c in cand if float(np.max(c[1][:NUM_CARDS])) >= self.min_card_prob]
         polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
-        for poly, p, det_conf, kind in drop_duplicates(cand):
+        for poly, p, det_conf, kind in drop_duplicates(sure):
             cid = int(np.argmax(p[:NUM_CARDS]))
             card_prob = float(p[cid])
-            if card_prob < self.min_card_prob:
-                continue
             c, r = colour_rank_confidence(p, cid)
             polys.append(poly)
             conf.append(det_conf * card_prob)

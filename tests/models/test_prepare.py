@@ -1,0 +1,43 @@
+"""Detector labels from the ground truth, and one data.yaml over several generated datasets."""
+
+from pathlib import Path
+
+import pytest
+
+from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
+
+pytest.importorskip("cv2")
+
+
+def _tiny_set(root: Path, seed: int, layouts: tuple[str, ...]) -> Path:
+    prepare_folders(root)
+    opts = GenerateOptions(seed=seed, size=(320, 180), layouts=layouts, val=0.5)
+    for i in range(2):
+        generate_one(root, i, opts)
+    return root
+
+
+def test_detector_labels_are_three_classes_of_normalised_quads(tmp_path):
+    from sisepai.models.prepare import prepare_detector
+
+    yaml = prepare_detector(_tiny_set(tmp_path / "a", 1, ("table",)))
+    labels = list((yaml.parent / "labels").rglob("*.txt"))
+    assert len(labels) == 2
+    rows = [line.split() for f in labels for line in f.read_text().splitlines() if line]
+    assert rows, "a table scene has labelled cards"
+    for row in rows:
+        assert row[0] in {"0", "1", "2"} and len(row) == 9
+        assert all(0.0 <= float(v) <= 1.0 for v in row[1:])
+
+
+def test_combined_yaml_lists_every_dataset(tmp_path):
+    from sisepai.models.prepare import combine_detector_sets
+
+    a = _tiny_set(tmp_path / "a", 1, ("table",))
+    b = _tiny_set(tmp_path / "b", 2, ("fan",))
+    assert combine_detector_sets([a], tmp_path / "one.yaml") == a / "detector" / "data.yaml"
+    text = combine_detector_sets([a, b], tmp_path / "runs" / "both.yaml").read_text()
+    for d in (a, b):
+        assert str((d / "detector" / "images" / "train").resolve()) in text
+        assert str((d / "detector" / "images" / "val").resolve()) in text
+    assert "nc: 3" in text
