@@ -24,11 +24,15 @@ examples (the shipped model, see models/MODEL_CARD.md):
   sisepai dataset generate --out data/train1 --n 900 --seed 1 --crops
   sisepai dataset generate --out data/crops2 --n 1500 --seed 2 --crops
   sisepai dataset generate --out data/crops3 --n 1800 --seed 3 --crops
-  sisepai dataset generate --out data/test_holdout11 --n 300 --seed 99 --fonts holdout --val 1 --crops
+  sisepai dataset generate --out data/crops5 --n 2000 --seed 5 --crops
+  sisepai dataset generate --out data/fans6 --n 700 --seed 6 --layouts fan --crops
+  sisepai dataset generate --out data/test_holdout12 --n 300 --seed 99 --fonts holdout --val 1 --crops
   sisepai train --data data/train1 --only detector --detector-epochs 9
   sisepai train --data data/crops3 --only detector --detector-init models/detector.pt --detector-epochs 4 --detector-lr 0.002 --runs runs/det3
+  sisepai train --data data/crops5 --detector-data data/fans6 --only detector --detector-init models/detector.pt --detector-epochs 2 --detector-lr 0.002 --runs runs/d5
   sisepai train --data data/train1 --reader-data data/crops2 data/crops3 --only reader --reader-epochs 16 --runs runs/v2
-  sisepai train --data data/train1 --test data/test_holdout11 --only evaluate
+  sisepai train --data data/crops5 --reader-data data/fans6 --only reader --reader-init models/reader.pt --reader-epochs 8 --reader-lr 0.0015 --runs runs/r5
+  sisepai train --data data/train1 --test data/test_holdout12 --only evaluate
 Runs resume from their last checkpoint (runs/detector/weights/last.pt, runs/reader/checkpoint.pt):
 run the same command again after an interruption.
 """
