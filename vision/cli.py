@@ -81,8 +81,12 @@ def _load(args, live: bool = False):
 
     try:
         # live video: cards at table distance, so no second, zoomed-out look at sparse frames,
-        # and no extra readings of the ends inside a card (every frame counts)
-        live_options = {"zoom_out": (), "read_inner_ends": False} if live else {}
+        # no extra readings of the ends inside a card, and still cards keep the last frame's
+        # reading (every frame counts)
+        from sisepai.vision.recognize import StillReadings
+
+        live_options = ({"zoom_out": (), "read_inner_ends": False, "still_readings": StillReadings()}
+                        if live else {})
         return Recognizer.load(args.detector, args.reader, **live_options)
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None

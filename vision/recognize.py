@@ -152,12 +152,64 @@ def zoomed_out(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray
     return canvas, np.float32([x, y]), small.shape[1] / w
 
 
+class StillReadings:
+    """The last video frame's card-end readings, for cards that have not moved since.
+
+    A camera over a table sees the same still cards frame after frame; re-reading them costs a
+    quarter of a busy frame. A card whose four corners each lie within ``max_shift`` pixels of a
+    card of the last frame takes that card's two end readings, for at most ``max_age`` frames in
+    a row (then it is read afresh, so a card laid exactly on another is read within
+    ``max_age + 1`` frames). Only for consecutive frames of one video: pictures that are not
+    frames of one scene must not share readings.
+
+    >>> cache = StillReadings(max_shift=2.0, max_age=1)
+    >>> card = np.float32([[0, 0], [10, 0], [10, 60], [0, 60]])
+    >>> ends = np.ones((2, 30), np.float32)
+    >>> cache.lookup([card]) == [None]
+    True
+    >>> cache.remember([card], [ends], [0])
+    >>> cache.lookup([card + 1.5])[0] is ends, cache.lookup([card + 5])[0] is None
+    (True, True)
+    >>> cache.remember([card], [ends], [1])  # read again from the cache: age 1
+    >>> cache.lookup([card]) == [None]  # too old: read afresh
+    True
+    """
+
+    def __init__(self, max_shift: float = 3.0, max_age: int = 2):
+        self.max_shift = max_shift
+        self.max_age = max_age
+        self._polys: list[np.ndarray] = []
+        self._probs: list[np.ndarray] = []
+        self._ages: list[int] = []
+
+    def lookup(self, polys: Sequence[np.ndarray]) -> list[np.ndarray | None]:
+        """For each card outline, the two end readings of the last frame's still card, or None."""
+        out: list[np.ndarray | None] = []
+        for poly in polys:
+            hit = None
+            for old, probs, age in zip(self._polys, self._probs, self._ages):
+                if age < self.max_age and float(np.abs(old - poly).max()) <= self.max_shift:
+                    hit = probs
+                    break
+            out.append(hit)
+        return out
+
+    def age_of(self, probs: np.ndarray) -> int:
+        return next((a for p, a in zip(self._probs, self._ages) if p is probs), -1)
+
+    def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int]) -> None:
+        """This frame's cards, their two end readings, and how many frames each reading is old."""
+        self._polys, self._probs, self._ages = list(polys), list(probs), list(ages)
+
+
 class Recognizer:
     """Detector + reader. Load once (``Recognizer.load()``) and call many times."""
 
     def __init__(self, detector: Detector, reader: Reader, min_card_prob: float = 0.35, crop: int = 48,
-                 zoom_out: Sequence[float] = (2.5, 5.0), zoom_out_below: int = 2, read_inner_ends: bool = True):
+                 zoom_out: Sequence[float] = (2.5, 5.0), zoom_out_below: int = 2, read_inner_ends: bool = True,
+                 still_readings: StillReadings | None = None):
         self.detector = detector
+        self.still = still_readings  # video only: reuse the readings of cards that have not moved
         self.read_inner_ends = read_inner_ends
         self.zoom_out = tuple(zoom_out)
         self.zoom_out_below = zoom_out_below
@@ -217,9 +269,11 @@ class Recognizer:
         # each detected end belongs to the first card whose outline holds its centre, or to none
         owner = [next((k for k, cp in enumerate(card_polys) if inside(ep.mean(0), cp)), -1) for ep in end_polys]
         crops: list[np.ndarray] = []
-        for poly in card_polys:
+        reused = self.still.lookup(card_polys) if self.still is not None else [None] * len(card_polys)
+        for poly, old in zip(card_polys, reused):
             for end in card_ends(poly):
-                crops.append(straighten(rgb, end, self.crop))
+                # a still card's reading is reused; a blank stands in for its crop (not read)
+                crops.append(straighten(rgb, end, self.crop) if old is None else None)
         # detected ends inside a card add a reading (better accuracy, more time: off for live video)
         end_row = []  # each detected end's row in the reader's output, or -1 when not read
         for ep, o in zip(end_polys, owner):
@@ -228,7 +282,17 @@ class Recognizer:
                 crops.append(straighten(rgb, ep, self.crop))
             else:
                 end_row.append(-1)
-        probs = self.reader.read(crops)
+        fresh = [k for k, c in enumerate(crops) if c is not None]
+        probs = np.zeros((len(crops), len(self.reader.classes)), np.float32)
+        if fresh:
+            probs[fresh] = self.reader.read([crops[k] for k in fresh])
+        if self.still is not None:
+            ages = []
+            for k, old in enumerate(reused):
+                if old is not None:
+                    probs[2 * k:2 * k + 2] = old
+                ages.append(0 if old is None else self.still.age_of(old) + 1)
+            self.still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages)
         # candidates: (polygon, probabilities, detector confidence, kind)
         cand: list[tuple[np.ndarray, np.ndarray, float, str]] = []
         for k, poly in enumerate(card_polys):
