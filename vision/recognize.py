@@ -195,6 +195,7 @@ class StillReadings:
         return out
 
     def age_of(self, probs: np.ndarray) -> int:
+        """How many frames old a reading that :meth:`lookup` returned is (-1 if unknown)."""
         return next((a for p, a in zip(self._probs, self._ages) if p is probs), -1)
 
     def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int]) -> None:
@@ -268,7 +269,7 @@ class Recognizer:
         end_polys = [order_upright(p) for p in ends.polygons]
         # each detected end belongs to the first card whose outline holds its centre, or to none
         owner = [next((k for k, cp in enumerate(card_polys) if inside(ep.mean(0), cp)), -1) for ep in end_polys]
-        crops: list[np.ndarray] = []
+        crops: list[np.ndarray | None] = []
         reused = self.still.lookup(card_polys) if self.still is not None else [None] * len(card_polys)
         for poly, old in zip(card_polys, reused):
             for end in card_ends(poly):
