@@ -16,6 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.vision.geometry import inside
+
 
 def _match(pred_codes, pred_centers, pred_conf, truth) -> tuple[int, int, int, list[str]]:
     """Match predictions to ground-truth cards: (tp, fp, fn, misreads as "TRUE->READ").
@@ -32,13 +34,10 @@ def _match(pred_codes, pred_centers, pred_conf, truth) -> tuple[int, int, int, l
     >>> _match(["GP", "GP"], [(7, 5), (3, 5)], [0.9, 0.8], truth)[:3]  # greedy would give (1, 1, 1)
     (2, 0, 0)
     """
-    polys = [np.float32(t["corners"]).reshape(-1, 1, 2) for t in truth]
+    def within(i: int, j: int) -> bool:
+        return inside(pred_centers[i], truth[j]["corners"])
 
-    def inside(i: int, j: int) -> bool:
-        c = pred_centers[i]
-        return cv2.pointPolygonTest(polys[j], (float(c[0]), float(c[1])), False) >= 0
-
-    options = [[j for j, t in enumerate(truth) if t["card"] == pred_codes[i] and inside(i, j)]
+    options = [[j for j, t in enumerate(truth) if t["card"] == pred_codes[i] and within(i, j)]
                for i in range(len(pred_codes))]
     owner: dict[int, int] = {}  # truth index -> prediction index
 
@@ -59,7 +58,7 @@ def _match(pred_codes, pred_centers, pred_conf, truth) -> tuple[int, int, int, l
     for i in order:
         if i in matched:
             continue
-        j = next((j for j in range(len(truth)) if j not in taken and inside(i, j)), None)
+        j = next((j for j in range(len(truth)) if j not in taken and within(i, j)), None)
         if j is not None:
             taken.add(j)
             misreads.append(f"{truth[j]['card']}->{pred_codes[i]}")
@@ -73,13 +72,8 @@ def explain_false_positives(pred_codes, pred_centers, matched: int, misreads: in
     shows too little of its character for the ground truth to count it), and ``other`` (a
     duplicate, a wrong code on an unlabelled card, or nothing there)."""
     unlabelled = [c for c in cards if c["face_up"] and not c["labelled"]]
-    polys = [np.float32(c["corners"]).reshape(-1, 1, 2) for c in unlabelled]
-    right = 0
-    for code, centre in zip(pred_codes, pred_centers):
-        for c, poly in zip(unlabelled, polys):
-            if c["card"] == code and cv2.pointPolygonTest(poly, (float(centre[0]), float(centre[1])), False) >= 0:
-                right += 1
-                break
+    right = sum(any(c["card"] == code and inside(centre, c["corners"]) for c in unlabelled)
+                for code, centre in zip(pred_codes, pred_centers))
     fp = len(pred_codes) - matched
     right = min(right, fp - misreads)
     return {"misread": misreads, "unlabelled_right": right, "other": fp - misreads - right}

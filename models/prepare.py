@@ -45,6 +45,13 @@ def detector_lines(record: dict) -> list[str]:
     return lines
 
 
+def _write_data_yaml(path: Path, train: str, val: str) -> Path:
+    """An ultralytics data.yaml for the detector's classes, with these image folders."""
+    path.write_text(f"train: {train}\nval: {val}\nnc: {len(DETECTOR_NAMES)}\nnames:\n"
+                    + "".join(f"  {i}: {n}\n" for i, n in enumerate(DETECTOR_NAMES)))
+    return path
+
+
 def prepare_detector(dataset: Path) -> Path:
     """Write ``dataset/detector`` (labels + links to the images) and return its data.yaml."""
     out = dataset / "detector"
@@ -61,10 +68,7 @@ def prepare_detector(dataset: Path) -> Path:
         for ann in sorted((dataset / "annotations" / split).glob("*.json")):
             record = json.loads(ann.read_text())
             (out / "labels" / split / f"{ann.stem}.txt").write_text("\n".join(detector_lines(record)) + "\n")
-    yaml = out / "data.yaml"
-    yaml.write_text("train: images/train\nval: images/val\nnc: 3\nnames:\n"
-                    + "".join(f"  {i}: {n}\n" for i, n in enumerate(DETECTOR_NAMES)))
-    return yaml
+    return _write_data_yaml(out / "data.yaml", "images/train", "images/val")
 
 
 def combine_detector_sets(datasets: list[Path], out: Path) -> Path:
@@ -81,9 +85,7 @@ def combine_detector_sets(datasets: list[Path], out: Path) -> Path:
         return "[" + ", ".join(f"'{(y.parent / 'images' / split).resolve()}'" for y in yamls) + "]"
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(f"train: {folders('train')}\nval: {folders('val')}\nnc: 3\nnames:\n"
-                   + "".join(f"  {i}: {n}\n" for i, n in enumerate(DETECTOR_NAMES)))
-    return out
+    return _write_data_yaml(out, folders("train"), folders("val"))
 
 
 def _inside_any(pt: np.ndarray, polys: list[np.ndarray]) -> bool:

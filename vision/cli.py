@@ -77,14 +77,12 @@ def _load(args, live: bool = False):
     from sisepai.datasets.cli import require_vision
 
     require_vision()
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognize import Recognizer, StillReadings
 
     try:
         # live video: cards at table distance, so no second, zoomed-out look at sparse frames,
         # no extra readings of the ends inside a card, and still cards keep the last frame's
         # reading (every frame counts)
-        from sisepai.vision.recognize import StillReadings
-
         live_options = ({"zoom_out": (), "read_inner_ends": False, "still_readings": StillReadings()}
                         if live else {})
         return Recognizer.load(args.detector, args.reader, **live_options)

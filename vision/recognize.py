@@ -168,7 +168,7 @@ class StillReadings:
     >>> cache.lookup([card]) == [None]
     True
     >>> cache.remember([card], [ends], [0])
-    >>> cache.lookup([card + 1.5])[0] is ends, cache.lookup([card + 5])[0] is None
+    >>> cache.lookup([card + 1.5])[0][0] is ends, cache.lookup([card + 5])[0] is None
     (True, True)
     >>> cache.remember([card], [ends], [1])  # read again from the cache: age 1
     >>> cache.lookup([card]) == [None]  # too old: read afresh
@@ -178,29 +178,18 @@ class StillReadings:
     def __init__(self, max_shift: float = 3.0, max_age: int = 2):
         self.max_shift = max_shift
         self.max_age = max_age
-        self._polys: list[np.ndarray] = []
-        self._probs: list[np.ndarray] = []
-        self._ages: list[int] = []
+        self._last: list[tuple[np.ndarray, np.ndarray, int]] = []  # (outline, two end readings, age)
 
-    def lookup(self, polys: Sequence[np.ndarray]) -> list[np.ndarray | None]:
-        """For each card outline, the two end readings of the last frame's still card, or None."""
-        out: list[np.ndarray | None] = []
-        for poly in polys:
-            hit = None
-            for old, probs, age in zip(self._polys, self._probs, self._ages):
-                if age < self.max_age and float(np.abs(old - poly).max()) <= self.max_shift:
-                    hit = probs
-                    break
-            out.append(hit)
-        return out
-
-    def age_of(self, probs: np.ndarray) -> int:
-        """How many frames old a reading that :meth:`lookup` returned is (-1 if unknown)."""
-        return next((a for p, a in zip(self._probs, self._ages) if p is probs), -1)
+    def lookup(self, polys: Sequence[np.ndarray]) -> list[tuple[np.ndarray, int] | None]:
+        """For each card outline, the last frame's still card's two end readings and their age
+        in frames, or None."""
+        return [next(((probs, age) for old, probs, age in self._last
+                      if age < self.max_age and float(np.abs(old - poly).max()) <= self.max_shift), None)
+                for poly in polys]
 
     def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int]) -> None:
         """This frame's cards, their two end readings, and how many frames each reading is old."""
-        self._polys, self._probs, self._ages = list(polys), list(probs), list(ages)
+        self._last = list(zip(polys, probs, ages))
 
 
 class Recognizer:
@@ -291,8 +280,8 @@ class Recognizer:
             ages = []
             for k, old in enumerate(reused):
                 if old is not None:
-                    probs[2 * k:2 * k + 2] = old
-                ages.append(0 if old is None else self.still.age_of(old) + 1)
+                    probs[2 * k:2 * k + 2] = old[0]
+                ages.append(0 if old is None else old[1] + 1)
             self.still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages)
         # candidates: (polygon, probabilities, detector confidence, kind)
         cand: list[tuple[np.ndarray, np.ndarray, float, str]] = []
