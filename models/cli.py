@@ -33,6 +33,9 @@ examples (the shipped model, see models/MODEL_CARD.md):
   sisepai train --data data/train1 --reader-data data/crops2 data/crops3 --only reader --reader-epochs 16 --runs runs/v2
   sisepai train --data data/crops5 --reader-data data/fans6 --only reader --reader-init models/reader.pt --reader-epochs 8 --reader-lr 0.0015 --runs runs/r5
   sisepai train --data data/train1 --test data/test_holdout12 --only evaluate
+On a CUDA GPU (the shipped weights' last run, models/train_gpu.sh):
+  sisepai train --data DIR --detector-data DIR --only detector --device 0 --workers 10 --batch 64 --detector-hours 0.1
+  sisepai train --data DIR --reader-data DIR --only reader --device 0 --reader-minutes 5
 Runs resume from their last checkpoint (runs/detector/weights/last.pt, runs/reader/checkpoint.pt):
 run the same command again after an interruption.
 """
@@ -62,6 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reader-lr", type=float, default=3e-3, help="peak one-cycle learning rate (default 3e-3)")
     p.add_argument("--reader-init", type=Path, metavar="PT",
                    help="fine-tune the reader from these weights (same arch) instead of from scratch")
+    p.add_argument("--device", default="cpu", metavar="DEV",
+                   help="where to train: cpu (default) or a CUDA GPU index such as 0")
+    p.add_argument("--workers", type=int, default=2, metavar="N", help="detector data-loading processes (default 2)")
+    p.add_argument("--detector-hours", type=float, default=None, metavar="H",
+                   help="fit the detector run into H hours instead of --detector-epochs (re-planned after epoch 1)")
+    p.add_argument("--reader-minutes", type=float, default=None, metavar="M",
+                   help="as many reader epochs as fit in M minutes (timed on a few steps), instead of --reader-epochs")
     p.add_argument("--no-install", action="store_true", help="keep the new weights in --runs, not models/")
     p.set_defaults(func=_train)
 
@@ -88,7 +98,8 @@ def _train(args) -> int:
         print(f"detector: training on {yaml} ({args.detector_epochs} epochs, imgsz {args.imgsz})")
         lr = args.detector_lr or (0.004 if args.detector_init else 0.01)
         best = train_detector(yaml, runs, epochs=args.detector_epochs, imgsz=args.imgsz, batch=args.batch,
-                              init=args.detector_init, lr0=lr)
+                              init=args.detector_init, lr0=lr, device=args.device, workers=args.workers,
+                              hours=args.detector_hours, cache="ram" if args.device != "cpu" else False)
         if not args.no_install:
             shutil.copyfile(best, MODELS / "detector.pt")
             print(f"detector: installed {best} -> {MODELS / 'detector.pt'}")
@@ -104,7 +115,8 @@ def _train(args) -> int:
                 print(f"reader: cutting 'none' crops from {d}: {none_crops(d, per_image=5)}")
         out = runs / "reader" / "reader.pt"
         train_reader(sets, out, epochs=args.reader_epochs, checkpoint=runs / "reader" / "checkpoint.pt",
-                     init=args.reader_init, lr=args.reader_lr)
+                     init=args.reader_init, lr=args.reader_lr, minutes=args.reader_minutes,
+                     device=_torch_device(args.device))
         if not args.no_install:
             shutil.copyfile(out, MODELS / "reader.pt")
             print(f"reader: installed {out} -> {MODELS / 'reader.pt'}")
@@ -115,6 +127,15 @@ def _train(args) -> int:
         (MODELS / "metrics.json").write_text(json.dumps(metrics, indent=1))
         print(json.dumps(metrics, indent=1))
     return 0
+
+
+def _torch_device(device: str) -> str:
+    """ultralytics' device names in torch's words.
+
+    >>> _torch_device("0"), _torch_device("cpu"), _torch_device("cuda:1")
+    ('cuda:0', 'cpu', 'cuda:1')
+    """
+    return f"cuda:{device}" if device.isdigit() else device
 
 
 def evaluate_all(test: Path, detector: Path | None = None, reader: Path | None = None) -> dict:

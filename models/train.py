@@ -28,9 +28,16 @@ def train_detector(
     name: str = "detector",
     init: Path | None = None,
     lr0: float = 0.01,
+    device: str = "cpu",
+    hours: float | None = None,
+    cache: bool | str = False,
 ) -> Path:
     """Train (or resume) the OBB detector from a model YAML, or fine-tune it from ``init`` weights
-    (no warm-up, ``lr0`` falling tenfold); returns the best weights."""
+    (no warm-up, ``lr0`` falling tenfold); returns the best weights.
+
+    ``device`` is ultralytics' (``"cpu"``, ``"0"`` for the first CUDA GPU). ``hours`` fits the run into
+    that time instead of ``epochs`` (ultralytics re-plans the epochs after the first one).
+    """
     setup_offline()
     from ultralytics import YOLO
 
@@ -46,10 +53,11 @@ def train_detector(
         model = YOLO(str(init) if init else model_yaml)
         tune = {"lr0": lr0, "lrf": 0.1, "warmup_epochs": 0} if init else {"lr0": lr0}
         model.train(**tune,
-            data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device="cpu",
+            data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
             amp=False, fliplr=0.0, flipud=0.0, mosaic=1.0, close_mosaic=max(1, epochs // 5), plots=False,
             project=str(runs), name=name, exist_ok=True, seed=0, deterministic=True, patience=100,
-            save_period=1, verbose=True, cache=False, degrees=0.0, scale=0.4, translate=0.1,
+            save_period=1, verbose=True, cache=cache, degrees=0.0, scale=0.4, translate=0.1,
+            **({"time": hours} if hours else {}),
         )
     best = runs / name / "weights" / "best.pt"
     return best if best.exists() else last

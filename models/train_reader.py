@@ -105,7 +105,7 @@ def augment(x, generator):
     return (x + noise).clamp(0, 1)
 
 
-def evaluate(model, images: np.ndarray, labels: np.ndarray, batch: int = 512) -> dict:
+def evaluate(model, images: np.ndarray, labels: np.ndarray, batch: int = 512, device: str = "cpu") -> dict:
     import torch
 
     model.eval()
@@ -113,8 +113,8 @@ def evaluate(model, images: np.ndarray, labels: np.ndarray, batch: int = 512) ->
     confusion: dict[str, int] = {}
     with torch.no_grad():
         for i in range(0, len(images), batch):
-            x = torch.from_numpy(images[i:i + batch]).permute(0, 3, 1, 2).float() / 255
-            pred = model(x).argmax(1).numpy()
+            x = torch.from_numpy(images[i:i + batch]).permute(0, 3, 1, 2).float().to(device) / 255
+            pred = model(x).argmax(1).cpu().numpy()
             y = labels[i:i + batch]
             correct += int((pred == y).sum())
             for p, t in zip(pred, y):
@@ -137,10 +137,14 @@ def train_reader(
     init: Path | None = None,
     arch: str = DEFAULT_ARCH,
     progress: Callable[[str], None] = print,
+    device: str = "cpu",
+    minutes: float | None = None,
 ) -> dict:
     """Train the reader; checkpoints each epoch and resumes from ``checkpoint`` when it exists.
 
     An epoch is ``samples_per_epoch`` crops drawn without replacement (all of them when fewer).
+    ``device`` is a torch device (``"cpu"``, ``"cuda"``); augmentation stays on the CPU.
+    ``minutes`` replaces ``epochs`` by as many as fit in that time, from a timing of a few steps.
     """
     import torch
     import torch.nn as nn
@@ -156,13 +160,20 @@ def train_reader(
     if init is not None:  # fine-tune from earlier weights (of the same arch), with a fresh schedule
         model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["state_dict"])
         progress(f"reader: starting from {init}")
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    model = model.to(device=device, memory_format=torch.channels_last)  # channels-last: ~25% faster on a CPU
     steps_per_epoch = math.ceil(min(samples_per_epoch, len(x_train)) / batch)
+    state = torch.load(checkpoint, map_location=device, weights_only=False) if checkpoint and checkpoint.exists() else None
+    if minutes is not None and state is not None:
+        epochs = state.get("epochs", epochs)  # a resumed run keeps the plan it started with
+    elif minutes is not None:
+        seconds = _seconds_per_step(model, x_train, batch, device)
+        epochs = max(1, int(minutes * 60 / (seconds * steps_per_epoch * 1.1)))
+        progress(f"reader: {seconds * 1000:.0f} ms a step, so {epochs} epochs fit in {minutes:g} minutes")
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch)
     start_epoch = 0
     history = []
-    if checkpoint and checkpoint.exists():
-        state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    if state is not None:
         if state.get("epochs", epochs) != epochs or state.get("arch", arch) != arch:
             raise SisepaiError(f"{checkpoint} is a {state.get('epochs')}-epoch {state.get('arch')} run, not {epochs} "
                              f"epochs of {arch}: resume with the same settings, or fine-tune from its weights "
@@ -178,8 +189,7 @@ def train_reader(
     counts = np.bincount(y_train, minlength=len(READER_CLASSES)).astype(np.float64)
     weights = torch.tensor(1.0 / np.sqrt(np.maximum(counts, 1)), dtype=torch.float32)
     weights = weights / weights.mean()
-    model = model.to(memory_format=torch.channels_last)  # about 25% faster convolutions on a CPU
-    loss_fn = nn.CrossEntropyLoss(weight=weights, label_smoothing=0.05)
+    loss_fn = nn.CrossEntropyLoss(weight=weights.to(device), label_smoothing=0.05)
     xt = torch.from_numpy(x_train).permute(0, 3, 1, 2).contiguous()
     yt = torch.from_numpy(y_train)
     for epoch in range(start_epoch, epochs):
@@ -189,15 +199,15 @@ def train_reader(
         total, seen = 0.0, 0
         for step in range(steps_per_epoch):
             idx = perm[step * batch:(step + 1) * batch]
-            x = augment(xt[idx].float() / 255, gen).contiguous(memory_format=torch.channels_last)
-            loss = loss_fn(model(x), yt[idx])
+            x = augment(xt[idx].float() / 255, gen).to(device).contiguous(memory_format=torch.channels_last)
+            loss = loss_fn(model(x), yt[idx].to(device))
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
             seen += len(idx)
-        metrics = evaluate(model, x_val, y_val) if len(x_val) else {"accuracy": float("nan")}
+        metrics = evaluate(model, x_val, y_val, device=device) if len(x_val) else {"accuracy": float("nan")}
         history.append({"epoch": epoch + 1, "loss": total / seen, "val_accuracy": metrics["accuracy"],
                         "seconds": time.time() - t0})
         progress(f"reader epoch {epoch + 1}/{epochs}: loss {total / seen:.3f}, val accuracy "
@@ -208,9 +218,36 @@ def train_reader(
                         "epoch": epoch, "history": history, "gen": gen.get_state(), "epochs": epochs,
                         "arch": arch}, checkpoint)
     out.parent.mkdir(parents=True, exist_ok=True)
+    model = model.cpu()
     torch.save({"state_dict": model.state_dict(), "classes": list(READER_CLASSES), "input": INPUT, "arch": arch,
                 "history": history}, out)
     return {"history": history, "train_crops": int(len(x_train)), "val_crops": int(len(x_val))}
+
+
+def _seconds_per_step(model, x_train: np.ndarray, batch: int, device: str, steps: int = 12) -> float:
+    """Seconds per training step (augmentation included), timed on a throwaway copy of the model."""
+    import copy
+
+    import torch
+
+    trial = copy.deepcopy(model).train()
+    opt = torch.optim.AdamW(trial.parameters(), lr=1e-4)
+    gen = torch.Generator().manual_seed(0)
+    xs = torch.from_numpy(x_train[:batch]).permute(0, 3, 1, 2).contiguous()
+    t0 = 0.0
+    for step in range(steps + 2):
+        if step == 2:  # the first steps warm up allocators and kernels
+            if device != "cpu":
+                torch.cuda.synchronize()
+            t0 = time.time()
+        x = augment(xs.float() / 255, gen).to(device).contiguous(memory_format=torch.channels_last)
+        loss = trial(x).logsumexp(1).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    if device != "cpu":
+        torch.cuda.synchronize()
+    return (time.time() - t0) / steps
 
 
 def reader_metrics(weights: Path, datasets: Sequence[Path], split: str = "val") -> dict:
