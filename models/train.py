@@ -41,6 +41,7 @@ def train_detector(
     setup_offline()
     from ultralytics import YOLO
 
+    _results_without_polars()
     last = runs / name / "weights" / "last.pt"
     if resume and last.exists():
         model = YOLO(str(last))
@@ -61,3 +62,30 @@ def train_detector(
         )
     best = runs / name / "weights" / "best.pt"
     return best if best.exists() else last
+
+
+def read_results_csv(path: Path) -> dict[str, list[float]]:
+    """ultralytics' results.csv as columns, with the standard library (what polars gives it).
+
+    >>> import tempfile
+    >>> f = Path(tempfile.mkdtemp()) / "results.csv"
+    >>> _ = f.write_text("epoch,metrics/mAP50(B)\\n1,0.5\\n2,0.75\\n")
+    >>> read_results_csv(f)
+    {'epoch': [1.0, 2.0], 'metrics/mAP50(B)': [0.5, 0.75]}
+    """
+    import csv
+
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return {k.strip(): [float(r[k]) for r in rows] for k in (rows[0] if rows else {})}
+
+
+def _results_without_polars() -> None:
+    """ultralytics reads results.csv with polars when it saves a checkpoint; use the csv module where
+    polars is not installed (a bare GPU machine)."""
+    try:
+        import polars  # noqa: F401
+    except ModuleNotFoundError:
+        from ultralytics.engine.trainer import BaseTrainer
+
+        BaseTrainer.read_results_csv = lambda self: read_results_csv(self.csv)

@@ -41,3 +41,16 @@ def test_combined_yaml_lists_every_dataset(tmp_path):
         assert str((d / "detector" / "images" / "train").resolve()) in text
         assert str((d / "detector" / "images" / "val").resolve()) in text
     assert "nc: 3" in text
+
+
+def test_results_csv_reads_as_polars_reads_it(tmp_path):
+    """The GPU machine has no polars: ultralytics' checkpoints then read results.csv with ours."""
+    polars = pytest.importorskip("polars")
+    from sisepai.models.train import read_results_csv
+
+    f = tmp_path / "results.csv"
+    f.write_text("epoch,time,metrics/mAP50(B),lr/pg0\n1,18.9,0.669,0.001429\n2,28.1,0.684,0.00131\n")
+    ours = read_results_csv(f)
+    theirs = polars.read_csv(f.read_bytes(), infer_schema_length=None).to_dict(as_series=False)
+    assert ours.keys() == theirs.keys()
+    assert all(ours[k] == [float(v) for v in theirs[k]] for k in ours)

@@ -71,3 +71,22 @@ def test_missing_init_weights_are_a_clear_error(tmp_path):
         proc = subprocess.run([str(exe), "train", "--data", str(tmp_path), flag, str(tmp_path / "nope.pt")],
                               capture_output=True, text=True, timeout=120)
         assert proc.returncode == 2 and "no such weights file" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_time_budget_plans_the_epochs_and_a_resume_keeps_the_plan(tiny_crops, tmp_path):
+    from sisepai.models.train_reader import train_reader
+
+    out, ckpt = tmp_path / "reader.pt", tmp_path / "ckpt.pt"
+    messages: list[str] = []
+    # a budget of a fraction of a second fits no full epoch: at least one is run
+    result = train_reader([tiny_crops], out, epochs=50, batch=16, samples_per_epoch=32, checkpoint=ckpt,
+                          arch="v1", minutes=0.001, progress=messages.append)
+    plan = next(m for m in messages if "fit in" in m)
+    planned = int(plan.split(" so ")[1].split()[0])
+    assert planned >= 1 and len(result["history"]) == planned
+    assert torch.load(ckpt, weights_only=False)["epochs"] == planned
+    # resuming a finished timed run keeps its plan instead of timing again
+    again: list[str] = []
+    train_reader([tiny_crops], out, epochs=50, batch=16, samples_per_epoch=32, checkpoint=ckpt, arch="v1",
+                 minutes=5, progress=again.append)
+    assert not any("fit in" in m for m in again) and any("resuming" in m for m in again)
