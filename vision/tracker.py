@@ -1,6 +1,8 @@
 """Follow cards across frames: each card keeps an id, its code is a vote over recent frames, and it
 is *seen* only once it has been stable for about half a second. A card hidden for a moment (a
-hand passing over it) keeps its track.
+hand passing over it) keeps its track. A seen card whose place is taken by another card (a new
+meld laid over old ones, the next draw put where the last one lay) is replaced: once the last
+half second of frames all read one other card, the old track ends and a new one starts.
 
 >>> import numpy as np
 >>> from sisepai.vision.detections import Detections
@@ -36,6 +38,8 @@ class Track:
     confirmed: bool = False
     confirmed_at: float | None = None
     announced: bool = False
+    confirmed_code: str | None = None
+    other_since: float | None = None  # since when every frame has read one card other than the confirmed one
 
     @property
     def center(self) -> np.ndarray:
@@ -62,16 +66,22 @@ class Track:
         return float(tally.most_common(1)[0][1] / total) if total else 0.0
 
 
+def _rank(code: str | None) -> str:
+    """``"RH"`` -> ``"H"``; the joker is its own rank."""
+    return (code or "?")[-1]
+
+
 class CardTracker:
     """Greedy nearest-centre matching of detections to tracks."""
 
     def __init__(self, confirm_seconds: float = 0.5, min_hits: int = 3, keep_seconds: float = 2.0,
-                 match_factor: float = 0.9, min_vote_share: float = 0.6):
+                 match_factor: float = 0.9, min_vote_share: float = 0.6, replace_frames: int = 5):
         self.confirm_seconds = confirm_seconds
         self.min_hits = min_hits
         self.keep_seconds = keep_seconds
         self.match_factor = match_factor
         self.min_vote_share = min_vote_share
+        self.replace_frames = replace_frames
         self.tracks: dict[int, Track] = {}
         self._next_id = 1
 
@@ -100,6 +110,16 @@ class CardTracker:
                 tr.kind = "card"
             matched_tracks.add(tid)
             free.discard(i)
+            self._note_other_card(tr, t)
+        replaced = [tr for tr in self.tracks.values() if self._is_replaced(tr)]
+        for old in replaced:
+            del self.tracks[old.id]
+            new = Track(self._next_id, old.polygon.copy(), old.other_since, t, old.kind)
+            new.votes.extend(list(old.votes)[-self.replace_frames:])
+            old.votes = deque((v for v in old.votes if CARD_CODES[v[0]] == old.confirmed_code), maxlen=15)
+            new.hits = self.replace_frames
+            self.tracks[new.id] = new
+            self._next_id += 1
         for i in sorted(free):
             tr = Track(self._next_id, det.polygons[i].copy(), t, t, str(det.kind[i]))
             tr.votes.append((int(det.class_id[i]), float(det.confidence[i])))
@@ -112,11 +132,34 @@ class CardTracker:
                     and tr.confidence >= self.min_vote_share and t - tr.last_seen < 0.3:
                 tr.confirmed = True
                 tr.confirmed_at = t
+                tr.confirmed_code = tr.code
                 confirmed.append(tr)
         removed = [tr for tr in self.tracks.values() if t - tr.last_seen > self.keep_seconds]
         for tr in removed:
             del self.tracks[tr.id]
-        return confirmed, removed
+        return confirmed, replaced + removed
+
+    def _note_other_card(self, tr: Track, t: float) -> None:
+        """Remember since when a seen card's frames have all read one other card."""
+        if not tr.confirmed:
+            return
+        last = CARD_CODES[tr.votes[-1][0]]
+        before = CARD_CODES[tr.votes[-2][0]] if len(tr.votes) > 1 else None
+        if last == tr.confirmed_code:
+            tr.other_since = None
+        elif tr.other_since is None or last != before:
+            tr.other_since = t
+
+    def _is_replaced(self, tr: Track) -> bool:
+        """A seen card whose last ``replace_frames`` frames all read one other card, for at least
+        ``confirm_seconds``: another card now lies where it was."""
+        if not tr.confirmed or tr.other_since is None or len(tr.votes) < self.replace_frames:
+            return False
+        recent = {cid for cid, _ in list(tr.votes)[-self.replace_frames:]}
+        if len(recent) != 1 or tr.last_seen - tr.other_since < self.confirm_seconds * 0.8:
+            return False
+        # the same rank in another suit is far more often a faded colour read two ways than a new card
+        return _rank(CARD_CODES[recent.pop()]) != _rank(tr.confirmed_code)
 
     def visible(self) -> list[Track]:
         return [tr for tr in self.tracks.values() if tr.confirmed]
