@@ -9,12 +9,14 @@ from sisepai.vision.tracker import CardTracker
 BOX = np.float32([[[10, 10], [30, 10], [30, 120], [10, 120]]])
 
 
-def frames(tracker: CardTracker, codes: list[str], start: float = 0.0, fps: float = 10.0):
+def frames(tracker: CardTracker, codes: list[str], start: float = 0.0, fps: float = 10.0,
+           confidence: list[float] | None = None):
     """Feed one card box read as ``codes[k]`` in frame k; returns (time, confirmed codes, removed codes)."""
     out = []
     for k, code in enumerate(codes):
         t = start + k / fps
-        confirmed, removed = tracker.update(Detections(BOX, np.array([0.8]), np.array([CARD_CODES.index(code)])), t)
+        conf = confidence[k] if confidence else 0.8
+        confirmed, removed = tracker.update(Detections(BOX, np.array([conf]), np.array([CARD_CODES.index(code)])), t)
         out.append((round(t, 2), [tr.code for tr in confirmed], [tr.code for tr in removed]))
     return out
 
@@ -42,4 +44,12 @@ def test_a_faded_colour_read_two_ways_is_not_a_new_card():
     tracker = CardTracker()
     log = frames(tracker, ["GK"] * 10 + ["WK"] * 10 + ["GK"] * 5)
     assert [c for _, cs, _ in log for c in cs] == ["GK"]
+    assert not [c for _, _, rs in log for c in rs]
+
+
+def test_a_second_reading_far_less_sure_than_the_first_is_not_a_new_card():
+    """A card seen as RK at 0.9 and then, for a while, as YC at 0.5 is one card misread, not two."""
+    tracker = CardTracker()
+    log = frames(tracker, ["RK"] * 10 + ["YC"] * 10, confidence=[0.9] * 10 + [0.5] * 10)
+    assert [c for _, cs, _ in log for c in cs] == ["RK"]
     assert not [c for _, _, rs in log for c in rs]
