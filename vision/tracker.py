@@ -93,7 +93,8 @@ class CardTracker:
         self._next_id = 1
 
     def update(self, det: Detections, t: float) -> tuple[list[Track], list[Track]]:
-        """Feed one frame's detections at time ``t`` (seconds). Returns (newly confirmed, removed)."""
+        """Feed one frame's detections at time ``t`` (seconds). Returns (newly confirmed, removed):
+        removed holds the tracks lost for ``keep_seconds`` and those replaced by another card."""
         centers = det.centers if len(det) else np.zeros((0, 2))
         free = set(range(len(det)))
         pairs = []
@@ -120,13 +121,7 @@ class CardTracker:
             self._note_other_card(tr, t)
         replaced = [tr for tr in self.tracks.values() if self._is_replaced(tr)]
         for old in replaced:
-            del self.tracks[old.id]
-            new = Track(self._next_id, old.polygon.copy(), old.other_since, t, old.kind)
-            new.votes.extend(list(old.votes)[-self.replace_frames:])
-            old.votes = deque((v for v in old.votes if CARD_CODES[v[0]] == old.confirmed_code), maxlen=15)
-            new.hits = self.replace_frames
-            self.tracks[new.id] = new
-            self._next_id += 1
+            self._replace(old, t)
         for i in sorted(free):
             tr = Track(self._next_id, det.polygons[i].copy(), t, t, str(det.kind[i]))
             tr.votes.append((int(det.class_id[i]), float(det.confidence[i])))
@@ -145,6 +140,17 @@ class CardTracker:
         for tr in removed:
             del self.tracks[tr.id]
         return confirmed, replaced + removed
+
+    def _replace(self, old: Track, t: float) -> None:
+        """End ``old`` (keeping only its own readings, so it leaves under its own name) and start a
+        track for the card now in its place, from the frames that read it."""
+        del self.tracks[old.id]
+        new = Track(self._next_id, old.polygon.copy(), old.other_since, t, old.kind)
+        new.votes.extend(list(old.votes)[-self.replace_frames:])
+        new.hits = self.replace_frames
+        old.votes = deque((v for v in old.votes if CARD_CODES[v[0]] == old.confirmed_code), maxlen=15)
+        self.tracks[new.id] = new
+        self._next_id += 1
 
     def _note_other_card(self, tr: Track, t: float) -> None:
         """Remember since when a seen card's frames have all read one other card."""
