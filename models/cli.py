@@ -84,6 +84,8 @@ def _train(args) -> int:
     for flag, path in (("--detector-init", args.detector_init), ("--reader-init", args.reader_init)):
         if path is not None and not path.is_file():
             raise SisepaiError(f"{flag} {path}: no such weights file")
+    if args.device != "cpu":
+        _require_gpu(args.device)
     if not (args.data / "data.yaml").is_file():
         raise SisepaiError(f"{args.data} is not a generated dataset: sisepai dataset generate --out {args.data} ...")
     runs = args.runs.resolve()
@@ -127,6 +129,16 @@ def _train(args) -> int:
         (MODELS / "metrics.json").write_text(json.dumps(metrics, indent=1))
         print(json.dumps(metrics, indent=1))
     return 0
+
+
+def _require_gpu(device: str) -> None:
+    """A clear error, not a traceback, for ``--device 0`` where torch sees no such GPU."""
+    import torch
+
+    index = int(_torch_device(device).split(":")[1]) if ":" in _torch_device(device) else 0
+    if not torch.cuda.is_available() or index >= torch.cuda.device_count():
+        raise SisepaiError(f"--device {device}: torch sees no such CUDA GPU here "
+                           f"({torch.cuda.device_count()} found); train with --device cpu")
 
 
 def _torch_device(device: str) -> str:

@@ -73,6 +73,17 @@ def test_missing_init_weights_are_a_clear_error(tmp_path):
         assert proc.returncode == 2 and "no such weights file" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a CUDA GPU")
+def test_a_gpu_asked_for_where_there_is_none_is_a_clear_error(tmp_path):
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("sisepai")
+    proc = subprocess.run([str(exe), "train", "--data", str(tmp_path), "--device", "0"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "no such CUDA GPU" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_a_time_budget_plans_the_epochs_and_a_resume_keeps_the_plan(tiny_crops, tmp_path):
     from sisepai.models.train_reader import train_reader
 
