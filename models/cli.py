@@ -135,7 +135,8 @@ def _require_gpu(device: str) -> None:
     """A clear error, not a traceback, for ``--device 0`` where torch sees no such GPU."""
     import torch
 
-    index = int(_torch_device(device).split(":")[1]) if ":" in _torch_device(device) else 0
+    name = _torch_device(device)
+    index = int(name.split(":")[1]) if ":" in name else 0
     if not torch.cuda.is_available() or index >= torch.cuda.device_count():
         raise SisepaiError(f"--device {device}: torch sees no such CUDA GPU here "
                            f"({torch.cuda.device_count()} found); train with --device cpu")

@@ -2,7 +2,7 @@
 # Train sisepai's recogniser on one CUDA GPU machine inside a fixed time budget: generate fresh
 # data on all cores, then fine-tune the detector and train the reader from scratch side by side.
 #
-#   OUT=runs/gpu SECONDS_BUDGET=540 bash models/train_gpu.sh
+#   OUT=runs/gpu SECONDS_BUDGET=550 bash models/train_gpu.sh
 #
 # What comes back (in $OUT): detector_best.pt, detector_last.pt and reader.pt (the new weights),
 # detector_results.csv and the logs. Install them by copying into models/ after checking them with
@@ -43,7 +43,7 @@ reader_minutes=$(python3 -c "print(round(max(1, $left - 120) / 60, 2))")  # load
 log "detector gets $det_hours h, reader $reader_minutes min"
 loaders=$(( CORES > 8 ? CORES - 5 : 1 ))
 sisepai train --data "$WORK/mixed" --detector-data "$WORK/fans" --only detector --runs "$WORK/runs" --no-install \
-  --detector-init models/detector.pt --detector-lr 0.004 --detector-epochs 30 --detector-hours "$det_hours" \
+  --detector-init models/detector.pt --detector-lr 0.004 --detector-epochs 12 --detector-hours "$det_hours" \
   --device "$DEVICE" --workers "$loaders" --batch 64 >"$OUT/detector.log" 2>&1 &
 det=$!
 OMP_NUM_THREADS=4 sisepai train --data "$WORK/mixed" --reader-data "$WORK/fans" --only reader --runs "$WORK/runs" \

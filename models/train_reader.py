@@ -161,12 +161,19 @@ def train_reader(
         model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["state_dict"])
         progress(f"reader: starting from {init}")
     model = model.to(device=device, memory_format=torch.channels_last)  # channels-last: ~25% faster on a CPU
+    # balance classes a little: 'none' and common classes do not swamp the rest
+    counts = np.bincount(y_train, minlength=len(READER_CLASSES)).astype(np.float64)
+    weights = torch.tensor(1.0 / np.sqrt(np.maximum(counts, 1)), dtype=torch.float32)
+    weights = weights / weights.mean()
+    loss_fn = nn.CrossEntropyLoss(weight=weights.to(device), label_smoothing=0.05)
+    xt = torch.from_numpy(x_train).permute(0, 3, 1, 2).contiguous()
+    yt = torch.from_numpy(y_train)
     steps_per_epoch = math.ceil(min(samples_per_epoch, len(x_train)) / batch)
     state = torch.load(checkpoint, map_location=device, weights_only=False) if checkpoint and checkpoint.exists() else None
     if minutes is not None and state is not None:
         epochs = state.get("epochs", epochs)  # a resumed run keeps the plan it started with
     elif minutes is not None:
-        seconds = _seconds_per_step(model, x_train, batch, device)
+        seconds = _seconds_per_step(model, loss_fn, xt[:batch], yt[:batch], device)
         epochs = max(1, int(minutes * 60 / (seconds * steps_per_epoch * 1.1)))
         progress(f"reader: {seconds * 1000:.0f} ms a step, so {epochs} epochs fit in {minutes:g} minutes")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
@@ -185,13 +192,6 @@ def train_reader(
         history = state.get("history", [])
         gen.set_state(state["gen"])
         progress(f"reader: resuming after epoch {start_epoch}")
-    # balance classes a little: 'none' and common classes do not swamp the rest
-    counts = np.bincount(y_train, minlength=len(READER_CLASSES)).astype(np.float64)
-    weights = torch.tensor(1.0 / np.sqrt(np.maximum(counts, 1)), dtype=torch.float32)
-    weights = weights / weights.mean()
-    loss_fn = nn.CrossEntropyLoss(weight=weights.to(device), label_smoothing=0.05)
-    xt = torch.from_numpy(x_train).permute(0, 3, 1, 2).contiguous()
-    yt = torch.from_numpy(y_train)
     for epoch in range(start_epoch, epochs):
         model.train()
         t0 = time.time()
@@ -199,11 +199,7 @@ def train_reader(
         total, seen = 0.0, 0
         for step in range(steps_per_epoch):
             idx = perm[step * batch:(step + 1) * batch]
-            x = augment(xt[idx].float() / 255, gen).to(device).contiguous(memory_format=torch.channels_last)
-            loss = loss_fn(model(x), yt[idx].to(device))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+            loss = _train_step(model, opt, loss_fn, xt[idx], yt[idx], gen, device)
             sched.step()
             total += float(loss.detach()) * len(idx)
             seen += len(idx)
@@ -224,7 +220,19 @@ def train_reader(
     return {"history": history, "train_crops": int(len(x_train)), "val_crops": int(len(x_val))}
 
 
-def _seconds_per_step(model, x_train: np.ndarray, batch: int, device: str, steps: int = 12) -> float:
+def _train_step(model, opt, loss_fn, images, labels, gen, device: str):
+    """One optimiser step on a batch of uint8 (B, 3, H, W) images, augmented on the CPU; the loss."""
+    import torch
+
+    x = augment(images.float() / 255, gen).to(device).contiguous(memory_format=torch.channels_last)
+    loss = loss_fn(model(x), labels.to(device))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss
+
+
+def _seconds_per_step(model, loss_fn, images, labels, device: str, steps: int = 12) -> float:
     """Seconds per training step (augmentation included), timed on a throwaway copy of the model."""
     import copy
 
@@ -233,18 +241,13 @@ def _seconds_per_step(model, x_train: np.ndarray, batch: int, device: str, steps
     trial = copy.deepcopy(model).train()
     opt = torch.optim.AdamW(trial.parameters(), lr=1e-4)
     gen = torch.Generator().manual_seed(0)
-    xs = torch.from_numpy(x_train[:batch]).permute(0, 3, 1, 2).contiguous()
     t0 = 0.0
     for step in range(steps + 2):
         if step == 2:  # the first steps warm up allocators and kernels
             if device != "cpu":
                 torch.cuda.synchronize()
             t0 = time.time()
-        x = augment(xs.float() / 255, gen).to(device).contiguous(memory_format=torch.channels_last)
-        loss = trial(x).logsumexp(1).mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        _train_step(trial, opt, loss_fn, images, labels, gen, device)
     if device != "cpu":
         torch.cuda.synchronize()
     return (time.time() - t0) / steps

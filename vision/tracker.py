@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sisepai.engine.cards import CARD_CODES
+from sisepai.engine.cards import CARD_CODES, Card
 
 from .detections import Detections
 
@@ -71,11 +71,6 @@ REPLACE_CONFIDENCE_RATIO = 0.9
 """A replacing card's readings must average this share of the replaced card's. Measured on seven
 game videos: seed 7's false events 7 -> 6 (a misread card's correct reading came late and less
 sure), the other six and every video's recall unchanged."""
-
-
-def _rank(code: str | None) -> str:
-    """``"RH"`` -> ``"H"``; the joker is its own rank."""
-    return (code or "?")[-1]
 
 
 class CardTracker:
@@ -168,14 +163,15 @@ class CardTracker:
         ``confirm_seconds``: another card now lies where it was."""
         if not tr.confirmed or tr.other_since is None or len(tr.votes) < self.replace_frames:
             return False
-        recent = {cid for cid, _ in list(tr.votes)[-self.replace_frames:]}
-        if len(recent) != 1 or tr.last_seen - tr.other_since < self.confirm_seconds * 0.8:
+        recent = list(tr.votes)[-self.replace_frames:]
+        codes = {cid for cid, _ in recent}
+        if len(codes) != 1 or tr.last_seen - tr.other_since < self.confirm_seconds * 0.8:
             return False
         # the same rank in another suit is far more often a faded colour read two ways than a new card
-        if _rank(CARD_CODES[next(iter(recent))]) == _rank(tr.confirmed_code):
+        if Card.from_id(codes.pop()).rank == Card.parse(tr.confirmed_code).rank:
             return False
         # a new card reads about as surely as the old one did; a misread card's second reading less so
-        new = [conf for _, conf in list(tr.votes)[-self.replace_frames:]]
+        new = [conf for _, conf in recent]
         old = [conf for cid, conf in tr.votes if CARD_CODES[cid] == tr.confirmed_code]
         return not old or sum(new) / len(new) >= REPLACE_CONFIDENCE_RATIO * sum(old) / len(old)
 
