@@ -8,7 +8,8 @@
 # detector_results.csv and the logs. Install them by copying into models/ after checking them with
 #   sisepai train --data DIR --test data/test_holdout12 --only evaluate   (see models/MODEL_CARD.md)
 # Environment knobs: N_MIXED / N_FANS (scenes), SEED, DEVICE (0), SECONDS_BUDGET (wall clock for
-# the whole script), WORK (scratch folder). With DEVICE=cpu and small N it runs anywhere (a smoke test).
+# the whole script), WORK (scratch folder), READER_INIT (fine-tune the reader from these weights, e.g.
+# models/reader.pt, rather than train it from scratch). With DEVICE=cpu and small N it runs anywhere (a smoke test).
 set -euo pipefail
 START=$(date +%s)
 OUT=${OUT:-runs/gpu}
@@ -17,6 +18,7 @@ N_FANS=${N_FANS:-2000}
 SEED=${SEED:-31}
 DEVICE=${DEVICE:-0}
 SECONDS_BUDGET=${SECONDS_BUDGET:-540}
+READER_INIT=${READER_INIT:-}
 WORK=${WORK:-/tmp/sisepai-gpu}
 CORES=$(nproc)
 mkdir -p "$OUT" "$WORK"
@@ -39,7 +41,7 @@ log "data generated"
 
 left=$(( SECONDS_BUDGET - ($(date +%s) - START) ))
 det_hours=$(python3 -c "print(round(max(60, $left - 75) / 3600, 4))")     # leaves time for the final validation
-reader_minutes=$(python3 -c "print(round(max(1, $left - 120) / 60, 2))")  # loading crops takes about a minute
+reader_minutes=$(python3 -c "print(round(max(1, $left - 150) / 60, 2))")  # loading crops takes a minute or two
 log "detector gets $det_hours h, reader $reader_minutes min"
 loaders=$(( CORES > 8 ? CORES - 5 : 1 ))
 sisepai train --data "$WORK/mixed" --detector-data "$WORK/fans" --only detector --runs "$WORK/runs" --no-install \
@@ -47,7 +49,8 @@ sisepai train --data "$WORK/mixed" --detector-data "$WORK/fans" --only detector 
   --device "$DEVICE" --workers "$loaders" --batch 64 >"$OUT/detector.log" 2>&1 &
 det=$!
 OMP_NUM_THREADS=4 sisepai train --data "$WORK/mixed" --reader-data "$WORK/fans" --only reader --runs "$WORK/runs" \
-  --no-install --reader-minutes "$reader_minutes" --device "$DEVICE" >"$OUT/reader.log" 2>&1 &
+  --no-install --reader-minutes "$reader_minutes" --device "$DEVICE" ${READER_INIT:+--reader-init "$READER_INIT"} \
+  >"$OUT/reader.log" 2>&1 &
 reader=$!
 
 # keep a stripped copy of the detector's last checkpoint in $OUT, in case the machine is taken back

@@ -67,12 +67,12 @@ def augment(x, generator):
     theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
     grid = F.affine_grid(theta, x.shape, align_corners=False)
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
-    # brightness, contrast, a little colour cast
+    # brightness, contrast, and the camera's colour: cast, saturation and a small hue turn
     bright = 1 + (torch.rand(b, 1, 1, 1, generator=generator) - 0.5) * 0.5
     contrast = 1 + (torch.rand(b, 1, 1, 1, generator=generator) - 0.5) * 0.5
-    cast = 1 + (torch.rand(b, 3, 1, 1, generator=generator) - 0.5) * 0.12
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    x = ((x - mean) * contrast + mean) * bright * cast
+    x = ((x - mean) * contrast + mean) * bright
+    x = torch.einsum("bij,bjhw->bihw", colour_matrices(b, generator), x)
     # blur some
     blur = torch.rand(b, generator=generator) < 0.3
     if blur.any():
@@ -103,6 +103,34 @@ def augment(x, generator):
             x[i, :, h - depth:, :] = fill
     noise = torch.randn(x.shape, generator=generator) * 0.02
     return (x + noise).clamp(0, 1)
+
+
+def colour_matrices(b: int, generator, hue_degrees: float = 12.0, saturation: float = 0.3, cast: float = 0.16):
+    """``b`` random 3x3 RGB colour transforms: a hue turn about the grey axis, a saturation change and a
+    per-channel cast, like a camera's white balance.
+
+    The suits are 60 degrees of hue apart (red, yellow, green) or unsaturated (white), so a turn of
+    up to ``hue_degrees`` either way and ``saturation`` (0.3: x0.7 to x1.3) keep every suit itself.
+
+    >>> import torch
+    >>> m = colour_matrices(4, torch.Generator().manual_seed(0))
+    >>> tuple(m.shape)
+    (4, 3, 3)
+    >>> bool(torch.allclose(colour_matrices(1, torch.Generator(), 0, 0, 0)[0], torch.eye(3)))
+    True
+    """
+    import torch
+
+    ang = (torch.rand(b, generator=generator) * 2 - 1) * math.radians(hue_degrees)
+    sat = 1 + (torch.rand(b, generator=generator) * 2 - 1) * saturation
+    gains = 1 + (torch.rand(b, 3, generator=generator) - 0.5) * cast
+    k = torch.full((3, 3), 1 / 3)  # projection on the grey axis
+    axis = torch.tensor([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]]) / math.sqrt(3)  # cross-product matrix
+    eye = torch.eye(3)
+    cos, sin = torch.cos(ang)[:, None, None], torch.sin(ang)[:, None, None]
+    rotation = cos * eye + sin * axis + (1 - cos) * k  # Rodrigues, about (1, 1, 1)
+    saturate = k + sat[:, None, None] * (eye - k)
+    return torch.diag_embed(gains) @ saturate @ rotation
 
 
 def evaluate(model, images: np.ndarray, labels: np.ndarray, batch: int = 512, device: str = "cpu") -> dict:
