@@ -82,9 +82,9 @@ def _load(args, live: bool = False):
     try:
         # live video: cards at table distance, so no second, zoomed-out look at sparse frames,
         # no extra readings of the ends inside a card, and still cards keep the last frame's
-        # reading (every frame counts)
-        live_options = ({"zoom_out": (), "read_inner_ends": False, "still_readings": StillReadings()}
-                        if live else {})
+        # reading (every frame counts); the deck's suit colours are learned over the whole video
+        live_options = ({"zoom_out": (), "read_inner_ends": False, "still_readings": StillReadings(),
+                         "palette": "session"} if live else {})
         return Recognizer.load(args.detector, args.reader, **live_options)
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None

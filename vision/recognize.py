@@ -26,8 +26,11 @@ from sisepai.engine.cards import CARD_CODES
 from .detections import Detections
 from .detector import Boxes, Detector
 from .geometry import card_ends, inside, order_upright, straighten
+from .palette import SuitPalette, paper_colour
 from .reader import NUM_CARDS, Reader, colour_rank_confidence
 
+PALETTE_MODES = ("image", "session", "off")
+"""Where the deck's suit colours are learned: from each picture alone, over a video, or not at all."""
 ZOOM_OUT_MIN_CONFIDENCE = 0.4
 """A first look with no reading this confident is looked at again zoomed out."""
 MAX_PIXELS = 40_000_000
@@ -197,8 +200,12 @@ class Recognizer:
 
     def __init__(self, detector: Detector, reader: Reader, min_card_prob: float = 0.35, crop: int = 48,
                  zoom_out: Sequence[float] = (2.5, 5.0), zoom_out_below: int = 2, read_inner_ends: bool = True,
-                 still_readings: StillReadings | None = None):
+                 still_readings: StillReadings | None = None, palette: str = "image"):
+        if palette not in PALETTE_MODES:
+            raise ValueError(f"palette must be one of {', '.join(PALETTE_MODES)}, not {palette!r}")
         self.detector = detector
+        self.palette_mode = palette
+        self.session_palette = SuitPalette() if palette == "session" else None
         self.still = still_readings  # video only: reuse the readings of cards that have not moved
         self.read_inner_ends = read_inner_ends
         self.zoom_out = tuple(zoom_out)
@@ -259,17 +266,20 @@ class Recognizer:
         # each detected end belongs to the first card whose outline holds its centre, or to none
         owner = [next((k for k, cp in enumerate(card_polys) if inside(ep.mean(0), cp)), -1) for ep in end_polys]
         crops: list[np.ndarray | None] = []
+        quads: list[np.ndarray] = []  # the outline each reading comes from, in crops' order
         reused = self.still.lookup(card_polys) if self.still is not None else [None] * len(card_polys)
         for poly, old in zip(card_polys, reused):
             for end in card_ends(poly):
                 # a still card's reading is reused; a blank stands in for its crop (not read)
                 crops.append(straighten(rgb, end, self.crop) if old is None else None)
+                quads.append(end)
         # detected ends inside a card add a reading (better accuracy, more time: off for live video)
         end_row = []  # each detected end's row in the reader's output, or -1 when not read
         for ep, o in zip(end_polys, owner):
             if o < 0 or self.read_inner_ends:
                 end_row.append(len(crops))
                 crops.append(straighten(rgb, ep, self.crop))
+                quads.append(ep)
             else:
                 end_row.append(-1)
         fresh = [k for k, c in enumerate(crops) if c is not None]
@@ -285,6 +295,9 @@ class Recognizer:
             self.still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages)
         # candidates: (polygon, probabilities, detector confidence, kind)
         cand: list[tuple[np.ndarray, np.ndarray, float, str]] = []
+        colours: list[np.ndarray | None] = []  # each candidate's paper colour, when the palette is on
+        colour_of = (lambda views: np.median([paper_colour(straighten(rgb, quads[v], 12, margin=-0.15))
+                                              for v in views], axis=0)) if self.palette_mode != "off" else None
         for k, poly in enumerate(card_polys):
             # evidence: the two geometric ends of the card, and the detected ends inside it
             views = [2 * k, 2 * k + 1] + [end_row[j] for j, o in enumerate(owner) if o == k and end_row[j] >= 0]
@@ -293,6 +306,7 @@ class Recognizer:
                 usable = [min(views, key=lambda v: probs[v][-1])]
             joint = np.exp(np.sum([np.log(probs[v][:NUM_CARDS] + 1e-6) for v in usable], axis=0))
             cand.append((poly, np.append(joint / max(joint.sum(), 1e-12), 0.0), float(cards.confidence[k]), "card"))
+            colours.append(colour_of(usable) if colour_of else None)
         for j, ep in enumerate(end_polys):
             if owner[j] >= 0:
                 continue
@@ -300,6 +314,8 @@ class Recognizer:
             if np.argmax(p) == len(p) - 1:
                 continue  # the reader says this is not a card end
             cand.append((ep, p, float(ends.confidence[j]), "end"))
+            colours.append(colour_of([end_row[j]]) if colour_of else None)
+        cand = self._rerank_by_palette(cand, colours)
         # too doubtful readings go first, so that they cannot hide a same-code reading as its duplicate
         sure = [c for c in cand if float(np.max(c[1][:NUM_CARDS])) >= self.min_card_prob]
         polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
@@ -319,6 +335,15 @@ class Recognizer:
                          np.array(kinds, dtype=object))
         unsure = [i for i in range(len(det)) if det.confidence[i] < 0.5]
         return det, unsure
+
+    def _rerank_by_palette(self, cand: list, colours: list) -> list:
+        """Weight each reading's suit by the deck's own colours (see :mod:`.palette`): learned from
+        this picture's sure readings, or from the video's so far."""
+        if self.palette_mode == "off":
+            return cand
+        palette = self.session_palette if self.session_palette is not None else SuitPalette()
+        palette.learn(colours, [c[1] for c in cand])
+        return [(poly, palette.rerank(p, colour), conf, kind) for (poly, p, conf, kind), colour in zip(cand, colours)]
 
 
 def recognize(image: np.ndarray) -> Detections:

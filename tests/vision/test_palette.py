@@ -1,0 +1,81 @@
+"""The deck palette: suit colours learned from sure readings re-rank doubtful ones."""
+
+import numpy as np
+import pytest
+
+from sisepai.engine.cards import CARD_CODES, JOKER
+from sisepai.vision.palette import SuitPalette, paper_colour
+from sisepai.vision.recognize import Recognizer
+
+YELLOW, WHITE, LIME, PINK = (np.array(c, np.float32) for c in ([12, 70], [0, 3], [-40, 70], [25, 12]))
+
+
+def sure(code: str) -> np.ndarray:
+    p = np.zeros(30, np.float32)
+    p[CARD_CODES.index(code)] = 1.0
+    return p
+
+
+def doubt(first: str, second: str, share: float = 0.8) -> np.ndarray:
+    p = np.zeros(30, np.float32)
+    p[CARD_CODES.index(first)], p[CARD_CODES.index(second)] = share, 1 - share
+    return p
+
+
+def taught(*pairs) -> SuitPalette:
+    palette = SuitPalette()
+    for colour, code in pairs:
+        palette.learn([colour] * 4, [sure(code)] * 4)
+    return palette
+
+
+def test_a_lime_card_read_as_yellow_is_green_beside_the_decks_true_yellows():
+    palette = taught((YELLOW, "YP"), (WHITE, "WP"))
+    out = palette.rerank(doubt("YP", "GP"), LIME)
+    assert CARD_CODES[int(np.argmax(out))] == "GP"
+    assert out.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_card_near_its_own_suits_colour_keeps_its_reading():
+    palette = taught((YELLOW, "YP"), (WHITE, "WP"))
+    assert CARD_CODES[int(np.argmax(palette.rerank(doubt("YP", "GP"), YELLOW + 2)))] == "YP"
+
+
+def test_nothing_changes_until_two_suits_are_known():
+    palette = taught((YELLOW, "YP"))
+    p = doubt("YP", "GP")
+    assert np.array_equal(palette.rerank(p, LIME), p)
+    assert palette.centres().keys() == {"Y"}
+
+
+def test_doubtful_readings_are_not_learned():
+    palette = SuitPalette()
+    palette.learn([LIME] * 5, [doubt("YP", "GP", 0.9)] * 5)
+    assert palette.centres() == {}
+
+
+def test_the_palette_never_promotes_a_kind_the_reader_ruled_out():
+    palette = taught((YELLOW, "YP"), (WHITE, "WP"), (LIME, "GP"))
+    assert CARD_CODES[int(np.argmax(palette.rerank(doubt("YP", "GP", 0.99), LIME)))] == "GP"
+    p = doubt("YP", "GP", 0.999)  # the reader all but rules green out: the colour alone may not bring it back
+    assert np.array_equal(palette.rerank(p, LIME), p)
+
+
+def test_the_palette_never_makes_a_joker_from_colour_alone():
+    palette = taught((YELLOW, "YP"), (WHITE, "WP"), (PINK, "RP"), (np.float32([45, 25]), "J"))
+    p = doubt("RP", "J", 0.7)
+    out = palette.rerank(p, np.float32([45, 25]))
+    assert int(np.argmax(out)) != JOKER
+
+
+def test_paper_colour_ignores_the_ink():
+    crop = np.zeros((12, 12, 3), np.uint8)
+    crop[:] = (218, 160, 25)  # orange-yellow paper
+    crop[3:8, 2:10] = (144, 33, 40)  # red ink
+    a, b = paper_colour(crop)
+    assert b > 50 and a < 30  # yellow paper, not the red ink's a* of about 50
+
+
+def test_an_unknown_palette_mode_is_refused():
+    with pytest.raises(ValueError, match="palette"):
+        Recognizer(None, None, palette="rainbow")

@@ -1,0 +1,115 @@
+"""The deck's own colours: each suit's paper colour, learned from the cards read surely, re-ranks
+the reader's suit for the cards read less surely.
+
+A suit's colour is not one fixed hue. Decks print yellow-greens, orange yellows, pale pinks, and a
+camera's white balance moves them all. The reader sees one card end at a time, so a lime green
+card under a warm light reads as yellow. Next to the deck's true yellow cards, it is plainly
+not yellow. A :class:`SuitPalette` keeps, for each suit (and the joker), the paper colours of the
+cards read with no doubt, in a picture (one photo) or over the last minute (a video). Another
+card's suit belief is then weighted by how near its paper is to each suit's colour.
+
+Colours are CIELAB chroma (a*, b*): paper brightness changes with shadows, its chroma much less.
+
+>>> import numpy as np
+>>> palette = SuitPalette(min_samples=2)
+>>> sure_yellow, sure_white = np.eye(30)[14], np.eye(30)[7]  # YK and WK, read with no doubt
+>>> palette.learn([np.array([12.0, 70.0]), np.array([0.0, 3.0])] * 2, [sure_yellow, sure_white] * 2)
+>>> doubtful = np.zeros(30); doubtful[[14, 0]] = [0.7, 0.3]  # YK or GK?
+>>> out = palette.rerank(doubtful, np.array([-30.0, 65.0]))  # a lime paper: not this deck's yellow
+>>> int(np.argmax(out))  # GK
+0
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from sisepai.engine.cards import CARD_CODES, JOKER
+
+SUITS = ("G", "W", "Y", "R", "J")
+"""The palette's groups: the four suits and the joker (which has its own deeper red)."""
+_GROUP = np.array([SUITS.index(code[0]) for code in CARD_CODES])  # class id -> palette group
+
+
+def paper_colour(crop_rgb: np.ndarray) -> np.ndarray:
+    """The (a*, b*) chroma of a card end's paper: the median of its brighter half of pixels (the
+    character's ink is the darker part).
+
+    >>> crop = np.zeros((12, 12, 3), np.uint8); crop[:] = (167, 223, 37); crop[4:8] = (40, 48, 49)
+    >>> paper_colour(crop).round().tolist()  # a lime green paper, dark ink
+    [-42.0, 76.0]
+    """
+    lab = cv2.cvtColor(np.ascontiguousarray(crop_rgb), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
+    bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
+    return np.median(bright[:, 1:], axis=0) - 128.0
+
+
+class SuitPalette:
+    """Each suit's paper colour from surely-read cards, and the re-ranking of doubtful ones.
+
+    ``sigma``: how far (in a*b* units) one suit's papers spread under one light. ``window``: how
+    many recent sure cards each suit remembers (a video's light changes slowly). A suit whose
+    colour is not known yet is taken to lie ``unknown_sigmas`` away: a card far from every known
+    suit's colour may be a suit not seen yet (but not a joker: jokers are too few to be missed).
+    Distances count at most ``far_sigmas``. The palette only chooses among the reader's own
+    candidates: a card kind the reader gave less than ``min_belief`` is never promoted to first, and
+    nor is a joker (a shadowed red card or a hand over a card has a joker's colour).
+    """
+
+    def __init__(self, sigma: float = 6.0, min_samples: int = 3, sure: float = 0.99, window: int = 40,
+                 unknown_sigmas: float = 2.0, far_sigmas: float = 4.0, min_belief: float = 0.002):
+        self.sigma = sigma
+        self.min_belief = min_belief
+        self.min_samples = min_samples
+        self.sure = sure
+        self.unknown_sigmas = unknown_sigmas
+        self.far_sigmas = far_sigmas
+        self.samples: list[deque] = [deque(maxlen=window) for _ in SUITS]
+
+    def learn(self, colours: Sequence[np.ndarray | None], probs: Sequence[np.ndarray]) -> None:
+        """Remember the paper colour of every card whose suit (joker included) is read with at
+        least ``sure`` belief."""
+        for colour, p in zip(colours, probs):
+            if colour is None:
+                continue
+            group = self._group_belief(p)
+            best = int(np.argmax(group))
+            if group[best] >= self.sure:
+                self.samples[best].append(np.asarray(colour, np.float32))
+
+    def centres(self) -> dict[str, np.ndarray]:
+        """Each suit's learned paper colour (the median of its samples), for suits seen enough."""
+        return {SUITS[g]: np.median(np.stack(s), axis=0) for g, s in enumerate(self.samples)
+                if len(s) >= self.min_samples}
+
+    def rerank(self, probs: np.ndarray, colour: np.ndarray | None) -> np.ndarray:
+        """``probs`` (29 card kinds, then any extra classes such as 'none') weighted by how near
+        ``colour`` lies to each suit's paper colour; unchanged while fewer than two suits are known."""
+        centres = self.centres()
+        if colour is None or len(centres) < 2:
+            return probs
+        d2 = np.full(len(SUITS), self.unknown_sigmas ** 2)
+        for name, centre in centres.items():
+            d2[SUITS.index(name)] = min(float(np.sum((colour - centre) ** 2)) / self.sigma ** 2, self.far_sigmas ** 2)
+        if "J" not in centres:  # jokers are few: an unseen joker colour is no evidence for one
+            d2[SUITS.index("J")] = min(d2[SUITS.index(name)] for name in centres)
+        weight = np.exp(-0.5 * (d2 - d2.min()))
+        out = probs.astype(np.float64).copy()
+        n = len(_GROUP)
+        out[:n] = out[:n] * weight[_GROUP]
+        total = out[:n].sum()
+        if total <= 0:
+            return probs
+        out[:n] *= probs[:n].sum() / total
+        best = int(np.argmax(out[:n]))
+        if probs[best] < self.min_belief or (best == JOKER and int(np.argmax(probs[:n])) != JOKER):
+            return probs  # not the reader's own candidate, or a joker made from a colour alone
+        return out.astype(probs.dtype)
+
+    @staticmethod
+    def _group_belief(p: np.ndarray) -> np.ndarray:
+        return np.bincount(_GROUP, weights=p[:len(_GROUP)], minlength=len(SUITS))
