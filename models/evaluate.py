@@ -4,6 +4,10 @@ finished-hand exact match, and reader accuracy on crops.
 A prediction matches a ground-truth card when their codes agree and the prediction's centre lies
 inside that card's outline (each card matched once, most confident predictions first). The
 ground truth is the labelled cards (the dataset's label rule: at least half a character visible).
+
+``f1_ignoring_unlabelled`` also reports F1 with the right readings of cards under the label rule
+(less than half a character visible) neither credited nor counted false, like PASCAL VOC's
+"difficult" objects; ``f1`` counts them false.
 """
 
 from __future__ import annotations
@@ -79,6 +83,16 @@ def explain_false_positives(pred_codes, pred_centers, matched: int, misreads: in
     return {"misread": misreads, "unlabelled_right": right, "other": fp - misreads - right}
 
 
+def _f1(tp: int, fp: int, fn: int) -> float:
+    """F1 from counts.
+
+    >>> _f1(8, 2, 2)
+    0.8
+    """
+    p, r = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
+    return round(2 * p * r / max(p + r, 1e-9), 4)
+
+
 def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: int | None = None) -> dict:
     """Run the recogniser over a dataset split and score it against the JSON ground truth."""
     records = [json.loads(p.read_text()) for p in sorted((dataset / "annotations" / split).glob("*.json"))]
@@ -118,12 +132,15 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
         r = s["tp"] / max(s["tp"] + s["fn"], 1)
         f1 = 2 * p * r / max(p + r, 1e-9)
         out["layouts"][layout] = {**s, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f1, 4),
-                                  "fp_kinds": dict(fp_kinds[layout])}
+                                  "fp_kinds": dict(fp_kinds[layout]),
+                                  "f1_ignoring_unlabelled": _f1(s["tp"], s["fp"] - fp_kinds[layout]["unlabelled_right"], s["fn"])}
         for k in totals:
             totals[k] += s[k]
     p = totals["tp"] / max(totals["tp"] + totals["fp"], 1)
     r = totals["tp"] / max(totals["tp"] + totals["fn"], 1)
-    out["overall"] = {**totals, "precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / max(p + r, 1e-9), 4)}
+    ignored = sum(k["unlabelled_right"] for k in fp_kinds.values())
+    out["overall"] = {**totals, "precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / max(p + r, 1e-9), 4),
+                      "f1_ignoring_unlabelled": _f1(totals["tp"], totals["fp"] - ignored, totals["fn"])}
     out["finished_hand_exact_match"] = round(exact["exact"] / max(exact["hands"], 1), 4)
     out["finished_hands"] = exact["hands"]
     out["top_misreads"] = dict(sorted(misreads.items(), key=lambda kv: -kv[1])[:15])

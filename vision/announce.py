@@ -49,6 +49,10 @@ def announce(event: dict, lang: str = "en") -> str:
     if t == "meld":
         names = ", ".join(card_name(c, lang) for c in event["cards"])
         return {"en": f"{seat} melds {names}.", "zh": f"{seat}组合{names}。", "vi": f"{seat} hạ {names}."}[lang]
+    if t == "card_corrected":
+        name, was = card_name(event["card"], lang), card_name(event["was"], lang)
+        return {"en": f"Correction: {seat} has {name}, not {was}.", "zh": f"更正：{seat}是{name}，不是{was}。",
+                "vi": f"Sửa lại: {seat} là {name}, không phải {was}."}[lang]
     if t == "card_removed":
         name = card_name(event["card"], lang)
         return {"en": f"{name} left the table.", "zh": f"{name}离开桌面。", "vi": f"{name} rời bàn."}[lang]

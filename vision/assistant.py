@@ -6,6 +6,8 @@ Events (JSON-ready dicts, ``t`` in seconds from the start of the source):
   vanishes and comes back, or moves to a meld row, is the same card and is not announced again.
 - ``draw`` / ``discard``: derived from ``card_shown`` when the draw pile shrank (a draw) or not.
 - ``meld``: cards of one seat lying together that form a meld.
+- ``card_corrected``: a card seen moments ago was misread; ``card`` is what it is, ``was`` what
+  it was announced as (no second ``card_shown``, and no ``card_removed`` for the misreading).
 - ``card_removed``: a card gone for good.
 - ``win_claimed``: a seat lays down a hand that splits into melds; it is scored (and checked
   against ``claimed`` when given).
@@ -33,6 +35,11 @@ from .tracker import CardTracker, Track
 
 TURN_ORDER = ("S", "E", "N", "W")  # counterclockwise seen from above: the next player is to the right
 MOVE_SECONDS = 3.0
+RETURN_SECONDS = 20.0
+"""A card seen again where a card of its kind was lost, within this many seconds of its
+``card_removed``, is that card coming back (read too weakly for a while, or uncovered), not a
+new face-up card. Measured on seed 7's video: a plain joker in a meld, found at confidence
+0.28-0.45, was announced twice more; with this rule it is not, and no video lost a card."""
 WIN_MIN_CARDS = 15
 MIN_CONFIDENCE = 0.4
 """Readings below this confidence are not tracked. Measured on 60 s game videos (generator 1.2),
@@ -67,6 +74,7 @@ class TableAssistant:
         self.claimed = claimed
         self.zone_of_track: dict[int, str] = {}
         self.removed: list[Removed] = []
+        self.gone: list[Removed] = []  # cards reported removed, for RETURN_SECONDS
         self.reported_melds: set[frozenset[int]] = set()
         self.won: set[str] = set()
         self.pile_history: deque = deque(maxlen=15)
@@ -88,9 +96,16 @@ class TableAssistant:
         for tr in confirmed:
             zone = self._zone(tr)
             self.zone_of_track[tr.id] = zone
-            moved = self._take_moved(tr.code, t)
-            if moved is not None:
-                continue  # the same card, moved (to a meld row, say): not a new face-up card
+            same = self._take_moved(tr.code, t) or self._take_returned(tr, t)
+            if same is not None:
+                # the same card, moved (to a meld row, say) or seen again where it was lost: not a
+                # new face-up card, and seen since it was first seen
+                tr.confirmed_at = same.confirmed_at
+                continue
+            if tr.corrects is not None and self._take_removed(tr.corrects):
+                events.append({"t": round(t, 3), "type": "card_corrected", "card": tr.code, "was": tr.corrects.code,
+                               "seat": zone, "id": tr.id, "first_seen": round(tr.first_seen, 3)})
+                continue
             ev = {"t": round(t, 3), "type": "card_shown", "card": tr.code, "seat": zone, "id": tr.id,
                   "first_seen": round(tr.first_seen, 3)}
             events.append(ev)
@@ -102,6 +117,7 @@ class TableAssistant:
             if t - r.t > MOVE_SECONDS:
                 events.append({"t": round(t, 3), "type": "card_removed", "card": r.track.code, "seat": r.zone,
                                "id": r.track.id})
+                self.gone.append(r)
             else:
                 keep.append(r)
         self.removed = keep
@@ -122,6 +138,24 @@ class TableAssistant:
             if tr.confirmed and tr.code == code and t - tr.last_seen > 0.25:
                 del self.tracker.tracks[tr.id]
                 return tr
+        return None
+
+    def _take_removed(self, track: Track) -> bool:
+        """Forget a removed track before its ``card_removed`` is reported; whether it was there."""
+        for i, r in enumerate(self.removed):
+            if r.track is track:
+                del self.removed[i]
+                return True
+        return False
+
+    def _take_returned(self, tr: Track, t: float) -> Track | None:
+        """The card reported removed that this new track is: same kind, same place (centres within
+        half a card's width), removed at most RETURN_SECONDS ago."""
+        self.gone = [r for r in self.gone if t - r.t <= MOVE_SECONDS + RETURN_SECONDS]
+        for i, r in enumerate(self.gone):
+            if r.track.code == tr.code and \
+                    float(np.linalg.norm(r.track.center - tr.center)) <= 0.5 * max(r.track.size, 8.0):
+                return self.gone.pop(i).track
         return None
 
     def _pile(self) -> int:

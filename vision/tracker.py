@@ -25,6 +25,7 @@ import numpy as np
 from sisepai.engine.cards import CARD_CODES, Card
 
 from .detections import Detections
+from .geometry import inside
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Track:
     announced: bool = False
     confirmed_code: str | None = None
     other_since: float | None = None  # since when every frame has read one card other than the confirmed one
+    corrects: "Track | None" = None  # the seen card this one replaced moments after it was seen: a misreading
 
     @property
     def center(self) -> np.ndarray:
@@ -67,6 +69,9 @@ class Track:
         return float(tally.most_common(1)[0][1] / total) if total else 0.0
 
 
+CORRECT_SECONDS = 3.0
+"""A card replaced within this many seconds of being seen was, far more likely, misread at first
+than covered by a new card (cards are laid turns apart): the new track ``corrects`` the old."""
 REPLACE_CONFIDENCE_RATIO = 0.9
 """A replacing card's readings must average this share of the replaced card's. Measured on seven
 game videos: seed 7's false events 7 -> 6 (a misread card's correct reading came late and less
@@ -118,6 +123,10 @@ class CardTracker:
         for old in replaced:
             self._replace(old, t)
         for i in sorted(free):
+            host = self._whole_of(det, i)
+            if host is not None:  # an end of a card already followed (or that card, whole): the same card
+                host.last_seen = t
+                continue
             tr = Track(self._next_id, det.polygons[i].copy(), t, t, str(det.kind[i]))
             tr.votes.append((int(det.class_id[i]), float(det.confidence[i])))
             tr.hits = 1
@@ -136,6 +145,20 @@ class CardTracker:
             del self.tracks[tr.id]
         return confirmed, replaced + removed
 
+    def _whole_of(self, det: Detections, i: int) -> Track | None:
+        """The followed card that detection ``i`` is a part of: same code, and the detection is an
+        end lying inside a whole card's track, or a whole card holding an end's track. (A plain
+        card in a meld is often found as its two ends in some frames and whole in others; without
+        this, one card became up to three tracks.)"""
+        code = CARD_CODES[int(det.class_id[i])]
+        poly, kind = det.polygons[i], str(det.kind[i])
+        for tr in self.tracks.values():
+            if tr.code != code or tr.kind == kind:
+                continue
+            if (kind == "end" and inside(poly.mean(0), tr.polygon)) or (kind == "card" and inside(tr.center, poly)):
+                return tr
+        return None
+
     def _replace(self, old: Track, t: float) -> None:
         """End ``old`` (keeping only its own readings, so it leaves under its own name) and start a
         track for the card now in its place, from the frames that read it."""
@@ -143,6 +166,8 @@ class CardTracker:
         new = Track(self._next_id, old.polygon.copy(), old.other_since, t, old.kind)
         new.votes.extend(list(old.votes)[-self.replace_frames:])
         new.hits = self.replace_frames
+        if old.confirmed_at is not None and old.other_since - old.confirmed_at <= CORRECT_SECONDS:
+            new.corrects = old
         old.votes = deque((v for v in old.votes if CARD_CODES[v[0]] == old.confirmed_code), maxlen=15)
         self.tracks[new.id] = new
         self._next_id += 1

@@ -37,6 +37,7 @@ function sentence(ev, lang) {
     const verb = { en: { draw: "draws", discard: "discards" }, zh: { draw: "摸到", discard: "打出" }, vi: { draw: "bốc", discard: "đánh" } }[lang] || {};
     return lang === "zh" ? `${seat}${verb[ev.type]}${name(ev.card)}` : `${seat} ${verb[ev.type]} ${name(ev.card)}`;
   }
+  if (ev.type === "card_corrected") return lang === "zh" ? `更正：${seat}是${name(ev.card)}，不是${name(ev.was)}` : lang === "vi" ? `Sửa lại: ${seat} là ${name(ev.card)}, không phải ${name(ev.was)}` : `Correction: ${seat} has ${name(ev.card)}, not ${name(ev.was)}`;
   if (ev.type === "meld") return `${seat}: ${ev.cards.map(name).join(", ")}`;
   if (ev.type === "win_claimed") return lang === "en" ? `${seat} claims a win, ${ev.points} points` : `${seat} ${ev.points}`;
   if (ev.type === "advice") return ev.text;
@@ -117,7 +118,7 @@ function logEvent(ev) {
   li.textContent = `${ev.t.toFixed(1)}s ${text}`;
   li.className = "ev-" + ev.type;
   $("events").prepend(li);
-  if (["card_shown", "meld", "win_claimed", "advice"].includes(ev.type)) say(text);
+  if (["card_shown", "card_corrected", "meld", "win_claimed", "advice"].includes(ev.type)) say(text);
 }
 
 // --- my hand -----------------------------------------------------------------------------------

@@ -65,6 +65,59 @@ def test_flicker_does_not_double_announce():
     assert recall >= 0.9 and false <= 1
 
 
+def one_card(code, x, y=300.0):
+    box = np.float32([[[x, y], [x + 30, y], [x + 30, y + 150], [x, y + 150]]])
+    return Detections(box, np.array([0.9]), np.array([CARD_CODES.index(code)]))
+
+
+def feed(assistant, frames):
+    """Frames of (seconds, detections); all the events."""
+    events = []
+    for t, det in frames:
+        events += assistant.process(det, t, 1280, 720)[1]
+    return events
+
+
+def test_a_card_lost_for_seconds_and_found_where_it_was_is_not_announced_again():
+    a = TableAssistant()
+    seen = [(k / 10, one_card("J", 600)) for k in range(30)]  # 3 s in view
+    lost = [(3 + k / 10, Detections.empty()) for k in range(80)]  # 8 s unread: reported removed
+    back = [(11 + k / 10, one_card("J", 603)) for k in range(30)]  # read again, in its place
+    events = feed(a, seen + lost + back)
+    assert [e["type"] for e in events if e["type"] in ("card_shown", "card_removed")] == ["card_shown", "card_removed"]
+    assert [tr.code for tr in a.tracker.visible()] == ["J"]  # and it is on the table again
+
+
+def test_the_same_kind_elsewhere_or_much_later_is_a_new_card():
+    elsewhere = feed(TableAssistant(), [(k / 10, one_card("J", 600)) for k in range(30)]
+                     + [(3 + k / 10, Detections.empty()) for k in range(80)]
+                     + [(11 + k / 10, one_card("J", 900)) for k in range(30)])
+    later = feed(TableAssistant(), [(k / 10, one_card("J", 600)) for k in range(30)]
+                 + [(3 + k / 10, Detections.empty()) for k in range(300)]
+                 + [(33 + k / 10, one_card("J", 600)) for k in range(30)])
+    assert sum(e["type"] == "card_shown" for e in elsewhere) == 2
+    assert sum(e["type"] == "card_shown" for e in later) == 2
+
+
+def test_a_card_read_differently_moments_after_it_was_shown_is_a_correction():
+    a = TableAssistant()
+    events = feed(a, [(k / 10, one_card("RK", 600)) for k in range(12)]  # seen as RK at 0.5 s
+                  + [(1.2 + k / 10, one_card("YC", 600)) for k in range(20)]  # then read as YC
+                  + [(3.2 + k / 10, one_card("YC", 600)) for k in range(50)])
+    kinds = [(e["type"], e["card"]) for e in events if e["type"] in ("card_shown", "card_corrected", "card_removed")]
+    assert kinds == [("card_shown", "RK"), ("card_corrected", "YC")]
+    assert next(e for e in events if e["type"] == "card_corrected")["was"] == "RK"
+    assert "not Red General" in announce(next(e for e in events if e["type"] == "card_corrected"))
+
+
+def test_a_new_card_laid_long_after_is_not_a_correction():
+    a = TableAssistant()
+    events = feed(a, [(k / 10, one_card("RK", 600)) for k in range(60)]  # seen for 6 s
+                  + [(6 + k / 10, one_card("YC", 600)) for k in range(60)])  # another card laid there
+    kinds = [(e["type"], e["card"]) for e in events if e["type"] in ("card_shown", "card_corrected", "card_removed")]
+    assert kinds == [("card_shown", "RK"), ("card_shown", "YC"), ("card_removed", "RK")]
+
+
 def test_names_and_sentences():
     assert card_name("YH", "zh") == "黄傌" and card_name("J", "en") == "Joker"
     assert announce({"type": "meld", "seat": "E", "cards": ["GR", "GH", "GC"]}, "en") == \
