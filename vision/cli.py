@@ -56,7 +56,9 @@ output: {"image": ..., "cards": ["GK", ...], "winning": bool, "points": int|null
   sisepai watch 0 --hand "GK GA GE ..." --seat S    # advice for your own hand
   sisepai watch game.mp4 --seats calibration.json --claimed 11
 seats: S is the bottom edge of the frame, E the right, N the top, W the left, unless --seats
-gives a calibration file: {"zones": {"S": [[x, y], ...], "E": ..., "N": ..., "W": ..., "center": ...}}""")
+gives a calibration file: {"zones": {"S": [[x, y], ...], "E": ..., "N": ..., "W": ..., "center": ...}}
+events: card_shown (once per card), draw / discard, meld, card_corrected (a card announced moments
+ago was misread: "card" is what it is, "was" what was said), card_removed, win_claimed, advice""")
     p.add_argument("source", metavar="SOURCE", help="webcam index, video file, stream URL, or folder of images")
     p.add_argument("--json", action="store_true", help="events as JSON lines")
     p.add_argument("--speak", action="store_true", help="read announcements aloud (espeak-ng)")

@@ -73,7 +73,7 @@ def watch(source, recognizer, assistant, out: IO[str] = sys.stdout, as_json: boo
                 else:
                     out.write(f"[{ev['t']:7.2f}s] {announce(ev, lang)}\n")
                 out.flush()
-                if speaker and ev["type"] in ("card_shown", "meld", "win_claimed", "advice"):
+                if speaker and ev["type"] in ("card_shown", "card_corrected", "meld", "win_claimed", "advice"):
                     speaker.say(announce(ev, lang))
             if show:
                 import cv2
