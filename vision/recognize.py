@@ -222,10 +222,11 @@ class Recognizer:
 
         return cls(Detector.load(detector_weights or DET), Reader.load(reader_weights or READ), **kwargs)
 
-    def recognize(self, image: np.ndarray, zoom_out: bool = True) -> Recognition:
-        return self.recognize_batch([image], zoom_out)[0]
+    def recognize(self, image: np.ndarray, zoom_out: bool = True, palette: SuitPalette | None = None) -> Recognition:
+        return self.recognize_batch([image], zoom_out, palette)[0]
 
-    def recognize_batch(self, images: Sequence[np.ndarray], zoom_out: bool = True) -> list[Recognition]:
+    def recognize_batch(self, images: Sequence[np.ndarray], zoom_out: bool = True,
+                        palette: SuitPalette | None = None) -> list[Recognition]:
         """Recognise BGR images (any size); one :class:`Recognition` each.
 
         The detector learned cards at table distance (a card about a fifth of the frame long). When
@@ -234,7 +235,9 @@ class Recognizer:
         cards: it is looked at again zoomed out (placed small on a canvas of its own border
         colour), and the reading with the most confidence in total wins. Crops are always cut
         from the full-resolution picture. Live video passes ``zoom_out=False``: a
-        camera over a table sees cards at table distance, and every frame counts.
+        camera over a table sees cards at table distance, and every frame counts. ``palette``: the
+        deck palette of one video session (the service keeps one per live connection) to learn
+        from and use, in place of the recogniser's own.
         """
         images = [check_image(im, f"image {i}") for i, im in enumerate(images)]
         t0 = time.perf_counter()
@@ -242,14 +245,14 @@ class Recognizer:
         out = []
         for img, b in zip(images, boxes):
             t1 = time.perf_counter()
-            det, unsure = self._read(img, b)
+            det, unsure = self._read(img, b, palette)
             weak = (len(det) < self.zoom_out_below
                     or float(det.confidence.max(initial=0.0)) < ZOOM_OUT_MIN_CONFIDENCE)
             if weak and zoom_out and self.zoom_out:
                 canvases = [zoomed_out(img, k) for k in self.zoom_out]
                 for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
                     zb.polygons = (zb.polygons - offset) / scale  # back to the picture's pixels
-                    zdet, zunsure = self._read(img, zb)
+                    zdet, zunsure = self._read(img, zb, palette)
                     # a few confident cards beat many doubtful ones
                     if float((zdet.confidence ** 2).sum()) > float((det.confidence ** 2).sum()):
                         det, unsure, b = zdet, zunsure, zb
@@ -257,7 +260,7 @@ class Recognizer:
             out.append(Recognition(det, b.select(2).polygons, img.shape[1], img.shape[0], ms, unsure))
         return out
 
-    def _read(self, image_bgr: np.ndarray, boxes: Boxes) -> tuple[Detections, list[int]]:
+    def _read(self, image_bgr: np.ndarray, boxes: Boxes, palette: SuitPalette | None = None) -> tuple[Detections, list[int]]:
         rgb = image_bgr[..., ::-1]
         cards = boxes.select(0)
         ends = boxes.select(1)
@@ -315,7 +318,7 @@ class Recognizer:
                 continue  # the reader says this is not a card end
             cand.append((ep, p, float(ends.confidence[j]), "end"))
             colours.append(colour_of([end_row[j]]) if colour_of else None)
-        cand = self._rerank_by_palette(cand, colours)
+        cand = self._rerank_by_palette(cand, colours, palette)
         # too doubtful readings go first, so that they cannot hide a same-code reading as its duplicate
         sure = [c for c in cand if float(np.max(c[1][:NUM_CARDS])) >= self.min_card_prob]
         polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
@@ -336,12 +339,12 @@ class Recognizer:
         unsure = [i for i in range(len(det)) if det.confidence[i] < 0.5]
         return det, unsure
 
-    def _rerank_by_palette(self, cand: list, colours: list) -> list:
+    def _rerank_by_palette(self, cand: list, colours: list, palette: SuitPalette | None = None) -> list:
         """Weight each reading's suit by the deck's own colours (see :mod:`.palette`): learned from
         this picture's sure readings, or from the video's so far."""
         if self.palette_mode == "off":
             return cand
-        palette = self.session_palette if self.session_palette is not None else SuitPalette()
+        palette = palette or self.session_palette or SuitPalette()
         palette.learn(colours, [c[1] for c in cand])
         return [(poly, palette.rerank(p, colour), conf, kind) for (poly, p, conf, kind), colour in zip(cand, colours)]
 

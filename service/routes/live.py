@@ -1,6 +1,6 @@
 """The live WebSocket: binary JPEG frames in, ``TableState`` JSON (with events and advice) out.
 
-Each connection is its own session (its own tracker and table). Frames that arrive while one is
+Each connection is its own session (its own tracker, table and deck palette). Frames that arrive while one is
 being processed are dropped, not queued: the client always sees the newest table.
 """
 
@@ -19,6 +19,7 @@ router = APIRouter()
 @router.websocket("/api/live")
 async def live(ws: WebSocket) -> None:
     from sisepai.vision.assistant import TableAssistant
+    from sisepai.vision.palette import SuitPalette
     from sisepai.vision.recognize import ImageError, decode_image
 
     await ws.accept()
@@ -36,6 +37,7 @@ async def live(ws: WebSocket) -> None:
         await ws.send_json({"type": "error", "detail": str(exc)})
         await ws.close(code=1008)
         return
+    palette = SuitPalette()  # this session's deck colours, learned frame by frame
     latest: dict = {"frame": None, "dropped": 0}
     wake = asyncio.Event()
     start = time.perf_counter()
@@ -82,7 +84,7 @@ async def live(ws: WebSocket) -> None:
             except ImageError as exc:
                 await ws.send_json({"type": "error", "detail": str(exc)})
                 continue
-            result = await run_in_threadpool(recognizer.recognize, image, False)
+            result = await run_in_threadpool(recognizer.recognize, image, False, palette)
             h, w = image.shape[:2]
             state, events = assistant.process(result.detections, t, w, h, backs=len(result.backs))
             msg = {"type": "state", **state.to_json(), "detections": result.detections.to_cards(),

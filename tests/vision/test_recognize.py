@@ -154,3 +154,16 @@ def test_still_cards_keep_their_reading_between_video_frames(recognizer):
     assert all(f.codes == frames[0].codes for f in frames)  # the same still cards, the same reading
     assert read[1] < read[0] and read[2] < read[0]  # still cards were not read again...
     assert read[3] == read[0]  # ...until their reading was max_age frames old
+
+
+@pytest.mark.model
+def test_a_session_palette_learns_the_decks_colours(recognizer):
+    from sisepai.vision.palette import SuitPalette
+
+    palette = SuitPalette()
+    image = make_scene(5, 0, "table", font_split="holdout").image[..., ::-1].copy()
+    plain = recognizer.recognize(image).detections
+    with_palette = recognizer.recognize(image, palette=palette).detections
+    assert len(palette.centres()) >= 2  # learned from this picture's sure cards, into the session's palette
+    assert recognizer.session_palette is None  # the shared recogniser keeps none of its own
+    assert len(with_palette) == len(plain)
