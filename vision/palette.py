@@ -86,10 +86,16 @@ class SuitPalette:
         return {SUITS[g]: np.median(np.stack(s), axis=0) for g, s in enumerate(self.samples)
                 if len(s) >= self.min_samples}
 
-    def rerank(self, probs: np.ndarray, colour: np.ndarray | None) -> np.ndarray:
+    def rerank_all(self, probs: Sequence[np.ndarray], colours: Sequence[np.ndarray | None]) -> list[np.ndarray]:
+        """:meth:`rerank` for many readings at once (the suit colours are worked out once)."""
+        centres = self.centres()
+        return [self.rerank(p, c, centres) for p, c in zip(probs, colours)]
+
+    def rerank(self, probs: np.ndarray, colour: np.ndarray | None,
+               centres: dict[str, np.ndarray] | None = None) -> np.ndarray:
         """``probs`` (29 card kinds, then any extra classes such as 'none') weighted by how near
         ``colour`` lies to each suit's paper colour; unchanged while fewer than two suits are known."""
-        centres = self.centres()
+        centres = self.centres() if centres is None else centres
         if colour is None or len(centres) < 2:
             return probs
         d2 = np.full(len(SUITS), self.unknown_sigmas ** 2)

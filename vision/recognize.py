@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+import cv2
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
@@ -181,18 +182,20 @@ class StillReadings:
     def __init__(self, max_shift: float = 3.0, max_age: int = 2):
         self.max_shift = max_shift
         self.max_age = max_age
-        self._last: list[tuple[np.ndarray, np.ndarray, int]] = []  # (outline, two end readings, age)
+        self._last: list[tuple] = []  # (outline, two end readings, age, two end paper colours or None)
 
-    def lookup(self, polys: Sequence[np.ndarray]) -> list[tuple[np.ndarray, int] | None]:
-        """For each card outline, the last frame's still card's two end readings and their age
-        in frames, or None."""
-        return [next(((probs, age) for old, probs, age in self._last
+    def lookup(self, polys: Sequence[np.ndarray]) -> list[tuple[np.ndarray, int, list | None] | None]:
+        """For each card outline, the last frame's still card's two end readings, their age in
+        frames and the ends' paper colours (None when not measured), or None."""
+        return [next(((probs, age, colours) for old, probs, age, colours in self._last
                       if age < self.max_age and float(np.abs(old - poly).max()) <= self.max_shift), None)
                 for poly in polys]
 
-    def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int]) -> None:
-        """This frame's cards, their two end readings, and how many frames each reading is old."""
-        self._last = list(zip(polys, probs, ages))
+    def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int],
+                 colours: Sequence[list | None] | None = None) -> None:
+        """This frame's cards, their two end readings, how many frames each reading is old, and
+        (optionally) the two ends' paper colours."""
+        self._last = list(zip(polys, probs, ages, colours if colours is not None else [None] * len(polys)))
 
 
 class Recognizer:
@@ -289,18 +292,29 @@ class Recognizer:
         probs = np.zeros((len(crops), len(self.reader.classes)), np.float32)
         if fresh:
             probs[fresh] = self.reader.read([crops[k] for k in fresh])
-        if self.still is not None:
-            ages = []
-            for k, old in enumerate(reused):
-                if old is not None:
-                    probs[2 * k:2 * k + 2] = old[0]
-                ages.append(0 if old is None else old[1] + 1)
-            self.still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages)
+        view_colour: list[np.ndarray | None] = [None] * len(crops)  # each reading's paper colour, when needed
+        ages = []
+        for k, old in enumerate(reused):
+            if old is not None:
+                probs[2 * k:2 * k + 2] = old[0]
+                if old[2] is not None:
+                    view_colour[2 * k:2 * k + 2] = old[2]
+            ages.append(0 if old is None else old[1] + 1)
+
+        def colour_at(v: int) -> np.ndarray:
+            if view_colour[v] is None:
+                if crops[v] is not None:  # the middle of the crop read: the end without the margin
+                    m = round(self.crop * 0.14)
+                    view_colour[v] = paper_colour(cv2.resize(crops[v][m:-m, m:-m], (12, 12), interpolation=cv2.INTER_AREA))
+                else:
+                    view_colour[v] = paper_colour(straighten(rgb, quads[v], 12, margin=-0.15))
+            return view_colour[v]
+
         # candidates: (polygon, probabilities, detector confidence, kind)
         cand: list[tuple[np.ndarray, np.ndarray, float, str]] = []
         colours: list[np.ndarray | None] = []  # each candidate's paper colour, when the palette is on
-        colour_of = (lambda views: np.median([paper_colour(straighten(rgb, quads[v], 12, margin=-0.15))
-                                              for v in views], axis=0)) if self.palette_mode != "off" else None
+        colour_of = (lambda views: np.median([colour_at(v) for v in views], axis=0)) \
+            if self.palette_mode != "off" else None
         for k, poly in enumerate(card_polys):
             # evidence: the two geometric ends of the card, and the detected ends inside it
             views = [2 * k, 2 * k + 1] + [end_row[j] for j, o in enumerate(owner) if o == k and end_row[j] >= 0]
@@ -319,6 +333,10 @@ class Recognizer:
             cand.append((ep, p, float(ends.confidence[j]), "end"))
             colours.append(colour_of([end_row[j]]) if colour_of else None)
         cand = self._rerank_by_palette(cand, colours, palette)
+        if self.still is not None:
+            self.still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages,
+                                [view_colour[2 * k:2 * k + 2] if all(c is not None for c in view_colour[2 * k:2 * k + 2]) else None
+                                 for k in range(len(card_polys))])
         # too doubtful readings go first, so that they cannot hide a same-code reading as its duplicate
         sure = [c for c in cand if float(np.max(c[1][:NUM_CARDS])) >= self.min_card_prob]
         polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
@@ -346,7 +364,8 @@ class Recognizer:
             return cand
         palette = palette or self.session_palette or SuitPalette()
         palette.learn(colours, [c[1] for c in cand])
-        return [(poly, palette.rerank(p, colour), conf, kind) for (poly, p, conf, kind), colour in zip(cand, colours)]
+        reranked = palette.rerank_all([c[1] for c in cand], colours)
+        return [(poly, p, conf, kind) for (poly, _, conf, kind), p in zip(cand, reranked)]
 
 
 def recognize(image: np.ndarray) -> Detections:

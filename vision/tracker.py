@@ -111,12 +111,16 @@ class CardTracker:
         centers = det.centers if len(det) else np.zeros((0, 2))
         free = set(range(len(det)))
         pairs = []
-        for tid, tr in self.tracks.items():
-            for i in range(len(det)):
-                d = float(np.linalg.norm(centers[i] - tr.center))
-                if d < self.match_factor * max(tr.size, 8.0):
-                    same = CARD_CODES[int(det.class_id[i])] == tr.code
-                    pairs.append((d * (0.5 if same else 1.0), tid, i))
+        tids = list(self.tracks)
+        if tids and len(det):  # every track against every detection at once (this loop is hot)
+            track_centres = np.array([self.tracks[k].center for k in tids])
+            reach = self.match_factor * np.array([max(self.tracks[k].size, 8.0) for k in tids])
+            dist = np.sqrt(((centers[None, :, :] - track_centres[:, None, :]) ** 2).sum(axis=2))
+            track_codes = [self.tracks[k].code for k in tids]
+            det_codes = [CARD_CODES[int(c)] for c in det.class_id]
+            for a, i in zip(*np.nonzero(dist < reach[:, None])):
+                d = float(dist[a, i])
+                pairs.append((d * (0.5 if det_codes[i] == track_codes[a] else 1.0), tids[a], int(i)))
         pairs.sort()
         matched_tracks = set()
         for _, tid, i in pairs:
