@@ -32,6 +32,9 @@ from .reader import NUM_CARDS, Reader, colour_rank_confidence
 
 PALETTE_MODES = ("image", "session", "off")
 """Where the deck's suit colours are learned: from each picture alone, over a video, or not at all."""
+INNER_ENDS_BELOW = 0.95
+"""The ends detected inside a whole card are read too only when its two ends agree on one kind
+with less belief than this."""
 ZOOM_OUT_MIN_CONFIDENCE = 0.4
 """A first look with no reading this confident is looked at again zoomed out."""
 MAX_PIXELS = 40_000_000
@@ -279,27 +282,39 @@ class Recognizer:
                 # a still card's reading is reused; a blank stands in for its crop (not read)
                 crops.append(straighten(rgb, end, self.crop) if old is None else None)
                 quads.append(end)
-        # detected ends inside a card add a reading (better accuracy, more time: off for live video)
-        end_row = []  # each detected end's row in the reader's output, or -1 when not read
-        for ep, o in zip(end_polys, owner):
-            if o < 0 or self.read_inner_ends:
-                end_row.append(len(crops))
+        end_row = [-1] * len(end_polys)  # each detected end's row in the reader's output, or -1 when not read
+        for j, (ep, o) in enumerate(zip(end_polys, owner)):
+            if o < 0:  # an end outside every whole card (a card in a fan) is read on its own
+                end_row[j] = len(crops)
                 crops.append(straighten(rgb, ep, self.crop))
                 quads.append(ep)
-            else:
-                end_row.append(-1)
         fresh = [k for k, c in enumerate(crops) if c is not None]
         probs = np.zeros((len(crops), len(self.reader.classes)), np.float32)
         if fresh:
             probs[fresh] = self.reader.read([crops[k] for k in fresh])
-        view_colour: list[np.ndarray | None] = [None] * len(crops)  # each reading's paper colour, when needed
         ages = []
+        reused_colours = {}
         for k, old in enumerate(reused):
             if old is not None:
                 probs[2 * k:2 * k + 2] = old[0]
                 if old[2] is not None:
-                    view_colour[2 * k:2 * k + 2] = old[2]
+                    reused_colours[k] = old[2]
             ages.append(0 if old is None else old[1] + 1)
+        # detected ends inside a card add a reading where its two ends leave it unsure (more
+        # accuracy, more time: off for live video)
+        if self.read_inner_ends:
+            unsure_cards = {k for k in range(len(card_polys)) if not self._sure_from_ends(probs[2 * k:2 * k + 2])}
+            inner = [j for j, o in enumerate(owner) if o in unsure_cards]
+            if inner:
+                first = len(crops)
+                for j in inner:
+                    end_row[j] = len(crops)
+                    crops.append(straighten(rgb, end_polys[j], self.crop))
+                    quads.append(end_polys[j])
+                probs = np.concatenate([probs, self.reader.read(crops[first:])])
+        view_colour: list[np.ndarray | None] = [None] * len(crops)  # each reading's paper colour, when needed
+        for k, colours_of_card in reused_colours.items():
+            view_colour[2 * k:2 * k + 2] = colours_of_card
 
         def colour_at(v: int) -> np.ndarray:
             if view_colour[v] is None:
@@ -356,6 +371,15 @@ class Recognizer:
                          np.array(kinds, dtype=object))
         unsure = [i for i in range(len(det)) if det.confidence[i] < 0.5]
         return det, unsure
+
+    @staticmethod
+    def _sure_from_ends(end_probs: np.ndarray, sure: float = INNER_ENDS_BELOW) -> bool:
+        """Whether a card's two end readings already agree on one kind with at least ``sure``."""
+        usable = [p for p in end_probs if p[-1] < 0.5]
+        if not usable:
+            return False
+        joint = np.exp(np.sum([np.log(p[:NUM_CARDS] + 1e-6) for p in usable], axis=0))
+        return float(joint.max() / max(joint.sum(), 1e-12)) >= sure
 
     def _rerank_by_palette(self, cand: list, colours: list, palette: SuitPalette | None = None) -> list:
         """Weight each reading's suit by the deck's own colours (see :mod:`.palette`): learned from

@@ -167,3 +167,19 @@ def test_a_session_palette_learns_the_decks_colours(recognizer):
     assert len(palette.centres()) >= 2  # learned from this picture's sure cards, into the session's palette
     assert recognizer.session_palette is None  # the shared recogniser keeps none of its own
     assert len(with_palette) == len(plain)
+
+
+def test_inner_ends_are_read_only_for_cards_their_two_ends_leave_unsure():
+    from sisepai.vision.recognize import Recognizer
+
+    def end(code_id, p=0.99):
+        v = np.full(30, (1 - p) / 29, np.float32)
+        v[code_id] = p
+        return v
+
+    none = np.zeros(30, np.float32)
+    none[-1] = 1.0
+    assert Recognizer._sure_from_ends(np.stack([end(3), end(3)]))
+    assert Recognizer._sure_from_ends(np.stack([end(3), none]))  # one clear end is enough when sure
+    assert not Recognizer._sure_from_ends(np.stack([end(3, 0.6), end(4, 0.6)]))  # the ends disagree
+    assert not Recognizer._sure_from_ends(np.stack([none, none]))  # neither end reads as a card end
