@@ -39,7 +39,6 @@ class Track:
     hits: int = 0
     confirmed: bool = False
     confirmed_at: float | None = None
-    announced: bool = False
     confirmed_code: str | None = None
     other_since: float | None = None  # since when every frame has read one card other than the confirmed one
     corrects: "Track | None" = None  # the seen card this one replaced moments after it was seen: a misreading
