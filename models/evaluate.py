@@ -130,8 +130,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     for layout, s in sorted(per_layout.items()):
         p = s["tp"] / max(s["tp"] + s["fp"], 1)
         r = s["tp"] / max(s["tp"] + s["fn"], 1)
-        f1 = 2 * p * r / max(p + r, 1e-9)
-        out["layouts"][layout] = {**s, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f1, 4),
+        out["layouts"][layout] = {**s, "precision": round(p, 4), "recall": round(r, 4), "f1": _f1(s["tp"], s["fp"], s["fn"]),
                                   "fp_kinds": dict(fp_kinds[layout]),
                                   "f1_ignoring_unlabelled": _f1(s["tp"], s["fp"] - fp_kinds[layout]["unlabelled_right"], s["fn"])}
         for k in totals:
@@ -139,7 +138,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     p = totals["tp"] / max(totals["tp"] + totals["fp"], 1)
     r = totals["tp"] / max(totals["tp"] + totals["fn"], 1)
     ignored = sum(k["unlabelled_right"] for k in fp_kinds.values())
-    out["overall"] = {**totals, "precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / max(p + r, 1e-9), 4),
+    out["overall"] = {**totals, "precision": round(p, 4), "recall": round(r, 4), "f1": _f1(totals["tp"], totals["fp"], totals["fn"]),
                       "f1_ignoring_unlabelled": _f1(totals["tp"], totals["fp"] - ignored, totals["fn"])}
     out["finished_hand_exact_match"] = round(exact["exact"] / max(exact["hands"], 1), 4)
     out["finished_hands"] = exact["hands"]

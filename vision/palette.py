@@ -104,7 +104,7 @@ class SuitPalette:
         if "J" not in centres:  # jokers are few: an unseen joker colour is no evidence for one
             d2[SUITS.index("J")] = min(d2[SUITS.index(name)] for name in centres)
         weight = np.exp(-0.5 * (d2 - d2.min()))
-        out = probs.astype(np.float64).copy()
+        out = probs.astype(np.float64)
         n = len(_GROUP)
         out[:n] = out[:n] * weight[_GROUP]
         total = out[:n].sum()

@@ -103,6 +103,12 @@ def decode_image(data: bytes, name: str = "upload") -> np.ndarray:
     return check_image(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), name)
 
 
+def _joint_belief(readings: Sequence[np.ndarray]) -> np.ndarray:
+    """Several readings of one card combined: their card-kind beliefs multiplied, then normalised."""
+    joint = np.exp(np.sum([np.log(p[:NUM_CARDS] + 1e-6) for p in readings], axis=0))
+    return joint / max(joint.sum(), 1e-12)
+
+
 def drop_duplicates(cand: list, overlap: float = 0.6) -> list:
     """Readings ``(polygon, probs, det_conf, kind)`` without the second sighting of one card: the same
     card kind, overlapping by more than ``overlap`` of the smaller outline (a card found twice, or a
@@ -336,8 +342,7 @@ class Recognizer:
             usable = [v for v in views if probs[v][-1] < 0.5]
             if not usable:
                 usable = [min(views, key=lambda v: probs[v][-1])]
-            joint = np.exp(np.sum([np.log(probs[v][:NUM_CARDS] + 1e-6) for v in usable], axis=0))
-            cand.append((poly, np.append(joint / max(joint.sum(), 1e-12), 0.0), float(cards.confidence[k]), "card"))
+            cand.append((poly, np.append(_joint_belief([probs[v] for v in usable]), 0.0), float(cards.confidence[k]), "card"))
             colours.append(colour_of(usable) if colour_of else None)
         for j, ep in enumerate(end_polys):
             if owner[j] >= 0:
@@ -376,10 +381,7 @@ class Recognizer:
     def _sure_from_ends(end_probs: np.ndarray, sure: float = INNER_ENDS_BELOW) -> bool:
         """Whether a card's two end readings already agree on one kind with at least ``sure``."""
         usable = [p for p in end_probs if p[-1] < 0.5]
-        if not usable:
-            return False
-        joint = np.exp(np.sum([np.log(p[:NUM_CARDS] + 1e-6) for p in usable], axis=0))
-        return float(joint.max() / max(joint.sum(), 1e-12)) >= sure
+        return bool(usable) and float(_joint_belief(usable).max()) >= sure
 
     def _rerank_by_palette(self, cand: list, colours: list, palette: SuitPalette | None = None) -> list:
         """Weight each reading's suit by the deck's own colours (see :mod:`.palette`): learned from
