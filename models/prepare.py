@@ -5,7 +5,8 @@
    ``back`` (a face-down card, mostly visible). Folder ``DIR/detector/`` with its own data.yaml;
    its images are hard links to the dataset's.
 2. **Reader** crops: the dataset's ``crops/`` (made with ``--crops``) plus ``none`` crops cut
-   from places with no card, so the reader can reject a false end.
+   from places with no card end, and from the ends of face-down cards, so the reader can reject
+   a false end (a draw pile's top card is not a plain joker).
 """
 
 from __future__ import annotations
@@ -93,7 +94,8 @@ def _inside_any(pt: np.ndarray, polys: list[np.ndarray]) -> bool:
 
 
 def none_crops(dataset: Path, per_image: int = 6, seed: int = 0, size: int = 64) -> int:
-    """Cut crops with no card end in them into ``crops/{split}/none``; returns how many."""
+    """Cut crops with no card end in them into ``crops/{split}/none``, ``per_image`` at random
+    places and the ends of face-down cards (:func:`back_end_crops`); returns how many."""
     rng = np.random.default_rng(seed)
     n = 0
     for split in ("train", "val"):
@@ -125,4 +127,32 @@ def none_crops(dataset: Path, per_image: int = 6, seed: int = 0, size: int = 64)
                 cv2.imwrite(str(folder / f"{ann.stem}_{made}.png"), crop)
                 made += 1
                 n += 1
+    return n + back_end_crops(dataset, size)
+
+
+def back_end_crops(dataset: Path, size: int = 64) -> int:
+    """Cut both ends of every mostly visible face-down card into ``crops/{split}/none`` (files
+    ``back_*.png``); returns how many. An end under a face-up card is skipped. Without these the
+    reader took a draw pile's plain back for a plain joker (a false ``J`` on one game video)."""
+    from sisepai.vision.geometry import card_ends, straighten
+
+    n = 0
+    for split in ("train", "val"):
+        folder = dataset / "crops" / split / "none"
+        folder.mkdir(parents=True, exist_ok=True)
+        for ann in sorted((dataset / "annotations" / split).glob("*.json")):
+            record = json.loads(ann.read_text())
+            backs = [c for c in record["cards"] if not c["face_up"] and c["visible"] >= BACK_MIN_VISIBLE]
+            if not backs:
+                continue
+            img = cv2.imread(str(dataset / record["image"]))
+            if img is None:
+                continue
+            faces = [np.float32(c["corners"]) for c in record["cards"] if c["face_up"]]
+            for k, card in enumerate(backs):
+                for e, end in enumerate(card_ends(np.float32(card["corners"]))):
+                    if _inside_any(end.mean(0), faces):
+                        continue
+                    cv2.imwrite(str(folder / f"back_{ann.stem}_{k}_{e}.png"), straighten(img, end, size))
+                    n += 1
     return n

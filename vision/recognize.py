@@ -4,7 +4,8 @@ Two stages, both trained here on generated scenes:
 
 1. the OBB detector finds whole cards, card *ends* (the character regions) and card backs;
 2. the reader CNN reads each straightened end: both ends of a whole card (their beliefs are
-   multiplied), or the lone visible end of a card in a fan.
+   multiplied), or the lone visible end of a card in a fan. Two lone ends that are one card
+   (:mod:`.end_pairs`) are one reading.
 
 >>> from sisepai.vision.recognize import Recognizer   # doctest: +SKIP
 >>> rec = Recognizer.load()                            # doctest: +SKIP
@@ -26,6 +27,7 @@ from sisepai.engine.cards import CARD_CODES
 
 from .detections import Detections
 from .detector import Boxes, Detector
+from .end_pairs import pair_lone_ends
 from .geometry import card_ends, inside, order_upright, straighten
 from .palette import SuitPalette, paper_colour
 from .reader import NUM_CARDS, Reader, colour_rank_confidence
@@ -37,6 +39,10 @@ INNER_ENDS_BELOW = 0.95
 with less belief than this."""
 ZOOM_OUT_MIN_CONFIDENCE = 0.4
 """A first look with no reading this confident is looked at again zoomed out."""
+PAIRED_KINDS = ("J",)
+"""The card kinds whose two lone ends may be paired into one card (:mod:`.end_pairs`): plain
+jokers, which the detector often finds only as their ends. Pairing every kind merged columns of
+overlapping pairs and pongs in finished hands (held-out hand F1 0.970 -> 0.948)."""
 MAX_PIXELS = 40_000_000
 """Larger images are refused (a 40-megapixel frame is far beyond any camera we read)."""
 
@@ -344,14 +350,21 @@ class Recognizer:
                 usable = [min(views, key=lambda v: probs[v][-1])]
             cand.append((poly, np.append(_joint_belief([probs[v] for v in usable]), 0.0), float(cards.confidence[k]), "card"))
             colours.append(colour_of(usable) if colour_of else None)
-        for j, ep in enumerate(end_polys):
-            if owner[j] >= 0:
-                continue
-            p = probs[end_row[j]]
-            if np.argmax(p) == len(p) - 1:
-                continue  # the reader says this is not a card end
-            cand.append((ep, p, float(ends.confidence[j]), "end"))
-            colours.append(colour_of([end_row[j]]) if colour_of else None)
+        # ends outside every whole card, that the reader takes for card ends
+        lone = [j for j in range(len(end_polys)) if owner[j] < 0 and np.argmax(probs[end_row[j]]) != NUM_CARDS]
+        lone_kinds = [int(np.argmax(probs[end_row[j]][:NUM_CARDS])) for j in lone]
+        plain = [k for k, kind in enumerate(lone_kinds) if CARD_CODES[kind] in PAIRED_KINDS]
+        paired = set()
+        for a, b, card in pair_lone_ends(rgb, [end_polys[lone[k]] for k in plain], [lone_kinds[k] for k in plain]):
+            ja, jb = lone[plain[a]], lone[plain[b]]  # two ends of one card whose outline the detector missed
+            paired.update((ja, jb))
+            cand.append((card, np.append(_joint_belief([probs[end_row[ja]], probs[end_row[jb]]]), 0.0),
+                         float(ends.confidence[[ja, jb]].mean()), "card"))
+            colours.append(colour_of([end_row[ja], end_row[jb]]) if colour_of else None)
+        for j in lone:
+            if j not in paired:
+                cand.append((end_polys[j], probs[end_row[j]], float(ends.confidence[j]), "end"))
+                colours.append(colour_of([end_row[j]]) if colour_of else None)
         cand = self._rerank_by_palette(cand, colours, palette)
         if self.still is not None:
             self.still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages,

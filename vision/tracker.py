@@ -142,6 +142,8 @@ class CardTracker:
             host = self._whole_of(det, i)
             if host is not None:  # an end of a card already followed (or that card, whole): the same card
                 host.last_seen = t
+                if det.kind[i] == "card":  # found whole at last: follow the whole card from now on
+                    host.polygon, host.kind = det.polygons[i].copy(), "card"
                 continue
             tr = Track(self._next_id, det.polygons[i].copy(), t, t, str(det.kind[i]))
             tr.votes.append((int(det.class_id[i]), float(det.confidence[i])))

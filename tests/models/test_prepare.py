@@ -54,3 +54,27 @@ def test_results_csv_reads_as_polars_reads_it(tmp_path):
     theirs = polars.read_csv(f.read_bytes(), infer_schema_length=None).to_dict(as_series=False)
     assert ours.keys() == theirs.keys()
     assert all(ours[k] == [float(v) for v in theirs[k]] for k in ours)
+
+
+def test_the_ends_of_face_down_cards_are_none_crops_unless_a_face_up_card_covers_them(tmp_path):
+    import json
+
+    import cv2
+    import numpy as np
+
+    from sisepai.models.prepare import back_end_crops
+
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    (tmp_path / "annotations" / "train").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "images" / "train" / "000000.jpg"), np.full((200, 300, 3), 90, np.uint8))
+    back = {"face_up": False, "visible": 0.9, "corners": [[20, 20], [50, 20], [50, 160], [20, 160]]}
+    hidden = {"face_up": False, "visible": 0.3, "corners": [[200, 20], [230, 20], [230, 160], [200, 160]]}
+    # a face-up card lying across the back's lower end
+    face = {"face_up": True, "visible": 1.0, "corners": [[10, 130], [120, 130], [120, 160], [10, 160]]}
+    record = {"image": "images/train/000000.jpg", "cards": [back, hidden, face]}
+    (tmp_path / "annotations" / "train" / "000000.json").write_text(json.dumps(record))
+    assert back_end_crops(tmp_path) == 1  # the back's upper end; its lower end is under the face
+    (crop,) = (tmp_path / "crops" / "train" / "none").glob("back_*.png")
+    assert cv2.imread(str(crop)).shape == (64, 64, 3)
+    generated = _tiny_set(tmp_path / "scenes", 4, ("table",))  # real scenes have a face-down pile
+    assert back_end_crops(generated) == len(list((generated / "crops").rglob("back_*.png"))) > 0
