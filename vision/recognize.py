@@ -115,6 +115,47 @@ def _joint_belief(readings: Sequence[np.ndarray]) -> np.ndarray:
     return joint / max(joint.sum(), 1e-12)
 
 
+def covered_ends(card_polys: Sequence[np.ndarray], quads: Sequence[np.ndarray], probs: np.ndarray,
+                 sure: float = 0.5) -> set[int]:
+    """The end readings of whole cards (rows ``2k`` and ``2k + 1`` of ``probs`` and ``quads`` for
+    card ``k``) that show another card's character: a card's ends never show two kinds. When they
+    surely disagree, and another card lies over one end (a quarter of it or more) but not the
+    other, and reads as that end does, that end is the other card's (a meld laid across the blank
+    ends of a row of discards).
+
+    >>> box = lambda x, y, w, h: np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+    >>> cards = [box(0, 0, 60, 10), box(50, -20, 10, 60)]  # a card lying across another's right end
+    >>> quads = [box(0, 0, 12, 10), box(48, 0, 12, 10), box(50, -20, 10, 12), box(50, 28, 10, 12)]
+    >>> probs = np.zeros((4, 30)); probs[[0, 1, 2, 3], [3, 7, 7, 29]] = 0.9  # GR | WK, and WK | blank
+    >>> covered_ends(cards, quads, probs)  # the first card's right end shows the WK lying over it
+    {1}
+    """
+    import cv2
+
+    def overlap(a: np.ndarray, b: np.ndarray) -> float:
+        inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
+        return float(inter) / max(float(cv2.contourArea(np.float32(a))), 1e-6)
+
+    def kind(k: int) -> int:
+        usable = [probs[r] for r in (2 * k, 2 * k + 1) if probs[r][-1] < 0.5] or [probs[2 * k]]
+        return int(np.argmax(_joint_belief(usable)))
+
+    out: set[int] = set()
+    for k, poly in enumerate(card_polys):
+        ends = (2 * k, 2 * k + 1)
+        read = [int(np.argmax(probs[r][:NUM_CARDS])) for r in ends]
+        if read[0] == read[1] or min(float(probs[r][c]) for r, c in zip(ends, read)) < sure:
+            continue
+        for j, other in enumerate(card_polys):
+            if j == k or overlap(poly, other) <= 0:
+                continue
+            over = [overlap(quads[r], other) for r in ends]
+            for e in (0, 1):
+                if over[e] >= 0.25 and over[1 - e] < 0.05 and kind(j) == read[e]:
+                    out.add(ends[e])
+    return out
+
+
 def drop_duplicates(cand: list, overlap: float = 0.6) -> list:
     """Readings ``(polygon, probs, det_conf, kind)`` without the second sighting of one card: the same
     card kind, overlapping by more than ``overlap`` of the smaller outline (a card found twice, or a
@@ -342,10 +383,11 @@ class Recognizer:
         colours: list[np.ndarray | None] = []  # each candidate's paper colour, when the palette is on
         colour_of = (lambda views: np.median([colour_at(v) for v in views], axis=0)) \
             if self.palette_mode != "off" else None
+        covered = covered_ends(card_polys, quads, probs)
         for k, poly in enumerate(card_polys):
             # evidence: the two geometric ends of the card, and the detected ends inside it
             views = [2 * k, 2 * k + 1] + [end_row[j] for j, o in enumerate(owner) if o == k and end_row[j] >= 0]
-            usable = [v for v in views if probs[v][-1] < 0.5]
+            usable = [v for v in views if probs[v][-1] < 0.5 and v not in covered]
             if not usable:
                 usable = [min(views, key=lambda v: probs[v][-1])]
             cand.append((poly, np.append(_joint_belief([probs[v] for v in usable]), 0.0), float(cards.confidence[k]), "card"))
