@@ -115,6 +115,27 @@ def _joint_belief(readings: Sequence[np.ndarray]) -> np.ndarray:
     return joint / max(joint.sum(), 1e-12)
 
 
+def card_reading(readings: Sequence[np.ndarray]) -> np.ndarray:
+    """One whole card's reading (29 card kinds, then 'none') from the readings of its ends: those
+    that look like a card end are combined (:func:`_joint_belief`). When none does (a face-down
+    pile the detector took for a face-up card), the least doubtful one is kept with its doubt:
+    its card-kind beliefs sum to 1 - doubt, so a deck palette cannot make a card of it.
+
+    >>> end = np.zeros(30); end[[28, 29]] = [0.1, 0.9]  # "not a card end", a little like a joker
+    >>> card_reading([end, end]).round(2)[[28, 29]].tolist()
+    [0.1, 0.9]
+    >>> joker = np.zeros(30); joker[[28, 29]] = [0.8, 0.2]
+    >>> card_reading([end, joker]).round(2)[[28, 29]].tolist()  # one end reads: a joker
+    [1.0, 0.0]
+    """
+    usable = [p for p in readings if p[-1] < 0.5]
+    if usable:
+        return np.append(_joint_belief(usable), 0.0)
+    best = min(readings, key=lambda p: p[-1])
+    doubt = float(best[-1])
+    return np.append(_joint_belief([best]) * (1.0 - doubt), doubt)
+
+
 def covered_ends(card_polys: Sequence[np.ndarray], quads: Sequence[np.ndarray], probs: np.ndarray,
                  sure: float = 0.5) -> set[int]:
     """The end readings of whole cards (rows ``2k`` and ``2k + 1`` of ``probs`` and ``quads`` for
@@ -387,10 +408,9 @@ class Recognizer:
         for k, poly in enumerate(card_polys):
             # evidence: the two geometric ends of the card, and the detected ends inside it
             views = [2 * k, 2 * k + 1] + [end_row[j] for j, o in enumerate(owner) if o == k and end_row[j] >= 0]
-            usable = [v for v in views if probs[v][-1] < 0.5 and v not in covered]
-            if not usable:
-                usable = [min(views, key=lambda v: probs[v][-1])]
-            cand.append((poly, np.append(_joint_belief([probs[v] for v in usable]), 0.0), float(cards.confidence[k]), "card"))
+            usable = [v for v in views if probs[v][-1] < 0.5 and v not in covered] \
+                or [min(views, key=lambda v: probs[v][-1])]
+            cand.append((poly, card_reading([probs[v] for v in usable]), float(cards.confidence[k]), "card"))
             colours.append(colour_of(usable) if colour_of else None)
         # ends outside every whole card, that the reader takes for card ends
         lone = [j for j in range(len(end_polys)) if owner[j] < 0 and np.argmax(probs[end_row[j]]) != NUM_CARDS]
