@@ -130,9 +130,10 @@ class TableAssistant:
 
     def _take_moved(self, code: str, t: float) -> Track | None:
         """The card this new track came from, if it moved: a lost card of the same code, or a
-        confirmed card of the same code no longer seen where it was."""
+        confirmed card of the same code no longer seen where it was. A card covered by another
+        (replaced) has not moved: it is still there, under the new one."""
         for i, r in enumerate(self.removed):
-            if r.track.code == code and t - r.t <= MOVE_SECONDS:
+            if r.track.code == code and t - r.t <= MOVE_SECONDS and not r.track.replaced:
                 return self.removed.pop(i).track
         for tr in list(self.tracker.tracks.values()):
             if tr.confirmed and tr.code == code and t - tr.last_seen > 0.25:

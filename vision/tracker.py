@@ -42,6 +42,7 @@ class Track:
     confirmed_code: str | None = None
     other_since: float | None = None  # since when every frame has read one card other than the confirmed one
     corrects: "Track | None" = None  # the seen card this one replaced moments after it was seen: a misreading
+    replaced: bool = False  # another card now lies where this one was (it is covered, not moved)
 
     @property
     def center(self) -> np.ndarray:
@@ -182,6 +183,7 @@ class CardTracker:
         """End ``old`` (keeping only its own readings, so it leaves under its own name) and start a
         track for the card now in its place, from the frames that read it."""
         del self.tracks[old.id]
+        old.replaced = True
         new = Track(self._next_id, old.polygon.copy(), old.other_since, t, old.kind)
         new.votes.extend(list(old.votes)[-self.replace_frames:])
         new.hits = self.replace_frames

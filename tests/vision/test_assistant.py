@@ -118,6 +118,20 @@ def test_a_new_card_laid_long_after_is_not_a_correction():
     assert kinds == [("card_shown", "RK"), ("card_shown", "YC"), ("card_removed", "RK")]
 
 
+def test_a_card_covered_by_another_has_not_moved():
+    """A meld laid over a discard covers it; a card of the covered one's kind shown elsewhere a
+    moment later is a new card, not the covered one moving there."""
+    def frame(*cards):
+        return Detections.merge([one_card(code, x) for code, x in cards])
+
+    a = TableAssistant()
+    events = feed(a, [(k / 10, frame(("YR", 600))) for k in range(60)]  # a discard, seen for 6 s
+                  + [(6 + k / 10, frame(("GA", 600))) for k in range(15)]  # a meld card laid over it
+                  + [(7.5 + k / 10, frame(("GA", 600), ("YR", 200))) for k in range(20)])  # and a YR drawn
+    shown = [e["card"] for e in events if e["type"] == "card_shown"]
+    assert shown == ["YR", "GA", "YR"]
+
+
 def test_names_and_sentences():
     assert card_name("YH", "zh") == "黄傌" and card_name("J", "en") == "Joker"
     assert announce({"type": "meld", "seat": "E", "cards": ["GR", "GH", "GC"]}, "en") == \
