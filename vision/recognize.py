@@ -137,12 +137,14 @@ def card_reading(readings: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def covered_ends(card_polys: Sequence[np.ndarray], quads: Sequence[np.ndarray], probs: np.ndarray,
-                 sure: float = 0.5) -> set[int]:
+                 sure: float = 0.3) -> set[int]:
     """The end readings of whole cards (rows ``2k`` and ``2k + 1`` of ``probs`` and ``quads`` for
     card ``k``) that show another card's character: a card's ends never show two kinds. When they
     surely disagree, and another card lies over one end (a quarter of it or more) but not the
     other, and reads as that end does, that end is the other card's (a meld laid across the blank
-    ends of a row of discards).
+    ends of a row of discards). ``sure``: the least belief of each end's reading. A covered end
+    shows half a character and reads less surely: 0.5 -> 0.3 took seed 17's video from 9 false
+    events to 7, the other six videos unchanged, held-out F1 0.9439 -> 0.9436.
 
     >>> box = lambda x, y, w, h: np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
     >>> cards = [box(0, 0, 60, 10), box(50, -20, 10, 60)]  # a card lying across another's right end
