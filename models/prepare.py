@@ -93,66 +93,81 @@ def _inside_any(pt: np.ndarray, polys: list[np.ndarray]) -> bool:
     return any(cv2.pointPolygonTest(p, (float(pt[0]), float(pt[1])), False) >= 0 for p in polys)
 
 
-def none_crops(dataset: Path, per_image: int = 6, seed: int = 0, size: int = 64) -> int:
-    """Cut crops with no card end in them into ``crops/{split}/none``, ``per_image`` at random
-    places and the ends of face-down cards (:func:`back_end_crops`); returns how many."""
-    rng = np.random.default_rng(seed)
-    n = 0
+def _none_records(dataset: Path):
+    """Every ground-truth record of ``dataset``, with the ``crops/{split}/none`` folder (made when
+    missing) its crops go to and its annotation's stem: ``(folder, stem, record)``."""
     for split in ("train", "val"):
         folder = dataset / "crops" / split / "none"
         folder.mkdir(parents=True, exist_ok=True)
         for ann in sorted((dataset / "annotations" / split).glob("*.json")):
-            record = json.loads(ann.read_text())
-            img = cv2.imread(str(dataset / record["image"]))
-            if img is None:
+            yield folder, ann.stem, json.loads(ann.read_text())
+
+
+def _backs(record: dict) -> list[dict]:
+    """The record's mostly visible face-down cards."""
+    return [c for c in record["cards"] if not c["face_up"] and c["visible"] >= BACK_MIN_VISIBLE]
+
+
+def _cut_back_ends(img: np.ndarray, record: dict, folder: Path, stem: str, size: int) -> int:
+    """Write both ends of each of the record's mostly visible face-down cards (not those under a
+    face-up card) as ``back_*.png`` crops; how many."""
+    from sisepai.vision.geometry import card_ends, straighten
+
+    faces = [np.float32(c["corners"]) for c in record["cards"] if c["face_up"]]
+    n = 0
+    for k, card in enumerate(_backs(record)):
+        for e, end in enumerate(card_ends(np.float32(card["corners"]))):
+            if _inside_any(end.mean(0), faces):
                 continue
-            h, w = img.shape[:2]
-            ends = [np.float32(e["corners"]) for c in record["cards"] if c["face_up"] for e in c["ends"]]
-            widths = [np.linalg.norm(np.float32(c["corners"][1]) - np.float32(c["corners"][0]))
-                      for c in record["cards"]] or [40.0]
-            side = float(np.median(widths))
-            made = 0
-            for _ in range(per_image * 4):
-                if made >= per_image:
-                    break
-                s = side * rng.uniform(0.8, 1.4)
-                cx, cy = rng.uniform(s, w - s), rng.uniform(s, h - s)
-                if _inside_any(np.float32([cx, cy]), ends):
-                    continue
-                ang = rng.uniform(0, 2 * np.pi)
-                d = np.float32([[np.cos(ang), np.sin(ang)], [-np.sin(ang), np.cos(ang)]]) * s / 2
-                q = np.float32([[cx, cy]]) + np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ d
-                M = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [size, 0], [size, size], [0, size]]))
-                crop = cv2.warpPerspective(img, M, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-                cv2.imwrite(str(folder / f"{ann.stem}_{made}.png"), crop)
-                made += 1
-                n += 1
-    return n + back_end_crops(dataset, size)
+            cv2.imwrite(str(folder / f"back_{stem}_{k}_{e}.png"), straighten(img, end, size))
+            n += 1
+    return n
+
+
+def none_crops(dataset: Path, per_image: int = 6, seed: int = 0, size: int = 64) -> int:
+    """Cut crops with no card end in them into ``crops/{split}/none``, ``per_image`` at random
+    places and the ends of face-down cards (as :func:`back_end_crops`); returns how many."""
+    rng = np.random.default_rng(seed)
+    n = 0
+    for folder, stem, record in _none_records(dataset):
+        img = cv2.imread(str(dataset / record["image"]))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        ends = [np.float32(e["corners"]) for c in record["cards"] if c["face_up"] for e in c["ends"]]
+        widths = [np.linalg.norm(np.float32(c["corners"][1]) - np.float32(c["corners"][0]))
+                  for c in record["cards"]] or [40.0]
+        side = float(np.median(widths))
+        made = 0
+        for _ in range(per_image * 4):
+            if made >= per_image:
+                break
+            s = side * rng.uniform(0.8, 1.4)
+            cx, cy = rng.uniform(s, w - s), rng.uniform(s, h - s)
+            if _inside_any(np.float32([cx, cy]), ends):
+                continue
+            ang = rng.uniform(0, 2 * np.pi)
+            d = np.float32([[np.cos(ang), np.sin(ang)], [-np.sin(ang), np.cos(ang)]]) * s / 2
+            q = np.float32([[cx, cy]]) + np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ d
+            M = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [size, 0], [size, size], [0, size]]))
+            crop = cv2.warpPerspective(img, M, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+            cv2.imwrite(str(folder / f"{stem}_{made}.png"), crop)
+            made += 1
+            n += 1
+        n += _cut_back_ends(img, record, folder, stem, size)
+    return n
 
 
 def back_end_crops(dataset: Path, size: int = 64) -> int:
     """Cut both ends of every mostly visible face-down card into ``crops/{split}/none`` (files
     ``back_*.png``); returns how many. An end under a face-up card is skipped. Without these the
-    reader took a draw pile's plain back for a plain joker (a false ``J`` on one game video)."""
-    from sisepai.vision.geometry import card_ends, straighten
-
+    reader took a draw pile's plain back for a plain joker (a false ``J`` on one game video).
+    :func:`none_crops` cuts them too; this adds them to a set whose ``none`` crops were cut before."""
     n = 0
-    for split in ("train", "val"):
-        folder = dataset / "crops" / split / "none"
-        folder.mkdir(parents=True, exist_ok=True)
-        for ann in sorted((dataset / "annotations" / split).glob("*.json")):
-            record = json.loads(ann.read_text())
-            backs = [c for c in record["cards"] if not c["face_up"] and c["visible"] >= BACK_MIN_VISIBLE]
-            if not backs:
-                continue
-            img = cv2.imread(str(dataset / record["image"]))
-            if img is None:
-                continue
-            faces = [np.float32(c["corners"]) for c in record["cards"] if c["face_up"]]
-            for k, card in enumerate(backs):
-                for e, end in enumerate(card_ends(np.float32(card["corners"]))):
-                    if _inside_any(end.mean(0), faces):
-                        continue
-                    cv2.imwrite(str(folder / f"back_{ann.stem}_{k}_{e}.png"), straighten(img, end, size))
-                    n += 1
+    for folder, stem, record in _none_records(dataset):
+        if not _backs(record):
+            continue
+        img = cv2.imread(str(dataset / record["image"]))
+        if img is not None:
+            n += _cut_back_ends(img, record, folder, stem, size)
     return n

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from .geometry import inside, order_upright, straighten
+from .palette import paper_lab
 
 MIN_LENGTHS = 1.3
 """The least distance between two ends of one card, in card widths (ends' centres; a short 1:3.2
@@ -108,11 +109,8 @@ def paper_between(image_rgb: np.ndarray, a: np.ndarray, b: np.ndarray, paper_lab
 
 
 def end_paper(image_rgb: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """An end's paper colour as (L, a*, b*): the median of the brighter half of its pixels."""
-    crop = straighten(np.ascontiguousarray(image_rgb), np.float32(end), 12, margin=-0.15)
-    lab = cv2.cvtColor(crop, cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32) - np.float32([0, 128, 128])
-    bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
-    return np.median(bright, axis=0)
+    """An end's paper colour as (L, a*, b*) (:func:`.palette.paper_lab` of its inner part)."""
+    return paper_lab(straighten(np.ascontiguousarray(image_rgb), np.float32(end), 12, margin=-0.15))
 
 
 def pair_lone_ends(image_rgb: np.ndarray, ends: list[np.ndarray], codes: list[int]) -> list[tuple[int, int, np.ndarray]]:

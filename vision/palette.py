@@ -35,17 +35,22 @@ SUITS = ("G", "W", "Y", "R", "J")
 _GROUP = np.array([SUITS.index(code[0]) for code in CARD_CODES])  # class id -> palette group
 
 
+def paper_lab(crop_rgb: np.ndarray) -> np.ndarray:
+    """A card end's paper colour as (L, a*, b*), OpenCV's 8-bit CIELAB with a* and b* centred on 0:
+    the median of its brighter half of pixels (the character's ink is the darker part)."""
+    lab = cv2.cvtColor(np.ascontiguousarray(crop_rgb), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
+    bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
+    return np.median(bright, axis=0) - np.float32([0, 128, 128])
+
+
 def paper_colour(crop_rgb: np.ndarray) -> np.ndarray:
-    """The (a*, b*) chroma of a card end's paper: the median of its brighter half of pixels (the
-    character's ink is the darker part).
+    """The (a*, b*) chroma of a card end's paper (:func:`paper_lab` without the lightness).
 
     >>> crop = np.zeros((12, 12, 3), np.uint8); crop[:] = (167, 223, 37); crop[4:8] = (40, 48, 49)
     >>> paper_colour(crop).round().tolist()  # a lime green paper, dark ink
     [-42.0, 76.0]
     """
-    lab = cv2.cvtColor(np.ascontiguousarray(crop_rgb), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
-    bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
-    return np.median(bright[:, 1:], axis=0) - 128.0
+    return paper_lab(crop_rgb)[1:]
 
 
 class SuitPalette:

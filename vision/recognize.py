@@ -160,8 +160,7 @@ def covered_ends(card_polys: Sequence[np.ndarray], quads: Sequence[np.ndarray], 
         return float(inter) / max(float(cv2.contourArea(np.float32(a))), 1e-6)
 
     def kind(k: int) -> int:
-        usable = [probs[r] for r in (2 * k, 2 * k + 1) if probs[r][-1] < 0.5] or [probs[2 * k]]
-        return int(np.argmax(_joint_belief(usable)))
+        return int(np.argmax(card_reading([probs[2 * k], probs[2 * k + 1]])[:NUM_CARDS]))
 
     out: set[int] = set()
     for k, poly in enumerate(card_polys):
@@ -422,7 +421,7 @@ class Recognizer:
         for a, b, card in pair_lone_ends(rgb, [end_polys[lone[k]] for k in plain], [lone_kinds[k] for k in plain]):
             ja, jb = lone[plain[a]], lone[plain[b]]  # two ends of one card whose outline the detector missed
             paired.update((ja, jb))
-            cand.append((card, np.append(_joint_belief([probs[end_row[ja]], probs[end_row[jb]]]), 0.0),
+            cand.append((card, card_reading([probs[end_row[ja]], probs[end_row[jb]]]),
                          float(ends.confidence[[ja, jb]].mean()), "card"))
             colours.append(colour_of([end_row[ja], end_row[jb]]) if colour_of else None)
         for j in lone:
