@@ -202,7 +202,9 @@ def train_reader(
         epochs = state.get("epochs", epochs)  # a resumed run keeps the plan it started with
     elif minutes is not None:
         seconds = _seconds_per_step(model, loss_fn, xt[:batch], yt[:batch], device)
-        epochs = max(1, int(minutes * 60 / (seconds * steps_per_epoch * 1.1)))
+        # a validation pass reads every val crop forward only: about a third of a training step per batch
+        val_seconds = seconds / 3 * math.ceil(len(x_val) / batch)
+        epochs = max(1, int(minutes * 60 / ((seconds * steps_per_epoch + val_seconds) * 1.1)))
         progress(f"reader: {seconds * 1000:.0f} ms a step, so {epochs} epochs fit in {minutes:g} minutes")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch)

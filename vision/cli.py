@@ -27,7 +27,8 @@ an unreadable image gives {"image": ..., "error": "..."}; the others go on; the 
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--json", action="store_true", help="one JSON object a line (default: a readable summary)")
     p.add_argument("--annotate", type=Path, metavar="DIR", help="also write each image with its cards drawn")
-    p.add_argument("--min-confidence", type=float, default=0.0, metavar="P", help="drop cards below this confidence")
+    p.add_argument("--min-confidence", type=float, default=None, metavar="P",
+                   help="report cards of at least this confidence (default 0.25; 0 shows every reading)")
     p.add_argument("--detector", type=Path, default=None, help="detector weights (default: the shipped model)")
     p.add_argument("--reader", type=Path, default=None, help="reader weights (default: the shipped model)")
     p.set_defaults(func=_recognize)
@@ -87,6 +88,10 @@ def _load(args, live: bool = False):
         # reading (every frame counts); the deck's suit colours are learned over the whole video
         live_options = ({"zoom_out": (), "read_inner_ends": False, "still_readings": StillReadings(),
                          "palette": "session"} if live else {})
+        if getattr(args, "min_confidence", None) is not None:
+            if not 0 <= args.min_confidence <= 1:
+                raise SisepaiError(f"--min-confidence must be between 0 and 1, not {args.min_confidence:g}")
+            live_options["min_confidence"] = args.min_confidence
         return Recognizer.load(args.detector, args.reader, **live_options)
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None
@@ -107,8 +112,6 @@ def _recognize(args) -> int:
                   flush=True)
             continue
         det = result.detections
-        if args.min_confidence:
-            result.detections = det = det[det.confidence >= args.min_confidence]
         if args.annotate:
             from sisepai.vision.annotate import CardAnnotator
             import cv2

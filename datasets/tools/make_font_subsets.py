@@ -23,7 +23,8 @@ RANK_GLYPHS = "".join(g for gs in GLYPH_VARIANTS.values() for g in gs)
 EXTRA = "".join(JOKER_GLYPHS) + "福祿壽禄寿喜財财囍春吉" + "中國国人大天上下日月山水火木金土東西南北發发白紅红綠绿黃黄黑一二三四五六七八九十百千萬万元"
 GLYPHS = RANK_GLYPHS + EXTRA
 
-# (path glob, style, held out of training?) — style says what a card printer would call it
+# (path, style, held out of training?[, only the face whose name holds this]) — style says what a
+# card printer would call it
 SOURCES = [
     ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "hei", False),
     ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", "hei-bold", False),
@@ -64,6 +65,29 @@ SOURCES = [
     ("/usr/share/fonts/truetype/nanum/NanumMyeongjoBold.ttf", "myeongjo-bold", False),
     ("/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf", "pen", True),
     ("/usr/share/fonts/truetype/klee/KleeOne-Regular.ttf", "pen", False),
+    # added in generator 1.3: more weights, brush, pen, round and Japanese/Korean book faces
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Light.ttc", "hei-light", False, "TC"),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Black.ttc", "hei-black", False, "SC"),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Medium.ttc", "hei", False, "TC"),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Light.ttc", "song-light", False, "SC"),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Black.ttc", "song-black", False, "TC"),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-SemiBold.ttc", "song", False, "SC"),
+    ("/usr/share/fonts/truetype/seto/setofont.ttf", "handwriting", False),
+    ("/usr/share/fonts/truetype/aoyagi-soseki/aoyagi-soseki.ttf", "brush", False),
+    ("/usr/share/fonts/truetype/aoyagi-kouzan-t/AoyagiKouzanT.ttf", "brush", False),
+    ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf", "brush", False),
+    ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu-gyosho.ttf", "brush-running", False),
+    ("/usr/share/fonts/truetype/motoya-l-maruberi/MTLmr3m.ttf", "round", False),
+    ("/usr/share/fonts/truetype/motoya-l-cedar/MTLc3m.ttf", "gothic", False),
+    ("/usr/share/fonts/truetype/sawarabi-mincho/sawarabi-mincho-medium.ttf", "mincho", False),
+    ("/usr/share/fonts/truetype/sawarabi-gothic/sawarabi-gothic-medium.ttf", "gothic", False),
+    ("/usr/share/fonts/truetype/horai-umefont/ume-tmo3.ttf", "mincho", False),
+    ("/usr/share/fonts/truetype/horai-umefont/ume-tgo5.ttf", "gothic", False),
+    ("/usr/share/fonts/truetype/kiloji/kiloji.ttf", "handwriting", False),
+    ("/usr/share/fonts/truetype/komatuna/komatuna.ttf", "handwriting", False),
+    ("/usr/share/fonts/truetype/bizud-mincho/BIZUDMincho-Regular.ttf", "mincho", False),
+    ("/usr/share/fonts/truetype/bizud-gothic/BIZUDGothic-Bold.ttf", "gothic-bold", False),
+    ("/usr/share/fonts/truetype/yozvox-yozfont/YOzRN_.ttf", "pen", False),
 ]
 
 
@@ -83,7 +107,7 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "licenses").mkdir(exist_ok=True)
     index = []
-    for path, style, holdout in SOURCES:
+    for path, style, holdout, *only in SOURCES:
         if not Path(path).exists():
             print(f"skip (missing): {path}")
             continue
@@ -94,6 +118,8 @@ def main() -> None:
         for face in faces:
             font = TTFont(path, fontNumber=face)
             family = font["name"].getDebugName(4) or Path(path).stem
+            if only and only[0] not in family:
+                continue
             if path.endswith(".ttc") and ("JP" in family or "KR" in family or "Mono" in family or "HK" in family):
                 continue  # one face per language variant is plenty: keep the TC and SC faces
             cmap = font.getBestCmap()
@@ -108,7 +134,18 @@ def main() -> None:
             options.notdef_outline = True
             sub = subset.Subsetter(options)
             sub.populate(text="".join(have))
-            sub.subset(font)
+            try:
+                sub.subset(font)
+            except AssertionError:  # a malformed 'gasp' (hinting) table: subset again without it
+                font = TTFont(path, fontNumber=face)
+                options.drop_tables = list(options.drop_tables) + ["gasp"]
+                sub = subset.Subsetter(options)
+                sub.populate(text="".join(have))
+                try:
+                    sub.subset(font)
+                except Exception as exc:
+                    print(f"skip (cannot subset: {exc!r}): {path}")
+                    continue
             ext = ".otf" if "CFF " in font else ".ttf"
             name = slug(family) + ext
             font.save(OUT / name)

@@ -94,6 +94,26 @@ def test_recognize_cli_contract(tmp_path):
     proc = subprocess.run([str(SISEPAI), "score-image", str(good), "--json"], capture_output=True, text=True, timeout=300)
     out = json.loads(proc.stdout)
     assert set(out) >= {"image", "cards", "winning", "points", "melds", "unsure"}
+    proc = subprocess.run([str(SISEPAI), "recognize", str(good), "--min-confidence", "2"], capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode != 0 and "--min-confidence must be between 0 and 1" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.model
+def test_weak_readings_are_left_out(recognizer):
+    from sisepai.vision.recognize import MIN_CONFIDENCE
+
+    scene = make_scene(11, 2, "fan", font_split="holdout")
+    img = scene.image[..., ::-1].copy()
+    reported = recognizer.recognize(img).detections
+    old, recognizer.min_confidence = recognizer.min_confidence, 0.0
+    try:
+        every = recognizer.recognize(img).detections
+    finally:
+        recognizer.min_confidence = old
+    assert len(reported) and float(reported.confidence.min()) >= MIN_CONFIDENCE
+    assert len(every) > len(reported) and float(every.confidence.min()) < MIN_CONFIDENCE
 
 
 @pytest.mark.model
