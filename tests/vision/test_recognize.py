@@ -104,7 +104,7 @@ def test_recognize_cli_contract(tmp_path):
 def test_weak_readings_are_left_out(recognizer):
     from sisepai.vision.recognize import MIN_CONFIDENCE
 
-    scene = make_scene(11, 2, "fan", font_split="holdout")
+    scene = make_scene(11, 0, "fan", font_split="holdout")  # one reading at 0.2
     img = scene.image[..., ::-1].copy()
     reported = recognizer.recognize(img).detections
     old, recognizer.min_confidence = recognizer.min_confidence, 0.0
