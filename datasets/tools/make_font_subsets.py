@@ -103,6 +103,28 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+def subset_face(path: str, face: int, text: str) -> TTFont | None:
+    """Face ``face`` of the font file cut down to the glyphs of ``text``; None (with a message)
+    when it cannot be. Some Japanese brush fonts carry a malformed 'gasp' (hinting) table that
+    fontTools refuses: such a face is subset again without it."""
+    for dropped in ([], ["gasp"]):
+        options = subset.Options()
+        options.layout_features = []
+        options.name_IDs = ["*"]
+        options.notdef_outline = True
+        options.drop_tables = list(options.drop_tables) + dropped
+        font = TTFont(path, fontNumber=face)  # subsetting changes the font: a fresh one each try
+        sub = subset.Subsetter(options)
+        sub.populate(text=text)
+        try:
+            sub.subset(font)
+            return font
+        except Exception as exc:
+            error = exc
+    print(f"skip (cannot subset: {error!r}): {path}")
+    return None
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "licenses").mkdir(exist_ok=True)
@@ -128,24 +150,9 @@ def main() -> None:
             if not ranks_ok or family in seen_family:
                 continue
             seen_family.add(family)
-            options = subset.Options()
-            options.layout_features = []
-            options.name_IDs = ["*"]
-            options.notdef_outline = True
-            sub = subset.Subsetter(options)
-            sub.populate(text="".join(have))
-            try:
-                sub.subset(font)
-            except AssertionError:  # a malformed 'gasp' (hinting) table: subset again without it
-                font = TTFont(path, fontNumber=face)
-                options.drop_tables = list(options.drop_tables) + ["gasp"]
-                sub = subset.Subsetter(options)
-                sub.populate(text="".join(have))
-                try:
-                    sub.subset(font)
-                except Exception as exc:
-                    print(f"skip (cannot subset: {exc!r}): {path}")
-                    continue
+            font = subset_face(path, face, "".join(have))
+            if font is None:
+                continue
             ext = ".otf" if "CFF " in font else ".ttf"
             name = slug(family) + ext
             font.save(OUT / name)
