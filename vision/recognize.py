@@ -44,6 +44,14 @@ are slivers under the label rule, read right but not counted), 0.3 0.945, 0.4 0.
 assistant tracks only readings of 0.4 and more anyway."""
 ZOOM_OUT_MIN_CONFIDENCE = 0.4
 """A first look with no reading this confident is looked at again zoomed out."""
+LARGE_CARD_WIDTH = 85 / 1280
+"""A first look whose cards are wider than this, in median, as a share of the picture's long
+side, is looked at again zoomed out. The detector learned cards at most 0.086 of the long side
+wide (fans; tables at most 0.042), and it breaks larger, well-separated cards, as on a
+flatbed scan of a sheet of cards, into pieces that are each read as a card."""
+ZOOM_TARGET_WIDTH = 40 / 1280
+"""The median card width (share of the long side) that the zoomed-out look of a picture of large
+cards aims at: that of cards in a finished hand at table distance."""
 PAIRED_KINDS = ("J",)
 """The card kinds whose two lone ends may be paired into one card (:mod:`.end_pairs`): plain
 jokers, which the detector often finds only as their ends. Pairing every kind merged columns of
@@ -239,6 +247,24 @@ def zoomed_out(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray
     return canvas, np.float32([x, y]), small.shape[1] / w
 
 
+def median_card_width(det: Detections, shape: tuple[int, ...]) -> float:
+    """The median short side of the reported outlines, as a share of the picture's long side
+    (0 for none).
+
+    >>> card = np.float32([[0, 0], [20, 0], [20, 120], [0, 120]])
+    >>> median_card_width(Detections(np.stack([card]), np.ones(1), np.zeros(1)), (400, 1000, 3))
+    0.02
+    """
+    if not len(det):
+        return 0.0
+    sides = np.linalg.norm(det.polygons - np.roll(det.polygons, 1, axis=1), axis=2)
+    return float(np.median(sides.min(axis=1))) / max(shape[:2])
+
+
+def _mean_square(confidence: np.ndarray) -> float:
+    return float((confidence ** 2).mean()) if len(confidence) else 0.0
+
+
 class StillReadings:
     """The last video frame's card-end readings, for cards that have not moved since.
 
@@ -336,7 +362,17 @@ class Recognizer:
             det, unsure = self._read(img, b, palette)
             weak = (len(det) < self.zoom_out_below
                     or float(det.confidence.max(initial=0.0)) < ZOOM_OUT_MIN_CONFIDENCE)
-            if weak and zoom_out and self.zoom_out:
+            width = median_card_width(det, img.shape)
+            if zoom_out and self.zoom_out and not weak and width > LARGE_CARD_WIDTH:
+                # large cards: one look from where they have a learned size, kept when its cards
+                # are surer on average (a broken-up card's pieces are each read less surely)
+                canvas, offset, scale = zoomed_out(img, min(max(width / ZOOM_TARGET_WIDTH, 1.5), 5.0))
+                zb = self.detector.detect([canvas])[0]
+                zb.polygons = (zb.polygons - offset) / scale
+                zdet, zunsure = self._read(img, zb, palette)
+                if len(zdet) >= self.zoom_out_below and _mean_square(zdet.confidence) > _mean_square(det.confidence) + 0.05:
+                    det, unsure, b = zdet, zunsure, zb
+            elif weak and zoom_out and self.zoom_out:
                 canvases = [zoomed_out(img, k) for k in self.zoom_out]
                 for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
                     zb.polygons = (zb.polygons - offset) / scale  # back to the picture's pixels

@@ -154,6 +154,39 @@ def test_reads_a_close_up_scan_of_single_cards(recognizer):
     assert right >= 4, codes
 
 
+def scan_sheet(rng, width, per_row, n):
+    """Upright cards of one held-out deck in a grid on a pale scanner bed: ``(BGR image, codes)``."""
+    from sisepai.datasets.render import DeckStyle, render_face
+    from sisepai.engine.cards import CARD_CODES
+
+    style = DeckStyle.random(rng, "holdout")
+    codes = [str(c) for c in rng.choice(CARD_CODES, n)]
+    faces = [render_face(c, style, width, rng).image[..., :3] for c in codes]
+    height, gap = faces[0].shape[0], width // 3
+    rows = -(-n // per_row)
+    sheet = np.full((rows * (height + gap) + gap, per_row * (width + gap) + gap, 3), 240, np.uint8)
+    for i, face in enumerate(faces):
+        y, x = gap + (i // per_row) * (height + gap), gap + (i % per_row) * (width + gap)
+        sheet[y:y + height, x:x + width] = face
+    return sheet[..., ::-1].copy(), codes
+
+
+@pytest.mark.model
+def test_reads_each_card_of_a_scanned_sheet_once(recognizer):
+    # cards a tenth of the picture wide, far larger than the detector learned: it breaks them into
+    # pieces that each read as a card, so the recogniser looks again from further away
+    from collections import Counter
+
+    from sisepai.vision.recognize import LARGE_CARD_WIDTH, median_card_width
+
+    rng = np.random.default_rng(12)
+    for width, per_row, n in ((110, 6, 9), (160, 8, 8), (70, 7, 12)):
+        sheet, codes = scan_sheet(rng, width, per_row, n)
+        det = recognizer.recognize(sheet).detections
+        assert median_card_width(det, sheet.shape) > LARGE_CARD_WIDTH
+        assert Counter(det.codes) == Counter(codes)
+
+
 @pytest.mark.model
 def test_still_cards_keep_their_reading_between_video_frames(recognizer):
     from sisepai.vision.recognize import Recognizer, StillReadings
