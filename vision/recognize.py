@@ -52,6 +52,12 @@ flatbed scan of a sheet of cards, into pieces that are each read as a card."""
 ZOOM_TARGET_WIDTH = 40 / 1280
 """The median card width (share of the long side) that the zoomed-out look of a picture of large
 cards aims at: that of cards in a finished hand at table distance."""
+CARD_PICTURE_ASPECT = (2.8, 7.5)
+"""A picture this much longer than wide may be one card filling it (a scan or a close-up cut to
+the card): it is also read as that one card."""
+CARD_PICTURE_MIN_CONFIDENCE = 0.6
+"""Reading a card-shaped picture as one card wins when it is this sure, and surer than every card
+the detector's looks found."""
 PAIRED_KINDS = ("J",)
 """The card kinds whose two lone ends may be paired into one card (:mod:`.end_pairs`): plain
 jokers, which the detector often finds only as their ends. Pairing every kind merged columns of
@@ -261,6 +267,62 @@ def median_card_width(det: Detections, shape: tuple[int, ...]) -> float:
     return float(np.median(sides.min(axis=1))) / max(shape[:2])
 
 
+def _card_box(outline: np.ndarray) -> Boxes | None:
+    """``outline`` as a one-card :class:`Boxes`, when it has a card's shape."""
+    sides = np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1)
+    if sides.min() < 8 or not CARD_PICTURE_ASPECT[0] <= sides.max() / sides.min() <= CARD_PICTURE_ASPECT[1]:
+        return None
+    return Boxes(np.float32(outline)[None], np.ones(1, np.float32), np.zeros(1, np.int64))
+
+
+def picture_as_card(image: np.ndarray) -> Boxes | None:
+    """The whole picture as one card's outline (a scan cut to the card), when it has a card's
+    shape (:data:`CARD_PICTURE_ASPECT`); otherwise None.
+
+    >>> picture_as_card(np.zeros((600, 120, 3), np.uint8)).polygons[0].tolist()
+    [[0.0, 0.0], [119.0, 0.0], [119.0, 599.0], [0.0, 599.0]]
+    >>> picture_as_card(np.zeros((720, 1280, 3), np.uint8)) is None
+    True
+    """
+    h, w = image.shape[:2]
+    return _card_box(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
+
+
+def card_on_plain_ground(image: np.ndarray, tolerance: int = 40) -> Boxes | None:
+    """The outline of one card lying alone on a plain ground (a scanner bed, a sheet of paper):
+    the smallest rotated rectangle around the region that differs from the picture's border
+    colour, when the border is plain, that region is at least 80% of all such regions, it fills
+    a good part of the picture, and it has a card's shape; otherwise None.
+
+    >>> bed = np.full((300, 200, 3), 245, np.uint8); bed[40:260, 80:124] = (40, 40, 200)
+    >>> box = card_on_plain_ground(bed)
+    >>> np.round(np.sort(box.polygons[0], axis=0)[[0, -1]]).tolist()  # its corners span the card
+    [[80.0, 40.0], [123.0, 259.0]]
+    """
+    import cv2
+
+    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]]).astype(np.int16)
+    ground = np.median(border, axis=0)
+    if np.mean(np.abs(border - ground).max(axis=1) > tolerance) > 0.05:
+        return None  # not a plain ground
+    scale = min(1.0, 400 / max(image.shape[:2]))  # the outline needs no more detail than this
+    if scale < 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+    differs = cv2.absdiff(image, np.full_like(image, ground.astype(np.uint8))).max(axis=2) > tolerance
+    mask = cv2.morphologyEx(differs.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    areas = [cv2.contourArea(c) for c in contours]
+    largest = contours[int(np.argmax(areas))]
+    if max(areas) < 0.8 * sum(areas):
+        return None  # more than one thing lies there
+    rect = cv2.minAreaRect(largest)
+    if rect[1][0] * rect[1][1] < 0.05 * image.shape[0] * image.shape[1]:
+        return None
+    return _card_box(cv2.boxPoints(rect) / scale)
+
+
 def _mean_square(confidence: np.ndarray) -> float:
     return float((confidence ** 2).mean()) if len(confidence) else 0.0
 
@@ -370,7 +432,7 @@ class Recognizer:
                 zb = self.detector.detect([canvas])[0]
                 zb.polygons = (zb.polygons - offset) / scale
                 zdet, zunsure = self._read(img, zb, palette)
-                if len(zdet) >= self.zoom_out_below and _mean_square(zdet.confidence) > _mean_square(det.confidence) + 0.05:
+                if len(zdet) and _mean_square(zdet.confidence) > _mean_square(det.confidence) + 0.05:
                     det, unsure, b = zdet, zunsure, zb
             elif weak and zoom_out and self.zoom_out:
                 canvases = [zoomed_out(img, k) for k in self.zoom_out]
@@ -380,6 +442,15 @@ class Recognizer:
                     # a few confident cards beat many doubtful ones
                     if float((zdet.confidence ** 2).sum()) > float((det.confidence ** 2).sum()):
                         det, unsure, b = zdet, zunsure, zb
+            if zoom_out and self.zoom_out:
+                # a picture of one card: cut to it (when what was found reads as at most two
+                # kinds, as the pieces of one card do), or alone on a plain ground
+                cut = picture_as_card(img) if len(set(det.codes)) <= 2 else None
+                for whole in filter(None, (cut, card_on_plain_ground(img))):
+                    cdet, cunsure = self._read(img, whole, palette)
+                    if (len(cdet) == 1 and cdet.confidence[0] >= CARD_PICTURE_MIN_CONFIDENCE
+                            and cdet.confidence[0] > det.confidence.max(initial=0.0)):
+                        det, unsure, b = cdet, cunsure, whole
             ms = (t1 - t0) * 1000 / len(images) + (time.perf_counter() - t1) * 1000
             out.append(Recognition(det, b.select(2).polygons, img.shape[1], img.shape[0], ms, unsure))
         return out

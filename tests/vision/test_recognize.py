@@ -154,6 +154,29 @@ def test_reads_a_close_up_scan_of_single_cards(recognizer):
     assert right >= 4, codes
 
 
+@pytest.mark.model
+def test_reads_a_scan_cut_to_one_card(recognizer):
+    # a picture that is one card, edge to edge or on a little of the scanner bed: no outline to
+    # find, so the picture itself (or the card shape on its plain ground) is read as the card
+    from sisepai.datasets.render import DeckStyle, render_face
+    from sisepai.engine.cards import CARD_CODES
+
+    rng = np.random.default_rng(21)
+    wrong = []
+    for k in range(8):
+        style = DeckStyle.random(rng, "holdout")
+        code = str(rng.choice(CARD_CODES))
+        rgb = render_face(code, style, int(rng.integers(60, 300)), rng).image[..., :3]
+        margin = (0, 6, 30, 0)[k % 4]
+        scan = np.full((rgb.shape[0] + 2 * margin, rgb.shape[1] + 2 * margin, 3), 235, np.uint8)
+        scan[margin:margin + rgb.shape[0], margin:margin + rgb.shape[1]] = rgb
+        scan = np.ascontiguousarray(np.rot90(scan, k % 2))  # upright or lying
+        codes = recognizer.recognize(scan[..., ::-1].copy()).detections.codes
+        if codes != [code]:
+            wrong.append((code, codes))
+    assert len(wrong) <= 1, wrong
+
+
 def scan_sheet(rng, width, per_row, n):
     """Upright cards of one held-out deck in a grid on a pale scanner bed: ``(BGR image, codes)``."""
     from sisepai.datasets.render import DeckStyle, render_face
