@@ -18,7 +18,8 @@ EPILOG = """\
 steps (all by default; pick with --only):
   detector   prepare the card/end/back labels from the ground truth, train the OBB detector
   reader     cut 'none' crops, train the card-end reader CNN on the dataset crops
-  evaluate   precision/recall/F1 per layout on the held-out test set -> models/metrics.json
+  evaluate   precision/recall/F1 per layout on the held-out test set, and reading scans of
+             cards (models/scan_eval.py) -> models/metrics.json
 
 examples (the shipped model, see models/MODEL_CARD.md):
   sisepai dataset generate --out data/train1 --n 900 --seed 1 --crops
@@ -153,6 +154,7 @@ def _torch_device(device: str) -> str:
 
 def evaluate_all(test: Path, detector: Path | None = None, reader: Path | None = None) -> dict:
     from sisepai.models.evaluate import evaluate_recognizer
+    from sisepai.models.scan_eval import evaluate_scans
     from sisepai.models.train_reader import reader_metrics
     from sisepai.vision.recognize import Recognizer
 
@@ -160,4 +162,5 @@ def evaluate_all(test: Path, detector: Path | None = None, reader: Path | None =
     split = "val" if any((test / "annotations" / "val").glob("*.json")) else "train"
     metrics = {"test_set": str(test), "recognizer": evaluate_recognizer(rec, test, split)}
     metrics["reader_on_holdout_crops"] = reader_metrics(reader or MODELS / "reader.pt", [test], split)
+    metrics["scans"] = evaluate_scans(rec)
     return metrics

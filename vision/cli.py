@@ -85,9 +85,10 @@ def _load(args, live: bool = False):
     try:
         # live video: cards at table distance, so no second, zoomed-out look at sparse frames,
         # no extra readings of the ends inside a card, and still cards keep the last frame's
-        # reading (every frame counts); the deck's suit colours are learned over the whole video
+        # reading, and doubtful ends are not read again turned (every frame counts; on seven game
+        # videos that lost one card); the deck's suit colours are learned over the whole video
         live_options = ({"zoom_out": (), "read_inner_ends": False, "still_readings": StillReadings(),
-                         "palette": "session"} if live else {})
+                         "palette": "session", "turns_below": 0.0} if live else {})
         if getattr(args, "min_confidence", None) is not None:
             if not 0 <= args.min_confidence <= 1:
                 raise SisepaiError(f"--min-confidence must be between 0 and 1, not {args.min_confidence:g}")

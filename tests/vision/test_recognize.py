@@ -259,3 +259,34 @@ def test_inner_ends_are_read_only_for_cards_their_two_ends_leave_unsure():
     assert Recognizer._sure_from_ends(np.stack([end(3), none]))  # one clear end is enough when sure
     assert not Recognizer._sure_from_ends(np.stack([end(3, 0.6), end(4, 0.6)]))  # the ends disagree
     assert not Recognizer._sure_from_ends(np.stack([none, none]))  # neither end reads as a card end
+
+
+@pytest.mark.model
+def test_doubtful_ends_are_read_again_turned(recognizer):
+    from sisepai.vision.recognize import Recognizer
+
+    image = make_scene(9, 0, "table", font_split="holdout").image[..., ::-1].copy()
+    crop = cv2.resize(image[300:348, 600:648], (48, 48))[..., ::-1].copy()
+    reader = recognizer.reader
+    turned = reader.read_turned([crop])[0]
+    by_hand = np.mean([reader.read([np.ascontiguousarray(np.rot90(crop, k))])[0] for k in (1, 2, 3)], axis=0)
+    np.testing.assert_allclose(turned, by_hand, atol=1e-5)
+    np.testing.assert_allclose(reader.read([crop], turns_below=1.01)[0],
+                               (reader.read([crop])[0] + 3 * turned) / 4, atol=1e-5)
+
+    asked = []
+
+    def counting(crops):
+        asked.append(len(crops))
+        return reader.read_turned(crops)
+
+    counts = {}
+    for turns_below in (0.0, 0.9, 1.01):
+        rec = Recognizer(recognizer.detector, reader, zoom_out=(), turns_below=turns_below)
+        rec.reader = type("Counting", (), {"read": reader.read, "read_turned": staticmethod(counting),
+                                           "classes": reader.classes})()
+        asked.clear()
+        found = len(rec.recognize(image).detections)
+        counts[turns_below] = sum(asked)
+    # never; only the doubtful ends; every end read
+    assert counts[0.0] == 0 < counts[0.9] < counts[1.01] and counts[1.01] >= found
