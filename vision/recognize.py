@@ -417,7 +417,10 @@ class Recognizer:
         a first look finds fewer than ``zoom_out_below`` cards, or none with confidence
         :data:`ZOOM_OUT_MIN_CONFIDENCE`, the picture may be a close-up or a scan of one or two
         cards: it is looked at again zoomed out (placed small on a canvas of its own border
-        colour), and the reading with the most confidence in total wins. Crops are always cut
+        colour), and the reading with the most confidence in total wins. Cards far wider than at
+        table distance (:data:`LARGE_CARD_WIDTH`, a scanned sheet of cards) are looked at again
+        zoomed out too, and a picture that is one card (:func:`picture_as_card`,
+        :func:`card_on_plain_ground`) is also read as that card. Crops are always cut
         from the full-resolution picture. Live video passes ``zoom_out=False``: a
         camera over a table sees cards at table distance, and every frame counts (so doubtful
         ends are not read again turned either: a video votes over frames anyway). ``palette``: the
@@ -432,38 +435,45 @@ class Recognizer:
         for img, b in zip(images, boxes):
             t1 = time.perf_counter()
             det, unsure = self._read(img, b, palette, turns)
-            weak = (len(det) < self.zoom_out_below
-                    or float(det.confidence.max(initial=0.0)) < ZOOM_OUT_MIN_CONFIDENCE)
-            width = median_card_width(det, img.shape)
-            if zoom_out and self.zoom_out and not weak and width > LARGE_CARD_WIDTH:
-                # large cards: one look from where they have a learned size, kept when its cards
-                # are surer on average (a broken-up card's pieces are each read less surely)
-                canvas, offset, scale = zoomed_out(img, min(max(width / ZOOM_TARGET_WIDTH, 1.5), 5.0))
-                zb = self.detector.detect([canvas])[0]
-                zb.polygons = (zb.polygons - offset) / scale
-                zdet, zunsure = self._read(img, zb, palette, turns)
-                if len(zdet) and _mean_square(zdet.confidence) > _mean_square(det.confidence) + 0.05:
-                    det, unsure, b = zdet, zunsure, zb
-            elif weak and zoom_out and self.zoom_out:
-                canvases = [zoomed_out(img, k) for k in self.zoom_out]
-                for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
-                    zb.polygons = (zb.polygons - offset) / scale  # back to the picture's pixels
-                    zdet, zunsure = self._read(img, zb, palette, turns)
-                    # a few confident cards beat many doubtful ones
-                    if float((zdet.confidence ** 2).sum()) > float((det.confidence ** 2).sum()):
-                        det, unsure, b = zdet, zunsure, zb
             if zoom_out and self.zoom_out:
-                # a picture of one card: cut to it (when what was found reads as at most two
-                # kinds, as the pieces of one card do), or alone on a plain ground
-                cut = picture_as_card(img) if len(set(det.codes)) <= 2 else None
-                for whole in filter(None, (cut, card_on_plain_ground(img))):
-                    cdet, cunsure = self._read(img, whole, palette, turns)
-                    if (len(cdet) == 1 and cdet.confidence[0] >= CARD_PICTURE_MIN_CONFIDENCE
-                            and cdet.confidence[0] > det.confidence.max(initial=0.0)):
-                        det, unsure, b = cdet, cunsure, whole
+                det, unsure, b = self._look_again(img, det, unsure, b, palette, turns)
             ms = (t1 - t0) * 1000 / len(images) + (time.perf_counter() - t1) * 1000
             out.append(Recognition(det, b.select(2).polygons, img.shape[1], img.shape[0], ms, unsure))
         return out
+
+    def _look_again(self, img: np.ndarray, det: Detections, unsure: list[int], boxes: Boxes,
+                    palette: SuitPalette | None, turns: float) -> tuple[Detections, list[int], Boxes]:
+        """The first look ``(det, unsure, boxes)``, or a second look that reads the picture better:
+        zoomed out when the first look found little or cards far larger than at table distance,
+        and the picture read as one card when it is one."""
+        weak = len(det) < self.zoom_out_below or float(det.confidence.max(initial=0.0)) < ZOOM_OUT_MIN_CONFIDENCE
+        width = median_card_width(det, img.shape)
+        if not weak and width > LARGE_CARD_WIDTH:
+            # large cards: one look from where they have a learned size, kept when its cards are
+            # surer on average (a broken-up card's pieces are each read less surely)
+            canvas, offset, scale = zoomed_out(img, min(max(width / ZOOM_TARGET_WIDTH, 1.5), 5.0))
+            zb = self.detector.detect([canvas])[0]
+            zb.polygons = (zb.polygons - offset) / scale
+            zdet, zunsure = self._read(img, zb, palette, turns)
+            if len(zdet) and _mean_square(zdet.confidence) > _mean_square(det.confidence) + 0.05:
+                det, unsure, boxes = zdet, zunsure, zb
+        elif weak:
+            canvases = [zoomed_out(img, k) for k in self.zoom_out]
+            for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
+                zb.polygons = (zb.polygons - offset) / scale  # back to the picture's pixels
+                zdet, zunsure = self._read(img, zb, palette, turns)
+                # a few confident cards beat many doubtful ones
+                if float((zdet.confidence ** 2).sum()) > float((det.confidence ** 2).sum()):
+                    det, unsure, boxes = zdet, zunsure, zb
+        # a picture of one card: cut to it (when what was found reads as at most two kinds, as
+        # the pieces of one card do), or alone on a plain ground
+        cut = picture_as_card(img) if len(set(det.codes)) <= 2 else None
+        for whole in filter(None, (cut, card_on_plain_ground(img))):
+            cdet, cunsure = self._read(img, whole, palette, turns)
+            if (len(cdet) == 1 and cdet.confidence[0] >= CARD_PICTURE_MIN_CONFIDENCE
+                    and cdet.confidence[0] > det.confidence.max(initial=0.0)):
+                det, unsure, boxes = cdet, cunsure, whole
+        return det, unsure, boxes
 
     def _read(self, image_bgr: np.ndarray, boxes: Boxes, palette: SuitPalette | None = None,
               turns: float = 0.0) -> tuple[Detections, list[int]]:
