@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+import cv2
 import numpy as np
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "models" / "detector.pt"
@@ -70,10 +71,30 @@ class Detector:
         return det
 
     def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:
-        """Oriented boxes for each BGR image."""
+        """Oriented boxes for each BGR image. A portrait picture is looked at turned a quarter
+        clockwise (the detector learned landscape frames), and its boxes turned back."""
         if not len(images_bgr):
             return []
-        results = self.model.predict(list(images_bgr), imgsz=self.imgsz, conf=self.conf, iou=self.iou,
+        portrait = [im.shape[0] > im.shape[1] for im in images_bgr]
+        views = [cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE) if turn else im for im, turn in zip(images_bgr, portrait)]
+        results = self.model.predict(views, imgsz=self.imgsz, conf=self.conf, iou=self.iou,
                                      verbose=False, device="cpu",
                                      agnostic_nms=self.agnostic)
-        return [from_ultralytics(r) for r in results]
+        boxes = [from_ultralytics(r) for r in results]
+        for b, im, turn in zip(boxes, images_bgr, portrait):
+            if turn:
+                b.polygons = unturn_quarter(b.polygons, im.shape[0])
+        return boxes
+
+
+def unturn_quarter(points: np.ndarray, height: int) -> np.ndarray:
+    """Points of a picture turned a quarter clockwise, back in the picture's own coordinates
+    (continuous: pixel ``i`` spans ``[i, i + 1]``; ``height``: the picture's height before the turn).
+
+    >>> img = np.zeros((4, 2), np.uint8); img[3, 1] = 1   # a portrait picture, a dot at x=1, y=3
+    >>> y, x = np.argwhere(cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE))[0]
+    >>> unturn_quarter(np.float32([[x + 0.5, y + 0.5]]), img.shape[0]).tolist()  # the dot's centre
+    [[1.5, 3.5]]
+    """
+    points = np.asarray(points, np.float32)
+    return np.stack([points[..., 1], height - points[..., 0]], axis=-1)

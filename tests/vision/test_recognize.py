@@ -290,3 +290,21 @@ def test_doubtful_ends_are_read_again_turned(recognizer):
         counts[turns_below] = sum(asked)
     # never; only the doubtful ends; every end read
     assert counts[0.0] == 0 < counts[0.9] < counts[1.01] and counts[1.01] >= found
+
+
+@pytest.mark.model
+def test_a_portrait_picture_reads_like_its_landscape_original(recognizer):
+    # a phone held upright: the detector learned landscape frames, so it looks at the picture
+    # turned a quarter, and the outlines come back in the portrait picture's pixels
+    scene = make_scene(14, 0, "table", font_split="holdout")
+    landscape = scene.image[..., ::-1].copy()
+    h, w = landscape.shape[:2]
+    portrait = np.ascontiguousarray(np.rot90(landscape))  # a quarter anticlockwise: (x, y) -> (y, w - x)
+    truth = scene.labelled()
+    turned = [dict(c, corners=[[y, w - x] for x, y in c["corners"]]) for c in truth]
+    flat = recognizer.recognize(landscape).detections
+    upright = recognizer.recognize(portrait).detections
+    assert upright.polygons[..., 0].max() <= h + 8 and upright.polygons[..., 1].max() <= w + 8
+    right_flat = _match(flat.codes, flat.centers, flat.confidence, truth)[0]
+    right_upright = _match(upright.codes, upright.centers, upright.confidence, turned)[0]
+    assert right_upright >= right_flat - 2 and right_upright >= 0.8 * len(truth)
