@@ -18,8 +18,8 @@ EPILOG = """\
 steps (all by default; pick with --only):
   detector   prepare the card/end/back labels from the ground truth, train the OBB detector
   reader     cut 'none' crops, train the card-end reader CNN on the dataset crops
-  evaluate   precision/recall/F1 per layout on the held-out test set, and reading scans of
-             cards (models/scan_eval.py) -> models/metrics.json
+  evaluate   precision/recall/F1 per layout on the held-out test set (as shot, and turned to
+             portrait), and reading scans of cards (models/scan_eval.py) -> models/metrics.json
 
 examples (the shipped model, see models/MODEL_CARD.md):
   sisepai dataset generate --out data/train1 --n 900 --seed 1 --crops
@@ -162,5 +162,8 @@ def evaluate_all(test: Path, detector: Path | None = None, reader: Path | None =
     split = "val" if any((test / "annotations" / "val").glob("*.json")) else "train"
     metrics = {"test_set": str(test), "recognizer": evaluate_recognizer(rec, test, split)}
     metrics["reader_on_holdout_crops"] = reader_metrics(reader or MODELS / "reader.pt", [test], split)
+    portrait = evaluate_recognizer(rec, test, split, portrait=True)
+    metrics["portrait"] = {"layouts": {k: {"f1": v["f1"], "precision": v["precision"], "recall": v["recall"]}
+                                       for k, v in portrait["layouts"].items()}, "overall": portrait["overall"]}
     metrics["scans"] = evaluate_scans(rec)
     return metrics
