@@ -16,10 +16,13 @@ from sisepai.engine.errors import SisepaiError
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("recognize", help="find and read every card in images",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Find every visible face-up card: its code, outline and confidence.",
+                       description="Find every visible face-up card: its code, outline and confidence. "
+                                   "Camera frames and photos (either way up), and flatbed scans (a sheet of "
+                                   "cards, or one card cut to its edges) all work.",
                        epilog="""examples:
   sisepai recognize table.jpg --json
   sisepai recognize shots/*.jpg --json --annotate out/
+  sisepai recognize scan.png            # a scanned sheet of cards, or one card
 output of --json, one line per image, in order:
   {"image": "table.jpg", "width": 1280, "height": 720,
    "cards": [{"card": "RH", "polygon": [[x,y],[x,y],[x,y],[x,y]], "confidence": 0.97, ...}], "ms": 84.1}
