@@ -31,7 +31,8 @@ an unreadable image gives {"image": ..., "error": "..."}; the others go on; the 
     p.add_argument("--json", action="store_true", help="one JSON object a line (default: a readable summary)")
     p.add_argument("--annotate", type=Path, metavar="DIR", help="also write each image with its cards drawn")
     p.add_argument("--min-confidence", type=float, default=None, metavar="P",
-                   help="report cards of at least this confidence (default 0.25; 0 shows every reading)")
+                   help="report cards of at least this confidence (default 0.25, and 0.3 for a card seen "
+                        "only by one end, as in a fan; P sets both; 0 shows every reading)")
     p.add_argument("--detector", type=Path, default=None, help="detector weights (default: the shipped model)")
     p.add_argument("--reader", type=Path, default=None, help="reader weights (default: the shipped model)")
     p.set_defaults(func=_recognize)
@@ -95,7 +96,7 @@ def _load(args, live: bool = False):
         if getattr(args, "min_confidence", None) is not None:
             if not 0 <= args.min_confidence <= 1:
                 raise SisepaiError(f"--min-confidence must be between 0 and 1, not {args.min_confidence:g}")
-            live_options["min_confidence"] = args.min_confidence
+            live_options["min_confidence"] = live_options["min_end_confidence"] = args.min_confidence
         return Recognizer.load(args.detector, args.reader, **live_options)
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None

@@ -102,18 +102,25 @@ def test_recognize_cli_contract(tmp_path):
 
 @pytest.mark.model
 def test_weak_readings_are_left_out(recognizer):
-    from sisepai.vision.recognize import MIN_CONFIDENCE
+    from sisepai.vision.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE
 
     scene = make_scene(11, 0, "fan", font_split="holdout")  # one reading at 0.2
     img = scene.image[..., ::-1].copy()
     reported = recognizer.recognize(img).detections
-    old, recognizer.min_confidence = recognizer.min_confidence, 0.0
+    floors = recognizer.min_confidence, recognizer.min_end_confidence
     try:
+        recognizer.min_confidence = recognizer.min_end_confidence = 0.0
         every = recognizer.recognize(img).detections
+        recognizer.min_end_confidence = 0.9  # lone ends only: whole cards keep their floor
+        strict_ends = recognizer.recognize(img).detections
     finally:
-        recognizer.min_confidence = old
+        recognizer.min_confidence, recognizer.min_end_confidence = floors
     assert len(reported) and float(reported.confidence.min()) >= MIN_CONFIDENCE
+    lone = reported.kind == "end"  # a card seen only by one end needs more
+    assert lone.any() and float(reported.confidence[lone].min()) >= MIN_END_CONFIDENCE
     assert len(every) > len(reported) and float(every.confidence.min()) < MIN_CONFIDENCE
+    weak_ends = (every.kind == "end") & (every.confidence < 0.9)
+    assert weak_ends.any() and len(strict_ends) == len(every) - int(weak_ends.sum())
 
 
 @pytest.mark.model
