@@ -25,6 +25,33 @@ import numpy as np
 SINGLE_MARGINS = (0, 6, 40)
 
 
+def sheet_of(faces: list[np.ndarray], per_row: int, gap: int, bed: int = 240) -> np.ndarray:
+    """Card faces (RGB, one size) in a grid, ``per_row`` to a row, ``gap`` px apart, on a plain
+    bed of grey level ``bed``: an RGB picture.
+
+    >>> sheet_of([np.zeros((6, 2, 3), np.uint8)] * 3, per_row=2, gap=1).shape
+    (15, 7, 3)
+    """
+    height, width = faces[0].shape[:2]
+    rows = -(-len(faces) // per_row)
+    sheet = np.full((rows * (height + gap) + gap, per_row * (width + gap) + gap, 3), bed, np.uint8)
+    for i, face in enumerate(faces):
+        y, x = gap + (i // per_row) * (height + gap), gap + (i % per_row) * (width + gap)
+        sheet[y:y + height, x:x + width] = face
+    return sheet
+
+
+def on_bed(face: np.ndarray, margin: int, bed: int = 235) -> np.ndarray:
+    """One card face (RGB) with ``margin`` px of plain bed of grey level ``bed`` around it.
+
+    >>> on_bed(np.zeros((6, 2, 3), np.uint8), 3).shape
+    (12, 8, 3)
+    """
+    scan = np.full((face.shape[0] + 2 * margin, face.shape[1] + 2 * margin, 3), bed, np.uint8)
+    scan[margin:margin + face.shape[0], margin:margin + face.shape[1]] = face
+    return scan
+
+
 def scan_sheet(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     """A BGR picture of a grid of upright cards on a plain bed, and the cards' codes."""
     import cv2
@@ -36,14 +63,9 @@ def scan_sheet(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     style = DeckStyle.random(rng, "holdout")
     codes = [str(c) for c in rng.choice(CARD_CODES, int(rng.integers(3, 15)))]
     faces = [render_face(c, style, width, rng).image[..., :3] for c in codes]
-    height, per_row = faces[0].shape[0], min(len(codes), per_row)
     gap = int(width * rng.uniform(0.1, 0.6))
-    rows = -(-len(codes) // per_row)
-    w, h = per_row * (width + gap) + gap, rows * (height + gap) + gap
-    sheet = np.full((h, w, 3), int(rng.integers(200, 256)), np.uint8)
-    for i, face in enumerate(faces):
-        y, x = gap + (i // per_row) * (height + gap), gap + (i % per_row) * (width + gap)
-        sheet[y:y + height, x:x + width] = face
+    sheet = sheet_of(faces, min(len(codes), per_row), gap, int(rng.integers(200, 256)))
+    h, w = sheet.shape[:2]
     if rng.random() < 0.5:  # a slightly skewed scan
         turn = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(-4, 4)), 1.0)
         sheet = cv2.warpAffine(sheet, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
@@ -58,8 +80,7 @@ def single_scan(rng: np.random.Generator, margin: int) -> tuple[np.ndarray, str]
     style = DeckStyle.random(rng, "holdout")
     code = str(rng.choice(CARD_CODES))
     face = render_face(code, style, int(rng.integers(60, 300)), rng).image[..., :3]
-    scan = np.full((face.shape[0] + 2 * margin, face.shape[1] + 2 * margin, 3), 235, np.uint8)
-    scan[margin:margin + face.shape[0], margin:margin + face.shape[1]] = face
+    scan = on_bed(face, margin)
     if rng.random() < 0.5:
         scan = np.rot90(scan)
     return np.ascontiguousarray(scan[..., ::-1]), code

@@ -62,6 +62,15 @@ def straighten(image: np.ndarray, quad: np.ndarray, size: int, margin: float = 0
     return cv2.warpPerspective(roi, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def side_lengths(polys: np.ndarray) -> np.ndarray:
+    """The four side lengths of a quadrilateral (4, 2), or of each of many (N, 4, 2).
+
+    >>> side_lengths(np.float32([[0, 0], [20, 0], [20, 120], [0, 120]])).tolist()
+    [120.0, 20.0, 120.0, 20.0]
+    """
+    return np.linalg.norm(polys - np.roll(polys, 1, axis=-2), axis=-1)
+
+
 def inside(point: np.ndarray, poly: np.ndarray) -> bool:
     return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
 

@@ -28,7 +28,7 @@ from sisepai.engine.cards import CARD_CODES
 from .detections import Detections
 from .detector import Boxes, Detector
 from .end_pairs import pair_lone_ends
-from .geometry import card_ends, inside, order_upright, straighten
+from .geometry import card_ends, inside, order_upright, side_lengths, straighten
 from .palette import SuitPalette, paper_colour
 from .reader import NUM_CARDS, Reader, colour_rank_confidence
 
@@ -275,13 +275,12 @@ def median_card_width(det: Detections, shape: tuple[int, ...]) -> float:
     """
     if not len(det):
         return 0.0
-    sides = np.linalg.norm(det.polygons - np.roll(det.polygons, 1, axis=1), axis=2)
-    return float(np.median(sides.min(axis=1))) / max(shape[:2])
+    return float(np.median(side_lengths(det.polygons).min(axis=1))) / max(shape[:2])
 
 
 def _card_box(outline: np.ndarray) -> Boxes | None:
     """``outline`` as a one-card :class:`Boxes`, when it has a card's shape."""
-    sides = np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1)
+    sides = side_lengths(outline)
     if sides.min() < 8 or not CARD_PICTURE_ASPECT[0] <= sides.max() / sides.min() <= CARD_PICTURE_ASPECT[1]:
         return None
     return Boxes(np.float32(outline)[None], np.ones(1, np.float32), np.zeros(1, np.int64))
@@ -448,6 +447,15 @@ class Recognizer:
             out.append(Recognition(det, b.select(2).polygons, img.shape[1], img.shape[0], ms, unsure))
         return out
 
+    def _zoomed_looks(self, img: np.ndarray, factors: Sequence[float], palette: SuitPalette | None,
+                      turns: float):
+        """``(detections, unsure, boxes)`` of the picture looked at zoomed out by each factor, the
+        boxes back in the picture's pixels (the crops are cut from the full picture)."""
+        canvases = [zoomed_out(img, k) for k in factors]
+        for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
+            zb.polygons = (zb.polygons - offset) / scale
+            yield (*self._read(img, zb, palette, turns), zb)
+
     def _look_again(self, img: np.ndarray, det: Detections, unsure: list[int], boxes: Boxes,
                     palette: SuitPalette | None, turns: float) -> tuple[Detections, list[int], Boxes]:
         """The first look ``(det, unsure, boxes)``, or a second look that reads the picture better:
@@ -458,17 +466,12 @@ class Recognizer:
         if not weak and width > LARGE_CARD_WIDTH:
             # large cards: one look from where they have a learned size, kept when its cards are
             # surer on average (a broken-up card's pieces are each read less surely)
-            canvas, offset, scale = zoomed_out(img, min(max(width / ZOOM_TARGET_WIDTH, 1.5), 5.0))
-            zb = self.detector.detect([canvas])[0]
-            zb.polygons = (zb.polygons - offset) / scale
-            zdet, zunsure = self._read(img, zb, palette, turns)
-            if len(zdet) and _mean_square(zdet.confidence) > _mean_square(det.confidence) + 0.05:
-                det, unsure, boxes = zdet, zunsure, zb
+            factor = min(max(width / ZOOM_TARGET_WIDTH, 1.5), 5.0)
+            for zdet, zunsure, zb in self._zoomed_looks(img, (factor,), palette, turns):
+                if len(zdet) and _mean_square(zdet.confidence) > _mean_square(det.confidence) + 0.05:
+                    det, unsure, boxes = zdet, zunsure, zb
         elif weak:
-            canvases = [zoomed_out(img, k) for k in self.zoom_out]
-            for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
-                zb.polygons = (zb.polygons - offset) / scale  # back to the picture's pixels
-                zdet, zunsure = self._read(img, zb, palette, turns)
+            for zdet, zunsure, zb in self._zoomed_looks(img, self.zoom_out, palette, turns):
                 # a few confident cards beat many doubtful ones
                 if float((zdet.confidence ** 2).sum()) > float((det.confidence ** 2).sum()):
                     det, unsure, boxes = zdet, zunsure, zb

@@ -11,6 +11,7 @@ import pytest
 
 from sisepai.datasets.scene import make_scene
 from sisepai.models.evaluate import _match
+from sisepai.models.scan_eval import on_bed, sheet_of
 from sisepai.vision.detections import Detections
 from sisepai.vision.geometry import card_ends, order_upright
 from sisepai.vision.recognize import ImageError, check_image
@@ -152,9 +153,7 @@ def test_reads_a_close_up_scan_of_single_cards(recognizer):
     for k in range(6):
         style = DeckStyle.random(rng, "holdout")
         code = str(rng.choice(CARD_CODES))
-        rgb = render_face(code, style, 90, rng).image[..., :3]
-        scan = np.full((rgb.shape[0] + 80, rgb.shape[1] + 80, 3), 245, np.uint8)
-        scan[40:40 + rgb.shape[0], 40:40 + rgb.shape[1]] = rgb
+        scan = on_bed(render_face(code, style, 90, rng).image[..., :3], 40, bed=245)
         det = recognizer.recognize(scan[..., ::-1].copy()).detections
         codes.append((code, det.codes))
         right += set(det.codes) == {code}  # its two ends may both be reported when the outline is missed
@@ -174,9 +173,7 @@ def test_reads_a_scan_cut_to_one_card(recognizer):
         style = DeckStyle.random(rng, "holdout")
         code = str(rng.choice(CARD_CODES))
         rgb = render_face(code, style, int(rng.integers(60, 300)), rng).image[..., :3]
-        margin = (0, 6, 30, 0)[k % 4]
-        scan = np.full((rgb.shape[0] + 2 * margin, rgb.shape[1] + 2 * margin, 3), 235, np.uint8)
-        scan[margin:margin + rgb.shape[0], margin:margin + rgb.shape[1]] = rgb
+        scan = on_bed(rgb, (0, 6, 30, 0)[k % 4])
         scan = np.ascontiguousarray(np.rot90(scan, k % 2))  # upright or lying
         codes = recognizer.recognize(scan[..., ::-1].copy()).detections.codes
         if codes != [code]:
@@ -192,13 +189,7 @@ def scan_sheet(rng, width, per_row, n):
     style = DeckStyle.random(rng, "holdout")
     codes = [str(c) for c in rng.choice(CARD_CODES, n)]
     faces = [render_face(c, style, width, rng).image[..., :3] for c in codes]
-    height, gap = faces[0].shape[0], width // 3
-    rows = -(-n // per_row)
-    sheet = np.full((rows * (height + gap) + gap, per_row * (width + gap) + gap, 3), 240, np.uint8)
-    for i, face in enumerate(faces):
-        y, x = gap + (i // per_row) * (height + gap), gap + (i % per_row) * (width + gap)
-        sheet[y:y + height, x:x + width] = face
-    return sheet[..., ::-1].copy(), codes
+    return sheet_of(faces, per_row, width // 3)[..., ::-1].copy(), codes
 
 
 @pytest.mark.model
