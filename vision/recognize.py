@@ -29,7 +29,7 @@ from .detections import Detections
 from .detector import Boxes, Detector
 from .end_pairs import pair_lone_ends
 from .geometry import card_ends, inside, order_upright, side_lengths, straighten
-from .palette import SuitPalette, paper_colour
+from .palette import SuitPalette, one_colour_per_suit, paper_colour
 from .reader import NUM_CARDS, Reader, colour_rank_confidence
 
 PALETTE_MODES = ("image", "session", "off")
@@ -392,6 +392,7 @@ class Recognizer:
             raise ValueError(f"palette must be one of {', '.join(PALETTE_MODES)}, not {palette!r}")
         self.detector = detector
         self.palette_mode = palette
+        self.one_colour_per_suit = True  # stills: a picture's colour groups shared out among the suits
         self.session_palette = SuitPalette() if palette == "session" else None
         self.still = still_readings  # video only: reuse the readings of cards that have not moved
         self.read_inner_ends = read_inner_ends
@@ -623,6 +624,10 @@ class Recognizer:
         this picture's sure readings, or from the video's so far."""
         if self.palette_mode == "off":
             return cand
+        if palette is None and self.session_palette is None and self.one_colour_per_suit:
+            # one picture, one deck: its suits' papers can be shared out (not over a video's changing light)
+            shared = one_colour_per_suit([c[1] for c in cand], colours)
+            cand = [(poly, p, conf, kind) for (poly, _, conf, kind), p in zip(cand, shared)]
         palette = palette or self.session_palette or SuitPalette()
         palette.learn(colours, [c[1] for c in cand])
         reranked = palette.rerank_all([c[1] for c in cand], colours)

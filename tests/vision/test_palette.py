@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sisepai.engine.cards import CARD_CODES, JOKER
-from sisepai.vision.palette import SuitPalette, paper_colour
+from sisepai.vision.palette import SuitPalette, colour_groups, one_colour_per_suit, paper_colour
 from sisepai.vision.recognize import Recognizer
 
 YELLOW, WHITE, LIME, PINK = (np.array(c, np.float32) for c in ([12, 70], [0, 3], [-40, 70], [25, 12]))
@@ -79,3 +79,43 @@ def test_paper_colour_ignores_the_ink():
 def test_an_unknown_palette_mode_is_refused():
     with pytest.raises(ValueError, match="palette"):
         Recognizer(None, None, palette="rainbow")
+
+
+def codes(probs) -> list[str]:
+    return [CARD_CODES[int(np.argmax(p[:len(CARD_CODES)]))] for p in probs]
+
+
+MINT, LAVENDER = np.array([-16.0, 10.0]), np.array([10.0, -4.0])
+
+
+def test_one_colour_per_suit_gives_a_doubtful_second_paper_to_the_missing_suit():
+    # a mint green deck read as white beside its true (lavender) whites, with no green read anywhere
+    probs = [sure("WC"), sure("WP"), doubt("WH", "GH", 0.7), doubt("WR", "GR", 0.9), doubt("WP", "GP", 0.6)]
+    colours = [LAVENDER, LAVENDER + 1, MINT, MINT + 1, MINT - 1]
+    assert codes(one_colour_per_suit(probs, colours)) == ["WC", "WP", "GH", "GR", "GP"]
+
+
+def test_one_colour_per_suit_leaves_a_suit_seen_surely_in_two_lights():
+    # one suit's papers in and out of a shadow's colour cast: both groups sure, nothing moves
+    probs = [sure("YK"), sure("YA"), doubt("YE", "GE", 0.97), doubt("YR", "GR", 0.99)]
+    colours = [YELLOW, YELLOW + 1, YELLOW - [0, 15], YELLOW - [1, 15]]
+    assert codes(one_colour_per_suit(probs, colours)) == ["YK", "YA", "YE", "YR"]
+
+
+def test_one_colour_per_suit_needs_the_other_suit_missing_and_in_the_right_direction():
+    lime = np.array([-18.0, 63.0])
+    doubtful = [doubt("YP", "GP", 0.7), doubt("YR", "GR", 0.7)]
+    base = [sure("YK"), sure("YA"), *doubtful]
+    colours = [YELLOW, YELLOW + 1, lime, lime + 1]
+    assert codes(one_colour_per_suit(base, colours))[2:] == ["GP", "GR"]
+    # a sure green elsewhere: green is not missing, so the lime pair keeps its reading
+    assert codes(one_colour_per_suit(base + [sure("GK")], colours + [LIME]))[2:4] == ["YP", "YR"]
+    # a second paper lying away from green (towards red) is not made green
+    orange = YELLOW + [15.0, -8.0]
+    assert codes(one_colour_per_suit(base, [YELLOW, YELLOW + 1, orange, orange + 1]))[2:] == ["YP", "YR"]
+
+
+def test_colour_groups_chain_near_papers_and_skip_unknown_ones():
+    chain = [np.array([0.0, 0.0]), np.array([3.0, 0.0]), np.array([6.0, 0.0]), None, np.array([30.0, 0.0])]
+    assert colour_groups(chain, 4.0) == [[0, 1, 2], [4]]
+    assert colour_groups([None, None], 4.0) == []
