@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.vision.geometry import inside
+from sisepai.vision.geometry import inside, side_lengths
 
 
 LABEL_RULE = 0.5
@@ -32,6 +32,15 @@ LABEL_BAND = 0.1
 """Cards within this of the label rule are neither needed nor false in ``f1_outside_label_band``."""
 WIDTH_BUCKETS = (25, 30, 40)
 """Edges of ``by_card_width``: a scene's median labelled card width, in pixels of a 1280-px-wide frame."""
+
+
+def width_bucket_names(edges: tuple[int, ...] = WIDTH_BUCKETS) -> list[str]:
+    """The ``by_card_width`` groups, narrowest first.
+
+    >>> width_bucket_names((25, 30))
+    ['<25', '25-30', '>=30']
+    """
+    return [f"<{edges[0]}", *(f"{lo}-{hi}" for lo, hi in zip(edges, edges[1:])), f">={edges[-1]}"]
 
 
 def _matching(pred_codes, pred_centers, pred_conf, truth) -> dict[int, int]:
@@ -131,15 +140,11 @@ def card_width_bucket(cards: list[dict], width: int, height: int, edges: tuple[i
     >>> card_width_bucket([card], 1280, 720), card_width_bucket([card], 640, 360), card_width_bucket([], 1280, 720)
     ('25-30', '>=40', None)
     """
-    widths = [min(np.linalg.norm(np.subtract(c["corners"], np.roll(c["corners"], -1, axis=0)), axis=1))
-              for c in cards if c["labelled"]]
+    widths = [side_lengths(np.float32(c["corners"])).min() for c in cards if c["labelled"]]
     if not widths:
         return None
     w = float(np.median(widths)) * 1280 / max(width, height)
-    for lo, hi in zip((0, *edges), edges):
-        if w < hi:
-            return f"<{hi}" if lo == 0 else f"{lo}-{hi}"
-    return f">={edges[-1]}"
+    return width_bucket_names(edges)[int(np.searchsorted(edges, w, side="right"))]
 
 
 def _f1(tp: int, fp: int, fn: int) -> float:
@@ -195,8 +200,8 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
         s["fp"] += fp
         s["fn"] += fn
         s["scenes"] += 1
-        for k, v in zip(("tp", "fp", "fn"), outside_label_band(det.codes, det.centers, det.confidence, rec["cards"])):
-            banded[rec["layout"]][("tp", "fp", "fn").index(k)] += v
+        for k, v in enumerate(outside_label_band(det.codes, det.centers, det.confidence, rec["cards"])):
+            banded[rec["layout"]][k] += v
         bucket = card_width_bucket(rec["cards"], img.shape[1], img.shape[0])
         if bucket:
             for key in ((rec["layout"], bucket), ("all", bucket)):
@@ -228,9 +233,8 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     out["overall"] = {**totals, "precision": round(p, 4), "recall": round(r, 4), "f1": _f1(totals["tp"], totals["fp"], totals["fn"]),
                       "f1_ignoring_unlabelled": _f1(totals["tp"], totals["fp"] - ignored, totals["fn"]),
                       "f1_outside_label_band": _f1(*np.sum(list(banded.values()), axis=0).tolist())}
-    order = [f"<{WIDTH_BUCKETS[0]}", *(f"{a}-{b}" for a, b in zip(WIDTH_BUCKETS, WIDTH_BUCKETS[1:])), f">={WIDTH_BUCKETS[-1]}"]
-    out["by_card_width"] = {layout: {b: {**by_width[(layout, b)], "f1": _f1(by_width[(layout, b)]["tp"], by_width[(layout, b)]["fp"], by_width[(layout, b)]["fn"])}
-                                     for b in order if (layout, b) in by_width}
+    out["by_card_width"] = {layout: {b: {**g, "f1": _f1(g["tp"], g["fp"], g["fn"])}
+                                     for b in width_bucket_names() if (g := by_width.get((layout, b)))}
                             for layout in [*sorted(per_layout), "all"]}
     out["finished_hand_exact_match"] = round(exact["exact"] / max(exact["hands"], 1), 4)
     out["finished_hands"] = exact["hands"]

@@ -16,6 +16,7 @@ import numpy as np
 
 from sisepai.models.evaluate import _match
 from sisepai.vision.annotate import CardAnnotator
+from sisepai.vision.geometry import side_lengths
 from sisepai.vision.recognize import Recognizer
 
 
@@ -29,8 +30,7 @@ def card_width(record: dict, card: int) -> float:
     >>> card_width({"cards": [{"corners": [[0, 0], [20, 0], [20, 120], [0, 120]]}]}, 0)
     20.0
     """
-    corners = np.float32(record["cards"][card]["corners"])
-    return float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).min())
+    return float(side_lengths(np.float32(record["cards"][card]["corners"])).min())
 
 
 def small_card_misreads(dataset: Path, out: Path, n: int = 48, below: float = SMALL_CARD) -> str:
