@@ -51,6 +51,12 @@ class FontBank:
         self.holdout = [f for f in self.all if f.holdout]
 
     def fonts(self, split: str = "train") -> list[FontInfo]:
+        """The faces of ``split``: ``train``, ``holdout``, ``honest`` (the held-out faces that are
+        no near-copy of a training face, :mod:`.font_overlap`) or ``all``."""
+        if split == "honest":
+            from .font_overlap import honest_holdout
+
+            return list(honest_holdout())
         if split not in ("train", "holdout", "all"):
-            raise ValueError(f"font split must be train, holdout or all, got {split!r}")
+            raise ValueError(f"font split must be train, holdout, honest or all, got {split!r}")
         return getattr(self, split)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -31,6 +32,9 @@ from sisepai.engine.melds import all_melds
 from .backgrounds import background
 from .camera import Camera
 from .render import DeckStyle, END_FRACTION, render_back, render_face
+
+if TYPE_CHECKING:
+    from .deck_faces import DeckFaces
 
 LAYOUTS = ("table", "fan", "hand")
 LABEL_MIN_CHAR_VISIBLE = 0.5
@@ -340,8 +344,11 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 
 def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int, int] = (1280, 720),
                font_split: str = "train", layouts: tuple[str, ...] = LAYOUTS, max_tilt: float = 45.0,
-               plain: bool = False) -> Scene:
+               plain: bool = False, deck: "DeckFaces | None" = None) -> Scene:
     """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments).
+
+    ``deck`` lays a real deck's faces (:class:`~sisepai.datasets.deck_faces.DeckFaces`) instead of
+    the generated style's, at that deck's aspect; a deck with no joker face gets the style's.
 
     ``plain`` draws on a flat magenta table with no clutter and no light, blur or noise (the
     geometry stays): tests use it to check labels against pixels.
@@ -350,6 +357,8 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
     w, h = size
     layout = layout or str(layouts[int(rng.integers(len(layouts)))])
     style = DeckStyle.random(rng, font_split)
+    if deck is not None:
+        style.aspect = deck.aspect
     camera = Camera.random(rng, w, h, max_tilt=max_tilt)
     if plain:
         camera.exposure, camera.white_balance, camera.blur, camera.motion = 1.0, (1.0, 1.0, 1.0), 0.0, 0
@@ -383,7 +392,10 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
             _paste(frame, back, src, dst)
         else:
             if p.code not in faces:
-                faces[p.code] = render_face(p.code, style, face_w, rng)
+                if deck is not None and p.code in deck.faces:
+                    faces[p.code] = deck.face(p.code, face_w, rng)
+                else:
+                    faces[p.code] = render_face(p.code, style, face_w, rng)
             _paste(frame, faces[p.code].image, src, dst)
         cv2.fillConvexPoly(idmap, np.round(dst).astype(np.int32), i)
     if not plain:
