@@ -85,8 +85,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--val", type=float, default=0.1, metavar="FRACTION", help="share of scenes in val (default 0.1)")
     p.add_argument("--shard", type=_shard, default=(1, 1), metavar="K/N")
     p.add_argument("--crops", action="store_true", help="also export straightened card-end crops (64x64 PNG)")
-    p.add_argument("--fonts", choices=("train", "holdout", "all"), default="train",
-                   help="font families to draw from: train (default) or the held-out ones, for testing")
+    p.add_argument("--fonts", choices=("train", "holdout", "honest", "all"), default="train",
+                   help="font families to draw from: train (default), holdout, or honest (the held-out faces "
+                        "that are no near-copy of a training face), for testing")
+    p.add_argument("--deck-faces", type=Path, default=None, metavar="DIR",
+                   help="lay a real deck's face images (GK.png ... RP.png, J.png) instead of generated styles")
     p.add_argument("--max-tilt", type=float, default=45.0, metavar="DEG", help="largest camera tilt (default 45)")
     p.set_defaults(func=_generate)
 
@@ -117,8 +120,14 @@ def _generate(args) -> int:
         raise SisepaiError("--val must be between 0 and 1")
     k, n_shards = args.shard
     indices = [i for i in range(args.n) if i % n_shards == k - 1]
+    deck_faces = None
+    if args.deck_faces is not None:
+        from sisepai.datasets.deck_faces import DeckFaces
+
+        DeckFaces.load(args.deck_faces)  # checked here, so a bad folder fails before any worker starts
+        deck_faces = str(args.deck_faces.resolve())
     opts = GenerateOptions(seed=args.seed, size=args.size, layouts=args.layouts, val=args.val, crops=args.crops,
-                           font_split=args.fonts, max_tilt=args.max_tilt)
+                           font_split=args.fonts, max_tilt=args.max_tilt, deck_faces=deck_faces)
     out: Path = args.out
     try:
         prepare_folders(out)

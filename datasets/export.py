@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -36,6 +37,15 @@ class GenerateOptions:
     crops: bool = False
     font_split: str = "train"
     max_tilt: float = 45.0
+    deck_faces: str | None = None
+    """A folder of a real deck's face images (:mod:`.deck_faces`) to lay instead of generated styles."""
+
+
+@lru_cache(maxsize=4)
+def _deck_faces(folder: str):
+    from .deck_faces import DeckFaces
+
+    return DeckFaces.load(folder)
 
 
 def split_of(seed: int, index: int, val: float) -> str:
@@ -76,15 +86,17 @@ def scene_record(scene: Scene, index: int, opts: GenerateOptions, split: str, na
         "image": f"images/{split}/{name}.jpg", "width": w, "height": h, "index": index, "seed": opts.seed,
         "split": split, "layout": scene.layout, "generator": GENERATOR_VERSION,
         "label_rule": f"face up and at least {LABEL_MIN_CHAR_VISIBLE:.0%} of one character visible",
-        "deck": scene.style.summary(), "camera": scene.camera.summary(),
+        "deck": scene.style.summary() | ({"faces": Path(opts.deck_faces).name} if opts.deck_faces else {}),
+        "camera": scene.camera.summary(),
         "cards": scene.cards, "clutter": scene.clutter,
     }
 
 
 def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
     """Make and write scene ``index``; returns a small summary for the progress display."""
+    deck = _deck_faces(opts.deck_faces) if opts.deck_faces else None
     scene = make_scene(opts.seed, index, size=opts.size, layouts=opts.layouts, font_split=opts.font_split,
-                       max_tilt=opts.max_tilt)
+                       max_tilt=opts.max_tilt, deck=deck)
     split = split_of(opts.seed, index, opts.val)
     name = f"{index:06d}"
     bgr = scene.image[..., ::-1]

@@ -256,7 +256,7 @@ def _register_extras() -> None:
     if _EXTRA_COMMANDS:
         return
     for module in ("sisepai.engine.play_cli", "sisepai.engine.gangoffour.cli", "sisepai.datasets.cli",
-                   "sisepai.models.cli", "sisepai.vision.cli", "sisepai.service.cli"):
+                   "sisepai.models.cli", "sisepai.models.deck_cli", "sisepai.vision.cli", "sisepai.service.cli"):
         try:
             mod = import_module(module)
         except ModuleNotFoundError as exc:

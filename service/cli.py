@@ -20,6 +20,8 @@ examples:
     p.add_argument("--port", type=int, default=None, help="port (default 8000)")
     p.add_argument("--db", default=None, help="the ledger's SQLite file")
     p.add_argument("--no-model", action="store_true", help="start without the recognition model")
+    p.add_argument("--deck", metavar="NAME", default=None,
+                   help="read an enrolled deck by default (sisepai deck list); the page can pick another")
     p.set_defaults(func=_serve)
 
 
@@ -31,7 +33,11 @@ def _serve(args) -> int:
     from sisepai.service.main import create_app
     from sisepai.service.settings import Settings
 
-    settings = Settings.from_env(host=args.host, port=args.port, db=args.db)
+    settings = Settings.from_env(host=args.host, port=args.port, db=args.db, deck=args.deck)
+    if settings.deck:
+        from sisepai.vision.decks import deck_info
+
+        deck_info(settings.deck)  # an unknown deck fails here, with the known ones named
     if args.no_model:
         settings.load_model = False
     if not settings.local_only and not settings.token:

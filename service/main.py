@@ -33,11 +33,17 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         app.state.ledger = Ledger(settings.db)
         app.state.recognizer = recognizer
         app.state.model_error = None
+        app.state.deck_recognizers = {}  # deck name -> Recognizer sharing the detector, loaded on first use
         if recognizer is None and settings.load_model:
             try:
                 from sisepai.vision.recognize import Recognizer
 
-                app.state.recognizer = Recognizer.load(settings.detector, settings.reader)
+                reader = settings.reader
+                if settings.deck:
+                    from sisepai.vision.decks import reader_weights
+
+                    reader = reader_weights(settings.deck)
+                app.state.recognizer = Recognizer.load(settings.detector, reader)
             except Exception as exc:  # noqa: BLE001 - the engine routes still work without a model
                 app.state.model_error = str(exc)
                 log.warning("model not loaded: %s", exc)

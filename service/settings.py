@@ -22,6 +22,8 @@ class Settings:
     load_model: bool = True
     detector: str | None = None
     reader: str | None = None
+    deck: str | None = None
+    """The enrolled deck read by default (``sisepai serve --deck NAME``, ``SISEPAI_DECK``)."""
 
     @classmethod
     def from_env(cls, **overrides) -> "Settings":
@@ -36,6 +38,7 @@ class Settings:
             load_model=env.get("SISEPAI_LOAD_MODEL", "1") != "0",
             detector=env.get("SISEPAI_DETECTOR") or None,
             reader=env.get("SISEPAI_READER") or None,
+            deck=env.get("SISEPAI_DECK") or None,
         )
         for k, v in overrides.items():
             if v is not None:

@@ -35,6 +35,8 @@ an unreadable image gives {"image": ..., "error": "..."}; the others go on; the 
                         "only by one end, as in a fan; P sets both; 0 shows every reading)")
     p.add_argument("--detector", type=Path, default=None, help="detector weights (default: the shipped model)")
     p.add_argument("--reader", type=Path, default=None, help="reader weights (default: the shipped model)")
+    p.add_argument("--deck", metavar="NAME", default=None,
+                   help="read with the reader adapted to an enrolled deck (see: sisepai deck add --help)")
     p.set_defaults(func=_recognize)
 
     p = sub.add_parser("score-image", help="read a photographed finished hand and score it",
@@ -49,6 +51,7 @@ output: {"image": ..., "cards": ["GK", ...], "winning": bool, "points": int|null
     p.add_argument("--rules", default="seesek", help="scoring preset (seesek, korean) or a TOML file")
     p.add_argument("--detector", type=Path, default=None)
     p.add_argument("--reader", type=Path, default=None)
+    p.add_argument("--deck", metavar="NAME", default=None, help="an enrolled deck's reader (sisepai deck list)")
     p.set_defaults(func=_score_image)
 
     p = sub.add_parser("watch", help="follow a live game: announce cards, track melds, advise",
@@ -77,6 +80,7 @@ ago was misread: "card" is what it is, "was" what was said), card_removed, win_c
     p.add_argument("--realtime", action="store_true", help="play a video file at its own speed")
     p.add_argument("--detector", type=Path, default=None)
     p.add_argument("--reader", type=Path, default=None)
+    p.add_argument("--deck", metavar="NAME", default=None, help="an enrolled deck's reader (sisepai deck list)")
     p.set_defaults(func=_watch)
 
 
@@ -97,7 +101,14 @@ def _load(args, live: bool = False):
             if not 0 <= args.min_confidence <= 1:
                 raise SisepaiError(f"--min-confidence must be between 0 and 1, not {args.min_confidence:g}")
             live_options["min_confidence"] = live_options["min_end_confidence"] = args.min_confidence
-        return Recognizer.load(args.detector, args.reader, **live_options)
+        reader = args.reader
+        if getattr(args, "deck", None):
+            if reader is not None:
+                raise SisepaiError("give --deck or --reader, not both")
+            from sisepai.vision.decks import reader_weights
+
+            reader = reader_weights(args.deck)
+        return Recognizer.load(args.detector, reader, **live_options)
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None
 

@@ -26,6 +26,9 @@ class Detections:
     - ``class_id``: (N,) card kinds, ids of :data:`sisepai.engine.cards.CARD_CODES`.
     - ``colour_confidence`` and ``rank_confidence``: (N,) the reader's belief in the suit and the rank.
     - ``kind``: (N,) ``"card"`` (a whole card) or ``"end"`` (only an end is visible, as in a fan).
+    - ``probs``: (N, 29) the reader's full belief over the card kinds (each row sums to at most 1;
+      the rest is its belief that there is no card). Given no readings, one-hot on ``class_id``.
+    - ``detector_confidence``: (N,) the detector's own confidence in the outline; given none, ``confidence``.
     """
 
     polygons: np.ndarray
@@ -34,6 +37,8 @@ class Detections:
     colour_confidence: np.ndarray | None = None
     rank_confidence: np.ndarray | None = None
     kind: np.ndarray | None = None
+    probs: np.ndarray | None = None
+    detector_confidence: np.ndarray | None = None
     data: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -50,13 +55,21 @@ class Detections:
         self.colour_confidence = np.asarray(self.colour_confidence, np.float32)
         self.rank_confidence = np.asarray(self.rank_confidence, np.float32)
         self.kind = np.asarray(self.kind, dtype=object)
-        for name in ("class_id", "colour_confidence", "rank_confidence", "kind"):
+        if self.probs is None:
+            self.probs = np.eye(len(CARD_CODES), dtype=np.float32)[self.class_id] if n else \
+                np.zeros((0, len(CARD_CODES)), np.float32)
+        self.probs = np.asarray(self.probs, np.float32).reshape(n, len(CARD_CODES))
+        if self.detector_confidence is None:
+            self.detector_confidence = self.confidence.copy()
+        self.detector_confidence = np.asarray(self.detector_confidence, np.float32)
+        for name in ("class_id", "colour_confidence", "rank_confidence", "kind", "detector_confidence"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"Detections.{name} has {len(getattr(self, name))} entries, expected {n}")
 
     @classmethod
     def empty(cls) -> "Detections":
-        return cls(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+        return cls(np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64),
+                   probs=np.zeros((0, len(CARD_CODES)), np.float32), detector_confidence=np.zeros(0, np.float32))
 
     def __len__(self) -> int:
         return len(self.confidence)
@@ -65,7 +78,8 @@ class Detections:
         if isinstance(index, (int, np.integer)):
             index = [index]
         return Detections(self.polygons[index], self.confidence[index], self.class_id[index],
-                          self.colour_confidence[index], self.rank_confidence[index], self.kind[index])
+                          self.colour_confidence[index], self.rank_confidence[index], self.kind[index],
+                          self.probs[index], self.detector_confidence[index])
 
     @property
     def codes(self) -> list[str]:
@@ -76,7 +90,8 @@ class Detections:
         return self.polygons.mean(axis=1)
 
     def to_cards(self, digits: int = 1) -> list[dict]:
-        """The CLI/API card format: ``{"card", "polygon", "confidence", ...}``."""
+        """The CLI/API card format: ``{"card", "polygon", "confidence", ..., "detector_confidence",
+        "top": [[code, probability], ...]}`` (the reader's three likeliest kinds)."""
         out = []
         for i in range(len(self)):
             out.append({
@@ -86,6 +101,8 @@ class Detections:
                 "colour_confidence": round(float(self.colour_confidence[i]), 4),
                 "rank_confidence": round(float(self.rank_confidence[i]), 4),
                 "kind": str(self.kind[i]),
+                "detector_confidence": round(float(self.detector_confidence[i]), 4),
+                "top": [[code, round(prob, 4)] for code, prob in self.top_k(i, 3)],
             })
         return out
 
@@ -97,4 +114,16 @@ class Detections:
         return cls(np.concatenate([p.polygons for p in parts]), np.concatenate([p.confidence for p in parts]),
                    np.concatenate([p.class_id for p in parts]),
                    np.concatenate([p.colour_confidence for p in parts]),
-                   np.concatenate([p.rank_confidence for p in parts]), np.concatenate([p.kind for p in parts]))
+                   np.concatenate([p.rank_confidence for p in parts]), np.concatenate([p.kind for p in parts]),
+                   np.concatenate([p.probs for p in parts]), np.concatenate([p.detector_confidence for p in parts]))
+
+    def top_k(self, i: int, k: int = 3) -> list[tuple[str, float]]:
+        """The ``k`` likeliest card kinds of detection ``i`` with their probabilities.
+
+        >>> d = Detections(np.zeros((1, 4, 2)), np.array([0.6]), np.array([0]),
+        ...                probs=np.eye(29)[[0]] * 0.7 + np.eye(29)[[7]] * 0.2)
+        >>> [(c, round(p, 2)) for c, p in d.top_k(0, 2)]
+        [('GK', 0.7), ('WK', 0.2)]
+        """
+        order = np.argsort(-self.probs[i])[:k]
+        return [(CARD_CODES[int(j)], float(self.probs[i, j])) for j in order]

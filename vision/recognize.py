@@ -583,7 +583,7 @@ class Recognizer:
                                  for k in range(len(card_polys))])
         # too doubtful readings go first, so that they cannot hide a same-code reading as its duplicate
         sure = [c for c in cand if float(np.max(c[1][:NUM_CARDS])) >= self.min_card_prob]
-        polys, conf, cls_ids, colour, rank, kinds = [], [], [], [], [], []
+        polys, conf, cls_ids, colour, rank, kinds, beliefs, det_confs = [], [], [], [], [], [], [], []
         for poly, p, det_conf, kind in drop_duplicates(sure):
             cid = int(np.argmax(p[:NUM_CARDS]))
             confidence = det_conf * float(p[cid])
@@ -596,10 +596,12 @@ class Recognizer:
             colour.append(c)
             rank.append(r)
             kinds.append(kind)
+            beliefs.append(p[:NUM_CARDS])
+            det_confs.append(det_conf)
         if not polys:
             return Detections.empty(), []
         det = Detections(np.stack(polys), np.array(conf), np.array(cls_ids), np.array(colour), np.array(rank),
-                         np.array(kinds, dtype=object))
+                         np.array(kinds, dtype=object), np.stack(beliefs), np.array(det_confs))
         unsure = [i for i in range(len(det)) if det.confidence[i] < 0.5]
         return det, unsure
 

@@ -29,6 +29,17 @@ async def live(ws: WebSocket) -> None:
         await ws.send_json({"type": "error", "detail": "the recognition model is not loaded"})
         await ws.close(code=1011)
         return
+    if ws.query_params.get("deck"):
+        from fastapi import HTTPException
+
+        from .vision import deck_recognizer
+
+        try:
+            recognizer = await deck_recognizer(app, ws.query_params["deck"][:40])
+        except HTTPException as exc:
+            await ws.send_json({"type": "error", "detail": exc.detail})
+            await ws.close(code=1008)
+            return
     hand = ws.query_params.get("hand") or None
     seat = ws.query_params.get("seat", "S")
     try:

@@ -26,6 +26,10 @@ async def read_upload(request: Request, file: UploadFile):
         raise HTTPException(422, str(exc)) from None
 
 
+MAX_DECK_RECOGNIZERS = 4
+"""Enrolled decks' readers kept loaded at once (each about 5 MB); the oldest is dropped."""
+
+
 def recognizer(request: Request):
     rec = request.app.state.recognizer
     if rec is None:
@@ -33,19 +37,74 @@ def recognizer(request: Request):
     return rec
 
 
+async def deck_recognizer(app, deck: str | None):
+    """The recogniser for an enrolled ``deck`` (the service's default when None or empty): the
+    shared detector with that deck's reader, loaded once in a worker thread. A deck name is only
+    ever a name, never a path: :func:`sisepai.vision.decks.check_name` refuses anything else."""
+    from starlette.concurrency import run_in_threadpool
+
+    from sisepai.engine.errors import SisepaiError
+    from sisepai.vision.decks import reader_weights
+
+    base = app.state.recognizer
+    if base is None:
+        raise HTTPException(503, "the recognition model is not loaded: " + (app.state.model_error or "disabled"))
+    if not deck:
+        return base
+    cache: dict = app.state.deck_recognizers
+    if deck not in cache:
+        try:
+            weights = reader_weights(deck)
+        except SisepaiError as exc:
+            raise HTTPException(404, str(exc)[:200]) from None
+
+        def load():
+            import copy
+
+            from sisepai.vision.reader import Reader
+
+            rec = copy.copy(base)  # same detector and settings, this deck's reader
+            rec.reader = Reader.load(weights)
+            return rec
+
+        rec = await run_in_threadpool(load)
+        while len(cache) >= MAX_DECK_RECOGNIZERS:
+            cache.pop(next(iter(cache)))
+        cache[deck] = rec
+    return cache[deck]
+
+
+@router.get("/decks", summary="The enrolled decks the recogniser can read",
+            description="`[{name, faces, aspect, has_joker, created, reading_after}]`; pass `deck=NAME` to "
+                        "`/api/recognize`, `/api/score-image` or `/api/live` to read one.")
+async def decks(request: Request) -> dict:
+    from sisepai.vision.decks import deck_info, list_decks
+
+    keep = ("name", "aspect", "has_joker", "created")
+    return {"default": request.app.state.settings.deck,
+            "decks": [{k: v for k, v in deck_info(n).items() if k in keep} for n in list_decks()]}
+
+
 @router.post("/recognize", summary="Find and read every card in an image",
              description="A multipart `file` image. Returns `{cards: [...], width, height, ms}`.")
-async def recognize(request: Request, file: UploadFile = File(...)) -> dict:
+async def recognize(request: Request, file: UploadFile = File(...), deck: str | None = Query(None, max_length=40)) -> dict:
+    from starlette.concurrency import run_in_threadpool
+
     image = await read_upload(request, file)
-    result = recognizer(request).recognize(image)
+    rec = await deck_recognizer(request.app, deck)
+    result = await run_in_threadpool(rec.recognize, image)
     return result.to_json()
 
 
 @router.post("/score-image", summary="Read and score a photographed finished hand")
-async def score_image(request: Request, file: UploadFile = File(...), rules: str = Query("seesek")) -> dict:
+async def score_image(request: Request, file: UploadFile = File(...), rules: str = Query("seesek"),
+                      deck: str | None = Query(None, max_length=40)) -> dict:
+    from starlette.concurrency import run_in_threadpool
+
     from sisepai.vision.scoring import score_detections
 
     image = await read_upload(request, file)
-    result = recognizer(request).recognize(image)
+    rec = await deck_recognizer(request.app, deck)
+    result = await run_in_threadpool(rec.recognize, image)
     return {"width": result.width, "height": result.height, "ms": round(result.ms, 1),
             **score_detections(result.detections, resolve_rules(rules))}

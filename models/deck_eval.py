@@ -1,0 +1,196 @@
+"""Measure the recogniser on decks it never saw: zero-shot, and after enrolling each deck.
+
+For each stand-in deck (:mod:`sisepai.datasets.standin`: test decks in the honest held-out fonts,
+tuning decks in the other held-out fonts, all with paper colours and traits training never draws):
+
+1. its faces are written as ``sisepai deck add`` takes them (``CODE.png``);
+2. scenes of that deck are generated (tables, fans, finished hands; a seed enrolment never uses);
+3. the deck is enrolled from its faces (:func:`sisepai.models.enrol.adapt_reader`);
+4. the recogniser reads the scenes with the shipped reader (zero-shot) and with the deck's reader
+   (enrolled): F1 per layout, finished hands read exactly, and end-crop reading per rank.
+
+Also measured: zero-shot F1 on generated scenes in the honest held-out fonts (generated styles).
+
+``python -m sisepai.models.deck_eval WORKDIR --split tune`` chooses; ``--split test`` measures once
+and writes ``models/deck_metrics.json``. Every step is kept in WORKDIR and skipped when done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+SCENE_SEED = 7000
+"""Scenes of stand-in deck k are generated with seed SCENE_SEED + k (enrolment uses seeds 0 and 1)."""
+HONEST_SEED = 7100
+METRICS = Path(__file__).with_name("deck_metrics.json")
+
+
+def write_scenes(faces: Path | None, out: Path, n: int, seed: int, font_split: str = "train") -> Path:
+    """``n`` scenes (all in ``val``) of the deck in ``faces``, or of generated styles in ``font_split``."""
+    from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
+
+    if (out / "done").exists():
+        return out
+    prepare_folders(out)
+    opts = GenerateOptions(seed=seed, val=1.0, deck_faces=str(faces) if faces else None, font_split=font_split)
+    for i in range(n):
+        generate_one(out, i, opts)
+    (out / "done").write_text("ok\n")
+    return out
+
+
+def crop_reading(reader_weights: Path, dataset: Path) -> dict:
+    """The reader alone on the ground-truth end crops of ``dataset`` (ends at least half visible),
+    overall and per rank, as :func:`sisepai.models.enrol.accuracy`."""
+    import torch
+
+    from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
+
+    from .enrol import accuracy
+    from .reader_net import INPUT, build_reader
+
+    images, labels = [], []
+    for ann in sorted((dataset / "annotations" / "val").glob("*.json")):
+        rec = json.loads(ann.read_text())
+        img = cv2.imread(str(dataset / rec["image"]))[..., ::-1]
+        for card in rec["cards"]:
+            if card["face_up"]:
+                for end in card["ends"]:
+                    if end["visible"] >= CROP_MIN_VISIBLE:
+                        images.append(cv2.resize(end_crop(img, end["corners"]), (INPUT, INPUT), interpolation=cv2.INTER_AREA))
+                        labels.append(card["class_id"])
+    state = torch.load(reader_weights, map_location="cpu", weights_only=False)
+    model = build_reader(len(state["classes"]), state.get("arch", "v1"))
+    model.load_state_dict(state["state_dict"])
+    return accuracy(model, np.stack(images), np.asarray(labels))
+
+
+def _sum_layouts(results: list[dict]) -> dict:
+    """Per-layout F1 of several evaluations added up (tp, fp, fn summed), and finished hands exact."""
+    from .evaluate import _f1
+
+    tot = defaultdict(lambda: [0, 0, 0])
+    hands, exact = 0, 0
+    for r in results:
+        for layout, s in r["layouts"].items():
+            for k, key in enumerate(("tp", "fp", "fn")):
+                tot[layout][k] += s[key]
+                tot["all"][k] += s[key]
+        hands += r["finished_hands"]
+        exact += round(r["finished_hand_exact_match"] * r["finished_hands"])
+    out = {layout: _f1(*v) for layout, v in sorted(tot.items())}
+    out["finished_hand_exact_match"] = round(exact / max(hands, 1), 4)
+    return out
+
+
+def run(work: Path, split: str, scenes: int, opts=None, label: str = "") -> dict:
+    """Enrol and measure every stand-in deck of ``split``; the summary (also written to WORK)."""
+    from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS, standin_deck
+    from sisepai.vision.reader import DEFAULT_WEIGHTS
+    from sisepai.vision.recognize import Recognizer
+
+    from .enrol import EnrolOptions, adapt_reader, peak_memory_mb
+    from .evaluate import evaluate_recognizer
+
+    opts = opts or EnrolOptions()
+    general = Recognizer.load()
+    zero, enrolled, per_deck = [], [], {}
+    crops_zero, crops_enrolled = [], []
+    for k in range(TEST_DECKS if split == "test" else TUNE_DECKS):
+        name = f"{split}-{k}"
+        faces = work / "faces" / name
+        if not faces.is_dir():
+            standin_deck(k, split).save(faces)
+        data = write_scenes(faces, work / "scenes" / name, scenes, SCENE_SEED + k + (50 if split == "tune" else 0))
+        weights = work / f"readers{label}" / f"{name}.pt"
+        report_file = weights.with_suffix(".json")
+        if not weights.exists():
+            from sisepai.datasets.deck_faces import DeckFaces
+
+            weights.parent.mkdir(parents=True, exist_ok=True)
+            t0 = time.perf_counter()
+            report = adapt_reader(DeckFaces.load(faces), DEFAULT_WEIGHTS, weights, opts)
+            report["enrol_seconds"] = round(time.perf_counter() - t0, 1)
+            report["peak_memory_mb"] = peak_memory_mb()
+            report_file.write_text(json.dumps(report, indent=1))
+        report = json.loads(report_file.read_text())
+        z = evaluate_recognizer(general, data)
+        e = evaluate_recognizer(Recognizer.load(reader_weights=weights), data)
+        zero.append(z)
+        enrolled.append(e)
+        cz, ce = crop_reading(DEFAULT_WEIGHTS, data), crop_reading(weights, data)
+        crops_zero.append(cz)
+        crops_enrolled.append(ce)
+        per_deck[name] = {"zero_shot": _sum_layouts([z]), "enrolled": _sum_layouts([e]),
+                          "crops_zero_shot": cz, "crops_enrolled": ce,
+                          "enrol_seconds": report.get("enrol_seconds"), "peak_memory_mb": report.get("peak_memory_mb"),
+                          "ms_median_enrolled": e["ms_median"]}
+        print(name, json.dumps(per_deck[name]), flush=True)
+
+    def pooled(parts: list[dict]) -> dict:
+        n = sum(p["n"] for p in parts)
+        ranks = defaultdict(list)
+        for p in parts:
+            for r, v in p["by_rank"].items():
+                ranks[r].append(v)
+        return {"accuracy": round(sum(p["accuracy"] * p["n"] for p in parts) / max(n, 1), 4), "n": n,
+                "by_rank": {r: round(float(np.mean(v)), 4) for r, v in ranks.items()}}
+
+    summary = {"split": split, "decks": len(per_deck), "scenes_per_deck": scenes,
+               "zero_shot": _sum_layouts(zero), "enrolled": _sum_layouts(enrolled),
+               "crops_zero_shot": pooled(crops_zero), "crops_enrolled": pooled(crops_enrolled),
+               "enrol_seconds_max": max(d["enrol_seconds"] or 0 for d in per_deck.values()),
+               "peak_memory_mb_max": max(d["peak_memory_mb"] or 0 for d in per_deck.values()),
+               "per_deck": per_deck}
+    return summary
+
+
+def honest_zero_shot(work: Path, scenes: int) -> dict:
+    """Zero-shot F1 of the shipped recogniser on generated styles in the honest held-out fonts."""
+    from sisepai.vision.recognize import Recognizer
+
+    from .evaluate import evaluate_recognizer
+
+    data = write_scenes(None, work / "scenes" / "honest", scenes, HONEST_SEED, font_split="honest")
+    r = evaluate_recognizer(Recognizer.load(), data)
+    return {**_sum_layouts([r]), "scenes": scenes, "ms_median": r["ms_median"]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m sisepai.models.deck_eval", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("work", type=Path, help="a folder for faces, scenes and adapted readers")
+    p.add_argument("--split", choices=("tune", "test"), default="tune")
+    p.add_argument("--scenes", type=int, default=60, help="scenes per deck (default 60)")
+    p.add_argument("--honest-scenes", type=int, default=300)
+    p.add_argument("--minutes", type=float, default=None, help="fine-tune minutes (default: enrolment's)")
+    p.add_argument("--lr", type=float, default=None)
+    p.add_argument("--label", default="", help="a suffix for the readers folder, to compare settings")
+    args = p.parse_args(argv)
+    from .enrol import EnrolOptions
+
+    opts = EnrolOptions()
+    if args.minutes is not None:
+        opts.minutes = args.minutes
+    if args.lr is not None:
+        opts.lr = args.lr
+    summary = run(args.work, args.split, args.scenes, opts, args.label)
+    if args.split == "test":
+        summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes)
+        METRICS.write_text(json.dumps(summary, indent=1) + "\n")
+    out = args.work / f"summary-{args.split}{args.label}.json"
+    out.write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in summary.items() if k != "per_deck"}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""``sisepai deck``: enrolment end to end on a small deck with a small time budget, and its errors."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sisepai.datasets.standin import standin_deck
+
+SISEPAI = Path(sys.executable).with_name("sisepai")
+
+
+def run(home: Path, *args, timeout=600):
+    env = {**os.environ, "SISEPAI_HOME": str(home)}
+    return subprocess.run([str(SISEPAI), *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="module")
+def faces(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("faces")
+    standin_deck(1, "tune", width=60).save(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def enrolled(tmp_path_factory, faces):
+    home = tmp_path_factory.mktemp("home")
+    r = run(home, "deck", "add", "tiny", str(faces), "--minutes", "0.15", "--scenes", "12", "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    return home, r
+
+
+def test_enrolment_writes_a_whole_deck(enrolled):
+    home, r = enrolled
+    folder = home / "decks" / "tiny"
+    assert sorted(p.name for p in folder.iterdir()) == ["deck.json", "faces", "reader.pt"]
+    assert len(list((folder / "faces").glob("*.png"))) == 29  # with the joker
+    info = json.loads((folder / "deck.json").read_text())
+    assert info["name"] == "tiny" and info["has_joker"] is True
+    assert set(info["paper_colours"]) == set("GWYRJ")
+    # the adapted reader reads the deck's own scenes no worse than the general reader
+    assert info["reading_after"]["accuracy"] >= info["reading_before"]["accuracy"] - 0.02
+    assert "enrolled tiny" in r.stdout
+    assert not [p for p in (home / "decks").iterdir() if p.name.startswith(".")]  # nothing half-built
+
+
+def test_list_show_and_recognize_with_the_deck(enrolled, faces, tmp_path):
+    home, _ = enrolled
+    listed = json.loads(run(home, "deck", "list", "--json").stdout)
+    assert [d["name"] for d in listed] == ["tiny"]
+    r = run(home, "deck", "show", "tiny", "--out", str(tmp_path / "sheet.png"))
+    assert r.returncode == 0, r.stderr
+    sheet = cv2.imread(str(tmp_path / "sheet.png"))
+    assert sheet is not None and sheet.shape[0] > 4 * 260
+    from sisepai.datasets.deck_faces import DeckFaces
+    from sisepai.datasets.scene import make_scene
+
+    scene = make_scene(11, 0, layout="table", deck=DeckFaces.load(faces))
+    cv2.imwrite(str(tmp_path / "t.jpg"), scene.image[..., ::-1])
+    r = run(home, "recognize", str(tmp_path / "t.jpg"), "--json", "--deck", "tiny")
+    assert r.returncode == 0, r.stderr
+    cards = json.loads(r.stdout)["cards"]
+    truth = [c["card"] for c in scene.labelled()]
+    right = sum(min([c["card"] for c in cards].count(k), truth.count(k)) for k in set(truth))
+    assert right >= 0.6 * len(truth)
+    assert all(len(c["top"]) == 3 and 0 < c["detector_confidence"] <= 1 for c in cards)
+
+
+def test_unknown_deck_names_the_known_ones(enrolled, tmp_path):
+    home, _ = enrolled
+    cv2.imwrite(str(tmp_path / "x.png"), np.zeros((100, 100, 3), np.uint8))
+    r = run(home, "recognize", str(tmp_path / "x.png"), "--deck", "nope")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == ["sisepai recognize: error: no deck named 'nope' (decks: tiny)"]
+
+
+def test_bad_sources_leave_nothing_behind(tmp_path, faces):
+    home = tmp_path / "home"
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    for p in list(faces.glob("*.png"))[:20]:
+        (partial / p.name).write_bytes(p.read_bytes())
+    r = run(home, "deck", "add", "half", str(partial))
+    assert r.returncode == 2 and "no face image for" in r.stderr and "Traceback" not in r.stderr
+    photo = tmp_path / "grid.jpg"
+    cv2.imwrite(str(photo), np.full((400, 600, 3), 90, np.uint8))
+    r = run(home, "deck", "add", "grid", str(photo))
+    assert r.returncode == 2 and "found 0 cards" in r.stderr
+    r = run(home, "deck", "add", "../evil", str(faces))
+    assert r.returncode == 2 and "deck names are" in r.stderr
+    assert not (home / "decks").exists() or not list((home / "decks").iterdir())
+
+
+def test_remove(tmp_path, enrolled):
+    home, _ = enrolled
+    r = run(home, "deck", "remove", "tiny")
+    assert r.returncode == 0
+    assert json.loads(run(home, "deck", "list", "--json").stdout) == []

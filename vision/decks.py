@@ -1,0 +1,92 @@
+"""Where enrolled decks live, and what the recogniser loads for one.
+
+Each deck is a folder ``$SISEPAI_HOME/decks/NAME`` (without ``SISEPAI_HOME``, the platform's user
+data folder: ``~/.local/share/sisepai`` on Linux, ``~/Library/Application Support/sisepai`` on
+macOS, ``%APPDATA%\\sisepai`` on Windows) holding:
+
+- ``faces/CODE.png``: the faces as cut and straightened;
+- ``reader.pt``: the reader adapted to the deck (same format as the shipped ``reader.pt``);
+- ``deck.json``: what enrolment measured and learned (aspect, paper colours, time, accuracy).
+
+A deck folder appears whole or not at all: enrolment builds it under a hidden temporary name and
+renames it at the end.
+
+>>> import os, tempfile
+>>> os.environ["SISEPAI_HOME"] = tempfile.mkdtemp()
+>>> list_decks()
+[]
+>>> check_name("my deck")
+Traceback (most recent call last):
+...
+sisepai.engine.errors.SisepaiError: deck names are 1 to 40 letters, digits, '-' or '_', not 'my deck'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from sisepai.engine.errors import SisepaiError
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def home() -> Path:
+    """``$SISEPAI_HOME``, or the platform's user data folder for sisepai."""
+    if os.environ.get("SISEPAI_HOME"):
+        return Path(os.environ["SISEPAI_HOME"]).expanduser()
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "sisepai"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "sisepai"
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "sisepai"
+
+
+def decks_dir() -> Path:
+    return home() / "decks"
+
+
+def check_name(name: str) -> str:
+    """``name`` when it is a safe deck name (it becomes a folder name), else a :class:`SisepaiError`."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise SisepaiError(f"deck names are 1 to 40 letters, digits, '-' or '_', not {name!r}")
+    return name
+
+
+def deck_path(name: str) -> Path:
+    return decks_dir() / check_name(name)
+
+
+def list_decks() -> list[str]:
+    """The enrolled decks' names, sorted (half-built temporary folders are not decks)."""
+    folder = decks_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir()
+                  if p.is_dir() and NAME_PATTERN.fullmatch(p.name) and (p / "reader.pt").is_file())
+
+
+def deck_info(name: str) -> dict:
+    """The deck's ``deck.json``; a :class:`SisepaiError` naming the known decks when there is none."""
+    path = deck_path(name)
+    if not (path / "reader.pt").is_file():
+        known = ", ".join(list_decks()) or "none yet; add one with: sisepai deck add NAME FACES_DIR"
+        raise SisepaiError(f"no deck named {name!r} (decks: {known})")
+    info_file = path / "deck.json"
+    return json.loads(info_file.read_text()) if info_file.is_file() else {"name": name}
+
+
+def reader_weights(name: str) -> Path:
+    """The deck's adapted reader weights (checked to exist)."""
+    deck_info(name)
+    return deck_path(name) / "reader.pt"
+
+
+def remove_deck(name: str) -> None:
+    """Delete an enrolled deck."""
+    deck_info(name)
+    shutil.rmtree(deck_path(name))
