@@ -171,17 +171,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--split", choices=("tune", "test"), default="tune")
     p.add_argument("--scenes", type=int, default=60, help="scenes per deck (default 60)")
     p.add_argument("--honest-scenes", type=int, default=300)
-    p.add_argument("--minutes", type=float, default=None, help="fine-tune minutes (default: enrolment's)")
-    p.add_argument("--lr", type=float, default=None)
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="an enrolment option other than its default, e.g. minutes=6 or colour_jitter=4,0.1,0.06")
     p.add_argument("--label", default="", help="a suffix for the readers folder, to compare settings")
     args = p.parse_args(argv)
     from .enrol import EnrolOptions
 
     opts = EnrolOptions()
-    if args.minutes is not None:
-        opts.minutes = args.minutes
-    if args.lr is not None:
-        opts.lr = args.lr
+    for item in args.set:
+        key, _, value = item.partition("=")
+        default = getattr(opts, key)
+        setattr(opts, key, tuple(float(v) for v in value.split(",")) if isinstance(default, tuple) else type(default)(value))
     summary = run(args.work, args.split, args.scenes, opts, args.label)
     if args.split == "test":
         summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes)

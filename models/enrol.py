@@ -49,6 +49,8 @@ class EnrolOptions:
     seed: int = 0
     workers: int = 2
     none_per_scene: int = 4
+    colour_jitter: tuple[float, float, float] = (12.0, 0.3, 0.16)
+    """Hue turn (degrees), saturation change and colour cast of the crops' augmentation."""
 
 
 def _quiet(fraction: float, message: str) -> None:
@@ -226,7 +228,7 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
 
     def step(x, y) -> float:
         model.train()
-        xa = augment(x.float() / 255, gen).contiguous(memory_format=torch.channels_last)
+        xa = augment(x.float() / 255, gen, opts.colour_jitter).contiguous(memory_format=torch.channels_last)
         loss = loss_fn(model(xa), y)
         opt.zero_grad()
         loss.backward()

@@ -45,8 +45,9 @@ def load_crops(folders: Sequence[Path], split: str, limit_per_class: int | None 
     return np.stack(images), np.asarray(labels, np.int64)
 
 
-def augment(x, generator):
-    """Batch augmentation of float images in [0, 1], shape (B, 3, H, W)."""
+def augment(x, generator, colour: tuple[float, float, float] = (12.0, 0.3, 0.16)):
+    """Batch augmentation of float images in [0, 1], shape (B, 3, H, W); ``colour`` is the hue turn
+    (degrees), saturation change and cast of :func:`colour_matrices`."""
     import torch
     import torch.nn.functional as F
 
@@ -72,7 +73,7 @@ def augment(x, generator):
     contrast = 1 + (torch.rand(b, 1, 1, 1, generator=generator) - 0.5) * 0.5
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     x = ((x - mean) * contrast + mean) * bright
-    x = torch.einsum("bij,bjhw->bihw", colour_matrices(b, generator), x)
+    x = torch.einsum("bij,bjhw->bihw", colour_matrices(b, generator, *colour), x)
     # blur some
     blur = torch.rand(b, generator=generator) < 0.3
     if blur.any():
