@@ -33,14 +33,16 @@ HONEST_SEED = 7100
 METRICS = Path(__file__).with_name("deck_metrics.json")
 
 
-def write_scenes(faces: Path | None, out: Path, n: int, seed: int, font_split: str = "train") -> Path:
+def write_scenes(faces: Path | None, out: Path, n: int, seed: int, font_split: str = "train",
+                 layouts: tuple[str, ...] = ("table", "fan", "hand")) -> Path:
     """``n`` scenes (all in ``val``) of the deck in ``faces``, or of generated styles in ``font_split``."""
     from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
 
     if (out / "done").exists():
         return out
     prepare_folders(out)
-    opts = GenerateOptions(seed=seed, val=1.0, deck_faces=str(faces) if faces else None, font_split=font_split)
+    opts = GenerateOptions(seed=seed, val=1.0, deck_faces=str(faces) if faces else None, font_split=font_split,
+                           layouts=layouts)
     for i in range(n):
         generate_one(out, i, opts)
     (out / "done").write_text("ok\n")

@@ -41,14 +41,26 @@ an unreadable image gives {"image": ..., "error": "..."}; the others go on; the 
 
     p = sub.add_parser("score-image", help="read a photographed finished hand and score it",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Read a finished 21-card hand from a photo, split it into melds and score it.",
+                       description="Read a finished 21-card hand from a photo, split it into melds and score it. "
+                                   "The cards are read as one hand: the likeliest reading that is a legal win "
+                                   "(each card one of its likeliest readings, or not a card, or a card the "
+                                   "detector missed), and the runner-up; unsure cards are those the two differ "
+                                   "on or that were read with little belief.",
                        epilog="""examples:
   sisepai score-image hand.jpg --json --rules seesek
+  sisepai score-image hand.jpg --deck family --claimed 11
 output: {"image": ..., "cards": ["GK", ...], "winning": bool, "points": int|null, "melds": [[...]]|null,
-         "unsure": [{"card": "WH", "confidence": 0.41, "alternative": "YH", "points_if_alternative": 9}]}""")
+         "unsure": [{"index": 4, "card": "WH", "alternatives": ["YH", "none"], "alternative": "YH",
+                     "points_if_alternative": 9, "confidence": 0.41}],
+         "runner_up": {"cards": [...], "points": 9} | null, "margin": 2.3,
+         "claimed": {"claimed": 11, "agrees": false, "points_read": 9, "disputed_meld": ["YH", "YR", "YC"]}}
+margin: the log-likelihood gap between the best reading and the runner-up; under about 2, check
+the unsure cards.""")
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--json", action="store_true")
     p.add_argument("--rules", default="seesek", help="scoring preset (seesek, korean) or a TOML file")
+    p.add_argument("--claimed", type=int, default=None, metavar="POINTS",
+                   help="the score the winner claims: the answer agrees, or names the disputed meld")
     p.add_argument("--detector", type=Path, default=None)
     p.add_argument("--reader", type=Path, default=None)
     p.add_argument("--deck", metavar="NAME", default=None, help="an enrolled deck's reader (sisepai deck list)")
@@ -158,15 +170,20 @@ def _score_image(args) -> int:
             failed += 1
             print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}")
             continue
-        out = {"image": path, **score_detections(result.detections, rules)}
+        out = {"image": path, **score_detections(result.detections, rules, size=(result.width, result.height),
+                                                 claimed=args.claimed)}
         if args.json:
             print(json.dumps(out), flush=True)
         else:
             verdict = f"a win worth {out['points']} points" if out["winning"] else "not a winning hand"
             print(f"{path}: {len(out['cards'])} cards, {verdict}")
             for u in out["unsure"]:
-                print(f"  unsure: {u['card']} ({u['confidence']:.2f}); if it is {u['alternative']}: "
-                      f"{u['points_if_alternative']} points")
+                alt = f"; if it is {u['alternative']}: {u['points_if_alternative']} points" if u.get("alternative") else ""
+                print(f"  unsure: card {u['index'] + 1} read as {u['card']}, maybe {', '.join(u['alternatives'])}{alt}")
+            if out.get("claimed"):
+                c = out["claimed"]
+                print(f"  claimed {c['claimed']}: " + ("agrees" if c["agrees"] else
+                      f"we read {c['points_read']}; disputed meld: {' '.join(c.get('disputed_meld') or []) or '?'}"))
     return 1 if failed else 0
 
 

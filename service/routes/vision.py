@@ -98,7 +98,8 @@ async def recognize(request: Request, file: UploadFile = File(...), deck: str | 
 
 @router.post("/score-image", summary="Read and score a photographed finished hand")
 async def score_image(request: Request, file: UploadFile = File(...), rules: str = Query("seesek"),
-                      deck: str | None = Query(None, max_length=40)) -> dict:
+                      deck: str | None = Query(None, max_length=40),
+                      claimed: int | None = Query(None, ge=0, le=1000)) -> dict:
     from starlette.concurrency import run_in_threadpool
 
     from sisepai.vision.scoring import score_detections
@@ -107,4 +108,5 @@ async def score_image(request: Request, file: UploadFile = File(...), rules: str
     rec = await deck_recognizer(request.app, deck)
     result = await run_in_threadpool(rec.recognize, image)
     return {"width": result.width, "height": result.height, "ms": round(result.ms, 1),
-            **score_detections(result.detections, resolve_rules(rules))}
+            **await run_in_threadpool(score_detections, result.detections, resolve_rules(rules), 0,
+                                      (result.width, result.height), claimed)}
