@@ -152,3 +152,28 @@ def test_live_websocket_drops_stale_frames_and_sessions_are_separate(tmp_path):
             seen = [a.receive_json() for _ in range(1)]
             assert any(m["type"] in ("error", "state") for m in seen)
         assert rec.calls <= 7
+
+
+def test_decks_are_listed_and_chosen_by_name_only(tmp_path, monkeypatch):
+    import shutil
+
+    from sisepai.vision.reader import DEFAULT_WEIGHTS
+
+    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    deck = tmp_path / "home" / "decks" / "family"
+    deck.mkdir(parents=True)
+    shutil.copyfile(DEFAULT_WEIGHTS, deck / "reader.pt")
+    (deck / "deck.json").write_text(json.dumps({"name": "family", "aspect": 4.2, "has_joker": True,
+                                                "created": "2026-11-30T12:00:00", "paper_colours": {}}))
+    with client(tmp_path) as c:
+        listed = c.get("/api/decks").json()
+        assert listed["decks"] == [{"name": "family", "aspect": 4.2, "has_joker": True, "created": "2026-11-30T12:00:00"}]
+        ok = c.post("/api/recognize?deck=family", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
+        assert ok.status_code == 200
+        rec = c.app.state.deck_recognizers["family"]
+        assert rec.reader.classes[-1] == "none"  # the deck's reader, beside the shared recogniser
+        for bad in ("nope", "../decks/family", "family/reader.pt"):
+            r = c.post(f"/api/recognize?deck={bad}", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
+            assert r.status_code == 404 and "Traceback" not in r.text
+        r = c.post("/api/score-image?deck=family&claimed=11", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
+        assert r.status_code == 200 and r.json()["claimed"]["claimed"] == 11
