@@ -75,9 +75,9 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         log.exception("unhandled error on %s", request.url.path)
         return JSONResponse(status_code=500, content={"detail": "internal error"})
 
-    from .routes import engine, gof, ledger, live, vision
+    from .routes import decks, engine, gof, ledger, live, vision
 
-    for module in (engine, vision, ledger, gof, live):
+    for module in (engine, vision, decks, ledger, gof, live):
         app.include_router(module.router)
     app.mount("/", StaticFiles(directory=str(STATIC), html=True), name="static")
     return app

@@ -74,17 +74,6 @@ async def deck_recognizer(app, deck: str | None):
     return cache[deck]
 
 
-@router.get("/decks", summary="The enrolled decks the recogniser can read",
-            description="`[{name, faces, aspect, has_joker, created, reading_after}]`; pass `deck=NAME` to "
-                        "`/api/recognize`, `/api/score-image` or `/api/live` to read one.")
-async def decks(request: Request) -> dict:
-    from sisepai.vision.decks import deck_info, list_decks
-
-    keep = ("name", "aspect", "has_joker", "created")
-    return {"default": request.app.state.settings.deck,
-            "decks": [{k: v for k, v in deck_info(n).items() if k in keep} for n in list_decks()]}
-
-
 @router.post("/recognize", summary="Find and read every card in an image",
              description="A multipart `file` image. Returns `{cards: [...], width, height, ms}`.")
 async def recognize(request: Request, file: UploadFile = File(...), deck: str | None = Query(None, max_length=40)) -> dict:

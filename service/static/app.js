@@ -64,7 +64,10 @@ $("start").addEventListener("click", async () => {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const q = hand.length ? "?hand=" + encodeURIComponent(hand.join(" ")) : "";
+  const params = new URLSearchParams();
+  if (hand.length) params.set("hand", hand.join(" "));
+  if ($("deckchoice").value) params.set("deck", $("deckchoice").value);
+  const q = params.toString() ? "?" + params.toString() : "";
   ws = new WebSocket(`${proto}://${location.host}/api/live${q}`);
   ws.binaryType = "arraybuffer";
   ws.onopen = () => { $("status").textContent = "live"; sendFrame(); };
@@ -161,7 +164,7 @@ $("photo").addEventListener("change", async () => {
   const f = $("photo").files[0];
   if (!f) return;
   const fd = new FormData(); fd.append("file", f);
-  const r = await fetch("/api/score-image?rules=" + $("rules").value, { method: "POST", body: fd });
+  const r = await fetch("/api/score-image?rules=" + encodeURIComponent($("rules").value) + deckParam(), { method: "POST", body: fd });
   const j = await r.json();
   $("scoreout").textContent = r.ok ? `Read: ${j.cards.join(" ")}\n` + (j.winning ? `A win: ${j.points} points` : "Not a winning hand") +
     j.unsure.map((u) => `\nunsure: ${u.card} (${u.confidence}); if ${u.alternative}: ${u.points_if_alternative}`).join("") : "Error: " + JSON.stringify(j.detail);
@@ -184,3 +187,73 @@ $("dealform").addEventListener("submit", async (e) => {
   loadLedger();
 });
 $("undo").addEventListener("click", async () => { await fetch("/api/ledger/undo", { method: "POST" }); loadLedger(); });
+
+// --- my deck -----------------------------------------------------------------------------------
+function deckParam() { return $("deckchoice").value ? "&deck=" + encodeURIComponent($("deckchoice").value) : ""; }
+async function loadDecks(select) {
+  const j = await (await fetch("/api/decks")).json();
+  const sel = $("deckchoice");
+  const keep = select || sel.value || j.default || "";
+  while (sel.options.length > 1) sel.remove(1);
+  for (const d of j.decks) sel.add(new Option(d.name, d.name));
+  sel.value = j.decks.some((d) => d.name === keep) ? keep : "";
+}
+loadDecks();
+$("deckchoice").addEventListener("change", () => { if (ws) ws.close(); });  // reconnects with the deck
+(function gridHelp() {
+  const rows = [...SUITS.map((s) => RANKS.map((r) => s + r)), ["J"]];
+  for (const row of rows) {
+    const tr = document.createElement("tr");
+    for (const code of row) { const td = document.createElement("td"); td.className = code === "J" ? "J" : code[0]; td.textContent = chip(code).textContent; tr.appendChild(td); }
+    $("gridhelp").appendChild(tr);
+  }
+})();
+let gridShots = [], draft = null;
+$("snap").addEventListener("click", async () => {
+  const v = $("video");
+  if (!v.srcObject) {
+    try { v.srcObject = await navigator.mediaDevices.getUserMedia({ video: { width: 1920, height: 1080, facingMode: "environment" } }); await v.play(); }
+    catch (e) { $("deckstatus").textContent = "camera unavailable: " + e.message; return; }
+  }
+  const c = document.createElement("canvas");
+  c.width = v.videoWidth; c.height = v.videoHeight;
+  c.getContext("2d").drawImage(v, 0, 0);
+  gridShots.push(await new Promise((ok) => c.toBlob(ok, "image/jpeg", 0.92)));
+  $("deckstatus").textContent = `${gridShots.length} photo(s) taken`;
+});
+$("gridphotos").addEventListener("change", () => { gridShots = [...$("gridphotos").files]; $("deckstatus").textContent = `${gridShots.length} photo(s) chosen`; });
+$("cutbtn").addEventListener("click", async () => {
+  if (!gridShots.length) { $("deckstatus").textContent = "take or choose a photo of the grid first"; return; }
+  const fd = new FormData();
+  gridShots.forEach((b, i) => fd.append("files", b, `grid${i}.jpg`));
+  $("deckstatus").textContent = "cutting…";
+  const r = await fetch("/api/decks/cut", { method: "POST", body: fd });
+  const j = await r.json();
+  $("faces").replaceChildren();
+  if (!r.ok) { $("deckstatus").textContent = typeof j.detail === "string" ? j.detail : "could not cut the faces"; gridShots = []; return; }
+  draft = j.draft;
+  for (const f of j.faces) {
+    const fig = document.createElement("figure");
+    const img = document.createElement("img"); img.src = f.image; img.alt = f.code;
+    const cap = document.createElement("figcaption"); cap.appendChild(chip(f.code));
+    fig.append(img, cap); $("faces").appendChild(fig);
+  }
+  $("deckstatus").textContent = "check each face sits under its own name, then adapt";
+  $("adapt").disabled = false;
+});
+$("adapt").addEventListener("click", async () => {
+  const name = $("deckname").value.trim();
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { $("deckstatus").textContent = "name the deck: letters, digits, - or _"; return; }
+  const r = await fetch("/api/decks", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ draft, name }) });
+  const j = await r.json();
+  if (!r.ok) { $("deckstatus").textContent = typeof j.detail === "string" ? j.detail : "could not start"; return; }
+  $("adapt").disabled = true;
+  const poll = async () => {
+    const s = await (await fetch("/api/decks/jobs/" + encodeURIComponent(j.job))).json();
+    $("deckprogress").value = s.fraction || 0;
+    $("deckstatus").textContent = s.error ? "failed: " + s.error : s.done ? `deck ${s.name} ready` : s.message;
+    if (s.done) { loadDecks(s.name); return; }
+    if (!s.error) setTimeout(poll, 1500);
+  };
+  poll();
+});

@@ -177,3 +177,26 @@ def test_decks_are_listed_and_chosen_by_name_only(tmp_path, monkeypatch):
             assert r.status_code == 404 and "Traceback" not in r.text
         r = c.post("/api/score-image?deck=family&claimed=11", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
         assert r.status_code == 200 and r.json()["claimed"]["claimed"] == 11
+
+
+def test_my_deck_flow_cuts_the_grid_and_checks_its_input(tmp_path, monkeypatch):
+    from sisepai.datasets.standin import standin_deck
+    from tests.vision.test_deck_grid import grid_photo
+
+    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    photo = grid_photo(standin_deck(0, "tune", width=70), joker=True)
+    ok, png = cv2.imencode(".png", photo)
+    with client(tmp_path) as c:
+        r = c.post("/api/decks/cut", files=[("files", ("grid.png", png.tobytes(), "image/png"))])
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert [f["code"] for f in body["faces"]][:3] == ["GK", "GA", "GE"] and len(body["faces"]) == 29
+        assert all(f["image"].startswith("data:image/png;base64,") for f in body["faces"])
+        blank = cv2.imencode(".png", np.full((300, 400, 3), 90, np.uint8))[1].tobytes()
+        r = c.post("/api/decks/cut", files=[("files", ("b.png", blank, "image/png"))])
+        assert r.status_code == 422 and "found 0 cards" in r.json()["detail"]
+        assert c.post("/api/decks", json={"draft": "nope", "name": "fam"}).status_code == 404
+        assert c.post("/api/decks", json={"draft": body["draft"], "name": "../x"}).status_code == 422
+        assert c.get("/api/decks/jobs/nope").status_code == 404
+    with client(tmp_path, host="0.0.0.0") as c:  # beyond localhost with no token: writes closed
+        assert c.post("/api/decks", json={"draft": body["draft"], "name": "fam"}).status_code == 403
