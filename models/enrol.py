@@ -263,7 +263,8 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
 
 def save_reader(model, out: Path, crops: dict, arch: str, report: dict, seed: int = 0) -> None:
     """Save the adapted reader like the shipped one, with calibration crops mixed from the deck
-    (three quarters) and the replay crops."""
+    (three quarters) and the replay crops, and the deck's paper colours as its scenes show them
+    (:func:`sisepai.vision.palette.split_by_deck_colours` tells the suits apart with them)."""
     import torch
 
     from .train_reader import CALIBRATION_CROPS, calibration_crops
@@ -271,8 +272,10 @@ def save_reader(model, out: Path, crops: dict, arch: str, report: dict, seed: in
     n_deck = CALIBRATION_CROPS * 3 // 4
     calib = np.concatenate([calibration_crops(crops["deck"][0], n_deck, seed),
                             calibration_crops(crops["replay"][0], CALIBRATION_CROPS - n_deck, seed)])
+    from sisepai.vision.palette import deck_colours
+
     torch.save({"state_dict": model.state_dict(), "classes": list(READER_CLASSES), "input": INPUT, "arch": arch,
-                "history": [report], "calibration": calib}, out)
+                "history": [report], "calibration": calib, "deck_colours": deck_colours(*crops["deck"])}, out)
 
 
 def adapt_reader(deck: DeckFaces, base: Path, out: Path, opts: EnrolOptions | None = None,

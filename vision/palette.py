@@ -204,3 +204,76 @@ class SuitPalette:
     @staticmethod
     def _group_belief(p: np.ndarray) -> np.ndarray:
         return np.bincount(_GROUP, weights=p[:len(_GROUP)], minlength=len(SUITS))
+
+
+def crop_paper_colour(crop_rgb: np.ndarray, size: int = 48) -> np.ndarray:
+    """The (a*, b*) paper colour of a straightened end crop as the recogniser measures it: the
+    middle of the crop (its margin cut) at 12x12 pixels."""
+    if crop_rgb.shape[:2] != (size, size):
+        crop_rgb = cv2.resize(crop_rgb, (size, size), interpolation=cv2.INTER_AREA)
+    m = round(size * 0.14)
+    return paper_colour(cv2.resize(np.ascontiguousarray(crop_rgb[m:-m, m:-m]), (12, 12), interpolation=cv2.INTER_AREA))
+
+
+def deck_colours(crops: Sequence[np.ndarray], class_ids: Sequence[int]) -> dict[str, list[float]]:
+    """Each suit's (and the joker's) median paper colour over labelled end crops of one deck, as
+    :func:`crop_paper_colour` measures it: what :func:`split_by_deck_colours` starts from.
+
+    >>> green, white = np.full((48, 48, 3), (90, 170, 90), np.uint8), np.full((48, 48, 3), 235, np.uint8)
+    >>> {k: [round(v) for v in c] for k, c in deck_colours([green, white], [0, 7]).items()}
+    {'G': [-41, 34], 'W': [0, 0]}
+    """
+    by_suit: dict[str, list[np.ndarray]] = {}
+    for crop, cid in zip(crops, class_ids):
+        if 0 <= cid < len(_GROUP):
+            by_suit.setdefault(SUITS[_GROUP[cid]], []).append(crop_paper_colour(crop))
+    return {s: [round(float(v), 2) for v in np.median(np.stack(by_suit[s]), axis=0)] for s in SUITS if s in by_suit}
+
+
+def split_by_deck_colours(probs: Sequence[np.ndarray], colours: Sequence[np.ndarray | None],
+                          deck: dict[str, Sequence[float]], pair_belief: float = 0.9,
+                          min_gap: float = 0.4) -> list[np.ndarray]:
+    """One picture of an enrolled deck: for each pair of suits S, T whose papers differ, the cards
+    read as S or T (at least ``pair_belief`` together) are split in two along the direction from
+    S's paper to T's. When the picture's cards fall into two groups at least ``min_gap`` of the
+    papers' distance apart, the group towards T's paper is T and the other S, whatever each card
+    was read as alone (the ranks read stay). A camera's cast moves every paper alike, so the two
+    papers stay apart in one picture where a single end's colour is ambiguous. ``min_gap`` was
+    chosen on the tuning decks (0.25, 0.4, 0.6 tried; F1 0.948, 0.951, 0.946 against 0.939 without).
+
+    >>> gk, wk = np.eye(30)[0], np.eye(30)[7]
+    >>> deck = {"G": [-14.0, 12.0], "W": [0.0, 2.0]}
+    >>> cast = np.array([6.0, 4.0])  # a warm light: the pale green looks like the deck's white
+    >>> colours = [np.array(deck["G"]) + cast] * 3 + [np.array(deck["W"]) + cast] * 2
+    >>> out = split_by_deck_colours([wk, gk, wk, wk, wk], colours, deck)
+    >>> [int(np.argmax(p)) for p in out]  # the greener three are G, the others W
+    [0, 0, 0, 7, 7]
+    """
+    out = [np.asarray(p, np.float64).copy() for p in probs]
+    known = [s for s in SUITS[:4] if s in deck]
+    for a, s in enumerate(known):
+        for t in known[a + 1:]:
+            d = np.float32(deck[t]) - np.float32(deck[s])
+            dist = float(np.linalg.norm(d))
+            if dist < 1e-3:
+                continue
+            u = d / dist
+            rows_s, rows_t = np.flatnonzero(_GROUP == SUITS.index(s)), np.flatnonzero(_GROUP == SUITS.index(t))
+            members = [i for i, (p, c) in enumerate(zip(out, colours))
+                       if c is not None and p[rows_s].sum() + p[rows_t].sum() >= pair_belief]
+            if len(members) < 2:
+                continue
+            proj = np.array([float(np.dot(colours[i], u)) for i in members])
+            order = np.argsort(proj)
+            gaps = np.diff(proj[order])
+            k = int(np.argmax(gaps))
+            if gaps[k] < min_gap * dist:
+                continue
+            low, high = set(order[:k + 1].tolist()), set(order[k + 1:].tolist())
+            for idx, i in enumerate(members):
+                p = out[i]
+                suit_rows, other_rows = (rows_t, rows_s) if idx in high else (rows_s, rows_t)
+                # this card is of the group's suit: its belief in the pair moves there, ranks kept
+                p[suit_rows] = p[suit_rows] + p[other_rows]
+                p[other_rows] = 0.0
+    return [p.astype(np.asarray(q).dtype) for p, q in zip(out, probs)]

@@ -95,11 +95,13 @@ class Reader:
     """The card-end CNN. ``read`` takes RGB crops of any size and returns class probabilities
     (29 card kinds, then ``none``)."""
 
-    def __init__(self, model, classes: Sequence[str], input_size: int, precision: str = "float32"):
+    def __init__(self, model, classes: Sequence[str], input_size: int, precision: str = "float32",
+                 deck_colours: dict[str, list[float]] | None = None):
         self.model = model
         self.classes = list(classes)
         self.input_size = input_size
         self.precision = precision  # "int8" or "float32"
+        self.deck_colours = deck_colours  # an enrolled deck's paper colours (palette.split_by_deck_colours)
 
     @classmethod
     def load(cls, weights: str | Path = DEFAULT_WEIGHTS, int8: bool = True) -> "Reader":
@@ -118,9 +120,10 @@ class Reader:
         size = int(state.get("input", 48))
         calibration = state.get("calibration")
         fast = quantized(model, calibration) if int8 and calibration is not None else None
+        colours = state.get("deck_colours")
         if fast is not None:
-            return cls(fast, state["classes"], size, "int8")
-        return cls(for_inference(model), state["classes"], size)
+            return cls(fast, state["classes"], size, "int8", colours)
+        return cls(for_inference(model), state["classes"], size, deck_colours=colours)
 
     def read(self, crops: Sequence[np.ndarray], turns_below: float = 0.0) -> np.ndarray:
         """Probabilities (N, 30) for RGB uint8 crops. A crop read less surely than ``turns_below``

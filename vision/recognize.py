@@ -29,7 +29,7 @@ from .detections import Detections
 from .detector import Boxes, Detector
 from .end_pairs import pair_lone_ends
 from .geometry import card_ends, inside, order_upright, side_lengths, straighten
-from .palette import SuitPalette, one_colour_per_suit, paper_colour
+from .palette import SuitPalette, one_colour_per_suit, paper_colour, split_by_deck_colours
 from .reader import NUM_CARDS, Reader, colour_rank_confidence
 
 PALETTE_MODES = ("image", "session", "off")
@@ -393,6 +393,7 @@ class Recognizer:
         self.detector = detector
         self.palette_mode = palette
         self.one_colour_per_suit = True  # stills: a picture's colour groups shared out among the suits
+        self.split_by_deck_colours = True  # an enrolled deck's reader: its papers told apart in each picture
         self.session_palette = SuitPalette() if palette == "session" else None
         self.still = still_readings  # video only: reuse the readings of cards that have not moved
         self.read_inner_ends = read_inner_ends
@@ -626,7 +627,12 @@ class Recognizer:
         this picture's sure readings, or from the video's so far."""
         if self.palette_mode == "off":
             return cand
-        if palette is None and self.session_palette is None and self.one_colour_per_suit:
+        deck = getattr(self.reader, "deck_colours", None)
+        if deck and self.split_by_deck_colours:
+            # an enrolled deck: its suits' papers, told apart within the picture (or frame)
+            shared = split_by_deck_colours([c[1] for c in cand], colours, deck)
+            cand = [(poly, p, conf, kind) for (poly, _, conf, kind), p in zip(cand, shared)]
+        elif palette is None and self.session_palette is None and self.one_colour_per_suit:
             # one picture, one deck: its suits' papers can be shared out (not over a video's changing light)
             shared = one_colour_per_suit([c[1] for c in cand], colours)
             cand = [(poly, p, conf, kind) for (poly, _, conf, kind), p in zip(cand, shared)]
