@@ -30,6 +30,8 @@ import numpy as np
 SCENE_SEED = 7000
 """Scenes of stand-in deck k are generated with seed SCENE_SEED + k (enrolment uses seeds 0 and 1)."""
 HONEST_SEED = 7100
+HAND_SEED = 7200
+"""Finished hands of stand-in deck k: seed HAND_SEED + k; only hands showing every card are scored."""
 METRICS = Path(__file__).with_name("deck_metrics.json")
 
 
@@ -93,7 +95,7 @@ def _sum_layouts(results: list[dict]) -> dict:
     return out
 
 
-def run(work: Path, split: str, scenes: int, opts=None, label: str = "") -> dict:
+def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_scenes: int = 200) -> dict:
     """Enrol and measure every stand-in deck of ``split``; the summary (also written to WORK)."""
     from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS, standin_deck
     from sisepai.vision.reader import DEFAULT_WEIGHTS
@@ -104,7 +106,10 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "") -> dict
 
     opts = opts or EnrolOptions()
     general = Recognizer.load()
+    from .hand_eval import detections_of, evaluate_hands
+
     zero, enrolled, per_deck = [], [], {}
+    hands_zero, hands_enrolled = [], []
     crops_zero, crops_enrolled = [], []
     for k in range(TEST_DECKS if split == "test" else TUNE_DECKS):
         name = f"{split}-{k}"
@@ -131,7 +136,14 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "") -> dict
         cz, ce = crop_reading(DEFAULT_WEIGHTS, data), crop_reading(weights, data)
         crops_zero.append(cz)
         crops_enrolled.append(ce)
+        hands = write_scenes(faces, work / "hands" / name, hand_scenes, HAND_SEED + k + (50 if split == "tune" else 0),
+                             layouts=("hand",))
+        hz = detections_of(general, hands, work / "hands" / f"{name}.zero.pkl")
+        he = detections_of(Recognizer.load(reader_weights=weights), hands, work / "hands" / f"{name}{label}.enrolled.pkl")
+        hands_zero += hz
+        hands_enrolled += he
         per_deck[name] = {"zero_shot": _sum_layouts([z]), "enrolled": _sum_layouts([e]),
+                          "finished_hands_zero_shot": evaluate_hands(hz), "finished_hands_enrolled": evaluate_hands(he),
                           "crops_zero_shot": cz, "crops_enrolled": ce,
                           "enrol_seconds": report.get("enrol_seconds"), "peak_memory_mb": report.get("peak_memory_mb"),
                           "ms_median_enrolled": e["ms_median"]}
@@ -151,6 +163,8 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "") -> dict
                "crops_zero_shot": pooled(crops_zero), "crops_enrolled": pooled(crops_enrolled),
                "enrol_seconds_max": max(d["enrol_seconds"] or 0 for d in per_deck.values()),
                "peak_memory_mb_max": max(d["peak_memory_mb"] or 0 for d in per_deck.values()),
+               "finished_hands_zero_shot": evaluate_hands(hands_zero),
+               "finished_hands_enrolled": evaluate_hands(hands_enrolled),
                "per_deck": per_deck}
     return summary
 
@@ -161,9 +175,14 @@ def honest_zero_shot(work: Path, scenes: int) -> dict:
 
     from .evaluate import evaluate_recognizer
 
+    from .hand_eval import detections_of, evaluate_hands
+
+    general = Recognizer.load()
     data = write_scenes(None, work / "scenes" / "honest", scenes, HONEST_SEED, font_split="honest")
-    r = evaluate_recognizer(Recognizer.load(), data)
-    return {**_sum_layouts([r]), "scenes": scenes, "ms_median": r["ms_median"]}
+    r = evaluate_recognizer(general, data)
+    hands = write_scenes(None, work / "hands" / "honest", scenes, HONEST_SEED + 1, font_split="honest", layouts=("hand",))
+    return {**_sum_layouts([r]), "scenes": scenes, "ms_median": r["ms_median"],
+            "finished_hands": evaluate_hands(detections_of(general, hands, work / "hands" / "honest.zero.pkl"))}
 
 
 def main(argv: list[str] | None = None) -> int:

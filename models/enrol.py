@@ -292,9 +292,10 @@ def adapt_reader(deck: DeckFaces, base: Path, out: Path, opts: EnrolOptions | No
 
 
 def peak_memory_mb() -> float:
-    """This process's peak resident memory so far, in MiB (Linux and macOS)."""
+    """The peak resident memory so far of this process or of any of its finished child processes
+    (the scene workers), whichever is larger, in MiB (Linux and macOS)."""
     import resource
     import sys
 
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     return round(peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024, 1)

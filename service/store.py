@@ -145,11 +145,11 @@ class Ledger:
 
     def deals(self) -> list[dict]:
         out = []
-        for d in self.db.execute("SELECT id, created, winner, points, rules, source, note FROM deals ORDER BY id"):
+        for d in self.db.execute("SELECT id, created, winner, points, rules, source, note, cards FROM deals ORDER BY id"):
             pays = [{"payer": a, "payee": b, "amount": c} for a, b, c in
                     self.db.execute("SELECT payer, payee, amount FROM payments WHERE deal_id = ? ORDER BY id", (d[0],))]
             out.append({"id": d[0], "created": d[1], "winner": d[2], "points": d[3], "rules": d[4],
-                        "source": d[5], "note": d[6], "payments": pays})
+                        "source": d[5], "note": d[6], "cards": d[7], "payments": pays})
         return out
 
     def totals(self) -> dict[str, int]:

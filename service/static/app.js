@@ -164,11 +164,91 @@ $("photo").addEventListener("change", async () => {
   const f = $("photo").files[0];
   if (!f) return;
   const fd = new FormData(); fd.append("file", f);
+  $("scoreout").textContent = "reading…";
   const r = await fetch("/api/score-image?rules=" + encodeURIComponent($("rules").value) + deckParam(), { method: "POST", body: fd });
   const j = await r.json();
-  $("scoreout").textContent = r.ok ? `Read: ${j.cards.join(" ")}\n` + (j.winning ? `A win: ${j.points} points` : "Not a winning hand") +
-    j.unsure.map((u) => `\nunsure: ${u.card} (${u.confidence}); if ${u.alternative}: ${u.points_if_alternative}`).join("") : "Error: " + JSON.stringify(j.detail);
-  if (r.ok) $("scorecards").value = j.cards.join(" ");
+  if (!r.ok) { $("scoreout").textContent = "Error: " + JSON.stringify(j.detail); return; }
+  confirmed = { cards: j.cards.slice(), doubt: new Set(j.unsure.map((u) => u.index)), alternatives: {} };
+  for (const u of j.unsure) confirmed.alternatives[u.index] = u.alternatives;
+  $("confirmnote").textContent = j.unsure.length
+    ? `Check the ${j.unsure.length} card(s) outlined in red; tap a card to change or remove it.`
+    : "Tap a card to change or remove it, or add a missing one.";
+  $("scoreout").textContent = j.runner_up ? `runner-up: ${j.runner_up.cards.join(" ")} (${j.runner_up.points} points), margin ${j.margin}` : "";
+  $("confirm").hidden = false;
+  rescore();
+});
+
+// --- confirm a photographed hand ---------------------------------------------------------------
+let confirmed = null, picking = null;  // picking: a card's index, or -1 to add one
+async function rescore() {
+  const r = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ cards: confirmed.cards.join(" ") || "-", rules: $("rules").value }) });
+  const j = await r.json();
+  confirmed.points = r.ok && j.winning ? j.points : null;
+  $("confirmscore").textContent = !r.ok ? (typeof j.detail === "string" ? j.detail : "not a hand")
+    : j.winning ? `a win: ${j.points} points` : `not a winning hand (${confirmed.cards.length} cards)`;
+  const groups = r.ok && j.winning ? j.melds : [confirmed.cards];
+  const left = confirmed.cards.map((c, i) => i);
+  const box = $("melds");
+  box.replaceChildren();
+  for (const meld of groups) {
+    const g = document.createElement("div"); g.className = "meld";
+    for (const code of meld) {
+      const k = left.findIndex((i) => confirmed.cards[i] === code);
+      const index = k >= 0 ? left.splice(k, 1)[0] : -1;
+      const c = chip(code);
+      if (confirmed.doubt.has(index)) c.classList.add("doubt");
+      if (picking === index) c.classList.add("picked");
+      c.dataset.index = index;
+      c.addEventListener("click", () => openPicker(index));
+      g.appendChild(c);
+    }
+    box.appendChild(g);
+  }
+}
+function openPicker(index) {
+  picking = index;
+  const p = $("fixpicker");
+  p.replaceChildren();
+  const first = (confirmed.alternatives[index] || []).filter((a) => a !== "none");
+  for (const code of [...first, ...SUITS.flatMap((s) => RANKS.map((r) => s + r)), "J"].filter((c, i, a) => a.indexOf(c) === i)) {
+    const b = document.createElement("button"); b.type = "button";
+    b.className = code === "J" ? "J" : code[0];
+    b.textContent = chip(code).textContent;
+    b.dataset.code = code;
+    b.addEventListener("click", () => choose(code));
+    p.appendChild(b);
+  }
+  if (index >= 0) {
+    const rm = document.createElement("button"); rm.type = "button"; rm.className = "remove"; rm.textContent = "remove";
+    rm.addEventListener("click", () => choose(null));
+    p.appendChild(rm);
+  }
+  p.hidden = false;
+  rescore();
+}
+function choose(code) {
+  if (picking === -1 && code) confirmed.cards.push(code);
+  else if (picking >= 0 && code) confirmed.cards[picking] = code;
+  else if (picking >= 0) {
+    confirmed.cards.splice(picking, 1);
+    confirmed.doubt = new Set([...confirmed.doubt].filter((i) => i !== picking).map((i) => (i > picking ? i - 1 : i)));
+  }
+  if (picking >= 0) confirmed.doubt.delete(picking);
+  picking = null;
+  $("fixpicker").hidden = true;
+  rescore();
+}
+$("addcard").addEventListener("click", () => openPicker(-1));
+$("recordform").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const players = $("recplayers").value.split(",").map((s) => s.trim()).filter(Boolean);
+  const body = { players, winner: $("recwinner").value.trim() || null, points: confirmed.points || 0,
+                 discarder: $("recdiscarder").value.trim() || null, rules: $("rules").value, cards: confirmed.cards.join(" ") };
+  if (confirmed.points === null) { $("scoreout").textContent = "not a winning hand: fix the cards before recording"; return; }
+  const r = await fetch("/api/ledger/deals", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const j = await r.json();
+  $("scoreout").textContent = r.ok ? `recorded deal #${j.id}: ${body.winner} ${body.points} points` : "Error: " + (typeof j.detail === "string" ? j.detail : JSON.stringify(j.detail));
 });
 
 // --- ledger ------------------------------------------------------------------------------------

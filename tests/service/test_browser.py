@@ -77,3 +77,49 @@ def test_live_page_shows_cards_and_announces(server, tmp_path):
         events = page.locator("#events li").count()
         browser.close()
     assert chips > 0 and events > 0
+
+
+def test_confirm_a_photographed_hand_on_a_phone_and_record_it(server, tmp_path):
+    """Score tab on a phone-sized screen: a photo of a finished hand is read, its cards shown in
+    their melds; tapping a card and choosing another rescoring at once; a missing card added;
+    Record writes the deal with its cards to the ledger."""
+    import cv2
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    from sisepai.datasets.scene import make_scene
+
+    scene = make_scene(5, 7, layout="hand", plain=True)  # a hand whose 21 cards all show
+    truth = sorted(c["card"] for c in scene.cards if c["zone"] == "hand")
+    photo = tmp_path / "hand.png"
+    cv2.imwrite(str(photo), scene.image[..., ::-1])
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                has_touch=True)
+        page.goto(server + "/")
+        page.click("nav button[data-tab=score]")
+        page.set_input_files("#photo", str(photo))
+        page.wait_for_function("document.querySelectorAll('#melds .chip').length === 21", timeout=60_000)
+        assert page.locator("#confirmscore").inner_text().startswith("a win:")
+        assert page.locator("#melds .meld").count() >= 6  # shown in meld groups
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # fits the phone's width
+        read = sorted(page.evaluate("Array.from(document.querySelectorAll('#melds .chip')).map(c => c.textContent)"))
+        # remove one card: no longer a win; add it back through the picker: a win again
+        first = page.locator("#melds .chip").first
+        glyph = first.inner_text()
+        first.tap()
+        page.locator("#fixpicker button.remove").tap()
+        page.wait_for_function("document.querySelector('#confirmscore').textContent.includes('not a winning hand')")
+        page.click("#addcard")
+        page.locator("#fixpicker button", has_text=glyph).first.tap()
+        page.wait_for_function("document.querySelector('#confirmscore').textContent.startsWith('a win:')")
+        page.fill("#recplayers", "Ann, Bo, Cy, Di")
+        page.fill("#recwinner", "Ann")
+        page.click("#record")
+        page.wait_for_function("document.querySelector('#scoreout').textContent.startsWith('recorded deal')")
+        browser.close()
+    deal = httpx.get(server + "/api/ledger").json()["deals"][-1]
+    assert deal["winner"] == "Ann" and deal["points"] > 0
+    assert sorted(deal["cards"].split()) == truth
+    assert len(read) == 21

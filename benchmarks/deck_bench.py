@@ -1,0 +1,51 @@
+"""Deck enrolment benchmark: `sisepai deck add` on a stand-in deck's 29 faces (wall time and peak
+memory of the whole command), then the recogniser with that deck: time per 1280x720 frame end to
+end (JPEG decode, detect, read), median and 95th percentile."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from sisepai.datasets.deck_faces import DeckFaces
+from sisepai.datasets.scene import make_scene
+from sisepai.datasets.standin import standin_deck
+from sisepai.vision.recognize import Recognizer, decode_image
+
+SISEPAI = Path(sys.executable).with_name("sisepai")
+
+with tempfile.TemporaryDirectory() as tmp:
+    faces = Path(tmp) / "faces"
+    standin_deck(1, "tune").save(faces)
+    env = {**os.environ, "SISEPAI_HOME": str(Path(tmp) / "home")}
+    t = time.perf_counter()
+    proc = subprocess.run([str(SISEPAI), "deck", "add", "bench", str(faces)], capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - t
+    if proc.returncode != 0:
+        sys.exit(f"deck add failed: {proc.stderr.strip().splitlines()[-1]}")
+    info = json.loads((Path(tmp) / "home" / "decks" / "bench" / "deck.json").read_text())
+    print(f"deck    enrol a deck from its 29 faces (sisepai deck add)   {wall / 60:.1f} min, "
+          f"peak RSS {info['peak_memory_mb']:.0f} MiB; its ends read "
+          f"{info['reading_before']['accuracy']:.1%} -> {info['reading_after']['accuracy']:.1%}")
+    rec = Recognizer.load(reader_weights=Path(tmp) / "home" / "decks" / "bench" / "reader.pt")
+    deck = DeckFaces.load(faces)
+    jpegs = []
+    for i, layout in enumerate(["table", "fan", "hand"] * 10):
+        scene = make_scene(2025, i, layout, deck=deck)
+        ok, buf = cv2.imencode(".jpg", scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
+        jpegs.append(buf.tobytes())
+    for data in jpegs[:3]:
+        rec.recognize(decode_image(data))  # warm up
+    times = []
+    for data in jpegs:
+        t = time.perf_counter()
+        rec.recognize(decode_image(data))
+        times.append((time.perf_counter() - t) * 1000)
+    print(f"deck    recognise a 1280x720 JPEG with an enrolled deck     median {np.median(times):.0f} ms, "
+          f"p95 {np.percentile(times, 95):.0f} ms")
