@@ -1,0 +1,30 @@
+"""Enrolment's pieces: the deck's crops, and what is kept aside to measure it."""
+
+import numpy as np
+
+from sisepai.datasets.export import CROP_MIN_VISIBLE
+from sisepai.datasets.scene import make_scene
+from sisepai.datasets.standin import standin_deck
+from sisepai.models.enrol import EnrolOptions, make_crops, scene_crops
+from sisepai.models.reader_net import INPUT, NONE
+
+
+def test_scene_crops_are_every_visible_end_of_the_deck_and_none_crops():
+    deck = standin_deck(0, "tune", width=60)
+    x, y = scene_crops(5, 0, deck, none_per_scene=4)
+    scene = make_scene(5, 0, deck=deck)
+    assert scene.style.aspect == deck.aspect
+    ends = [c["class_id"] for c in scene.cards if c["face_up"] for e in c["ends"] if e["visible"] >= CROP_MIN_VISIBLE]
+    assert sorted(y[y != NONE].tolist()) == sorted(ends)
+    assert x.shape == (len(y), INPUT, INPUT, 3) and (y == NONE).sum() >= 4
+    generic, _ = scene_crops(5, 0, None, none_per_scene=4)  # the same scene in its generated style
+    assert len(generic) != len(x) or not np.array_equal(generic, x)
+
+
+def test_a_tenth_of_the_decks_scenes_is_kept_aside():
+    deck = standin_deck(1, "tune", width=50)
+    opts = EnrolOptions(scenes=10, replay_scenes=2, workers=1)
+    crops = make_crops(deck, opts)
+    last_x, last_y = scene_crops(opts.seed, 9, deck, opts.none_per_scene)
+    assert np.array_equal(crops["deck_val"][1], last_y)
+    assert len(crops["deck"][0]) > len(last_y) and len(crops["replay"][0]) > 0
