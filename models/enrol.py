@@ -31,6 +31,8 @@ from sisepai.datasets.deck_faces import DeckFaces
 
 from .reader_net import INPUT, NONE, READER_CLASSES, build_reader
 
+OVERRUN = 1.3
+"""The fine-tune stops at this multiple of its planned minutes, should the machine slow down."""
 Progress = Callable[[float, str], None]
 """``progress(fraction done, message)``: enrolment reports through it (a CLI bar, the web page)."""
 
@@ -246,15 +248,19 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=opts.lr, total_steps=total)
     losses = []
     started = time.perf_counter()
+    deadline = time.perf_counter() + opts.minutes * 60 * OVERRUN
     for k in range(total):
         losses.append(step(*batch()))
         sched.step()
+        if time.perf_counter() > deadline:  # the machine got slower than timed (other work): stop in time
+            progress(span[1], f"adapting stopped at {k + 1}/{total} steps: out of time")
+            break
         if k % 5 == 0 or k == total - 1:
             progress(span[0] + (span[1] - span[0]) * (k + 1) / total,
                      f"adapting {k + 1}/{total} steps, loss {np.mean(losses[-20:]):.3f}")
     model = model.to(memory_format=torch.contiguous_format)
     after = accuracy(model, *crops["deck_val"])
-    report = {"steps": total, "seconds_per_step": round(per_step, 3),
+    report = {"steps": len(losses), "planned_steps": total, "seconds_per_step": round(per_step, 3),
               "train_seconds": round(time.perf_counter() - started, 1),
               "deck_crops": int(len(xd)), "replay_crops": int(len(xr)),
               "held_aside_before": before, "held_aside_after": after, "arch": arch}

@@ -250,7 +250,7 @@ def decode_hand(det: Detections, rules: Rules | None = None, exposed_cards: int 
             if state[j] + 1 < len(items[j]):
                 nxt = state[:j] + (state[j] + 1,) + state[j + 1:]
                 heapq.heappush(heap, (cost + items[j][state[j] + 1].cost - items[j][state[j]].cost, j, nxt))
-        if tried % 64 == 0 and time.perf_counter() - start > time_cap:
+        if tried % 8 == 0 and time.perf_counter() - start > time_cap:
             timed_out = True
             break
 
