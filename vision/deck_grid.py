@@ -20,7 +20,7 @@ the table's colour (the median colour of the picture's border), straightened and
 ...         sheet[30 + r * 160:30 + r * 160 + 140, 30 + c * 120:30 + c * 120 + 40] = 230
 >>> faces = cut_grid([sheet])
 >>> len(faces), faces["GK"].shape
-(28, (140, 40, 3))
+(28, (139, 39, 3))
 """
 
 from __future__ import annotations
