@@ -10,13 +10,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from sisepai.datasets.deck_faces import DeckFaces
-from sisepai.datasets.scene import make_scene
 from sisepai.datasets.standin import standin_deck
-from sisepai.vision.recognize import Recognizer, decode_image
+from sisepai.vision.recognize import Recognizer
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from frames import recognition_ms, scene_jpegs  # noqa: E402
 
 SISEPAI = Path(sys.executable).with_name("sisepai")
 
@@ -34,18 +35,6 @@ with tempfile.TemporaryDirectory() as tmp:
           f"peak RSS {info['peak_memory_mb']:.0f} MiB; its ends read "
           f"{info['reading_before']['accuracy']:.1%} -> {info['reading_after']['accuracy']:.1%}")
     rec = Recognizer.load(reader_weights=Path(tmp) / "home" / "decks" / "bench" / "reader.pt")
-    deck = DeckFaces.load(faces)
-    jpegs = []
-    for i, layout in enumerate(["table", "fan", "hand"] * 10):
-        scene = make_scene(2025, i, layout, deck=deck)
-        ok, buf = cv2.imencode(".jpg", scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
-        jpegs.append(buf.tobytes())
-    for data in jpegs[:3]:
-        rec.recognize(decode_image(data))  # warm up
-    times = []
-    for data in jpegs:
-        t = time.perf_counter()
-        rec.recognize(decode_image(data))
-        times.append((time.perf_counter() - t) * 1000)
+    times = recognition_ms(rec, scene_jpegs(2025, deck=DeckFaces.load(faces)))
     print(f"deck    recognise a 1280x720 JPEG with an enrolled deck     median {np.median(times):.0f} ms, "
           f"p95 {np.percentile(times, 95):.0f} ms")

@@ -11,12 +11,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from sisepai.datasets.scene import make_scene
 from sisepai.datasets.video import GameVideo
-from sisepai.vision.recognize import Recognizer, decode_image
+from sisepai.vision.recognize import Recognizer
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from frames import recognition_ms, scene_jpegs  # noqa: E402
 
 def match_events(truth, events, window=1.5):
     """Recall of ground-truth card_shown events (right card and seat, within ``window`` s), the
@@ -34,18 +35,7 @@ def match_events(truth, events, window=1.5):
 
 
 rec = Recognizer.load()
-jpegs = []
-for i, layout in enumerate(["table", "fan", "hand"] * 10):
-    scene = make_scene(2024, i, layout, font_split="holdout")
-    ok, buf = cv2.imencode(".jpg", scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
-    jpegs.append(buf.tobytes())
-for data in jpegs[:3]:
-    rec.recognize(decode_image(data))  # warm up
-times = []
-for data in jpegs:
-    t = time.perf_counter()
-    rec.recognize(decode_image(data))
-    times.append((time.perf_counter() - t) * 1000)
+times = recognition_ms(rec, scene_jpegs(2024, font_split="holdout"))
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(f"vision  recognise a 1280x720 JPEG, end to end      median {np.median(times):.0f} ms, "
       f"p95 {np.percentile(times, 95):.0f} ms (peak RSS {peak:.0f} MiB)")

@@ -26,7 +26,7 @@ import numpy as np
 from sisepai.engine.cards import CARD_CODES
 from sisepai.engine.errors import SisepaiError
 
-from .render import END_FRACTION, Face
+from .render import END_FRACTION, Face, rounded_alpha
 
 FACE_CODES: tuple[str, ...] = tuple(CARD_CODES[:-1])
 """The 28 faces every deck must have: G W Y R, each K A E R H C P."""
@@ -149,16 +149,7 @@ class DeckFaces:
         if rng is not None:
             gain = 1 + rng.uniform(-0.06, 0.06, 3)
             out[..., :3] = np.clip(out[..., :3] * gain, 0, 255).astype(np.uint8)
-        alpha = np.zeros((height, width), np.uint8)
-        r = int(corner * width)
-        if r > 0:
-            cv2.rectangle(alpha, (r, 0), (width - 1 - r, height - 1), 255, -1)
-            cv2.rectangle(alpha, (0, r), (width - 1, height - 1 - r), 255, -1)
-            for cx, cy in ((r, r), (width - 1 - r, r), (r, height - 1 - r), (width - 1 - r, height - 1 - r)):
-                cv2.circle(alpha, (cx, cy), r, 255, -1, lineType=cv2.LINE_AA)
-        else:
-            alpha[:] = 255
-        out[..., 3] = alpha
+        out[..., 3] = rounded_alpha(width, height, int(corner * width))
         depth = END_FRACTION * width
         top = np.float32([[0, 0], [width, 0], [width, depth], [0, depth]])
         bottom = np.float32([[width, height], [0, height], [0, height - depth], [width, height - depth]])

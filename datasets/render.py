@@ -240,8 +240,18 @@ def _base(width: int, height: int, colour: tuple[int, int, int], style: DeckStyl
     if style.grain > 0:
         noise = cv2.GaussianBlur(rng.normal(0, style.grain, (height, width)).astype(np.float32), (0, 0), 0.7)
         img[..., :3] = np.clip(img[..., :3].astype(np.float32) + noise[..., None], 0, 255).astype(np.uint8)
+    img[..., 3] = rounded_alpha(width, height, int(style.corner * width))
+    return img
+
+
+def rounded_alpha(width: int, height: int, radius: int) -> np.ndarray:
+    """A card's opacity: 255 inside a ``width`` x ``height`` rectangle with corners of ``radius``.
+
+    >>> rounded_alpha(10, 20, 3)[0, 0], rounded_alpha(10, 20, 3)[10, 5]
+    (np.uint8(0), np.uint8(255))
+    """
     alpha = np.zeros((height, width), np.uint8)
-    r = int(style.corner * width)
+    r = radius
     if r > 0:
         cv2.rectangle(alpha, (r, 0), (width - 1 - r, height - 1), 255, -1)
         cv2.rectangle(alpha, (0, r), (width - 1, height - 1 - r), 255, -1)
@@ -249,8 +259,7 @@ def _base(width: int, height: int, colour: tuple[int, int, int], style: DeckStyl
             cv2.circle(alpha, (cx, cy), r, 255, -1, lineType=cv2.LINE_AA)
     else:
         alpha[:] = 255
-    img[..., 3] = alpha
-    return img
+    return alpha
 
 
 def _wear(img: np.ndarray, style: DeckStyle, rng: np.random.Generator) -> None:

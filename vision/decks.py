@@ -19,6 +19,7 @@ renames it at the end.
 Traceback (most recent call last):
 ...
 sisepai.engine.errors.SisepaiError: deck names are 1 to 40 letters, digits, '-' or '_', not 'my deck'
+>>> del os.environ["SISEPAI_HOME"]
 """
 
 from __future__ import annotations
