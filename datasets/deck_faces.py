@@ -43,8 +43,9 @@ class DeckError(SisepaiError):
     """A deck's faces are missing, unreadable or not card-shaped."""
 
 
-def _read(path: Path) -> np.ndarray:
-    """One face image as RGB uint8, upright (portrait)."""
+def read_face(path: Path) -> np.ndarray:
+    """One face image as RGB uint8, upright (portrait); a :class:`DeckError` naming the file when
+    it is empty, not an image, or too large."""
     data = np.fromfile(str(path), np.uint8)
     if not len(data):
         raise DeckError(f"{path.name}: the file is empty")
@@ -107,7 +108,7 @@ class DeckFaces:
     @classmethod
     def load(cls, folder: str | Path) -> "DeckFaces":
         """Read every face of ``folder`` (see :func:`find_face_files`)."""
-        return cls({code: _read(path) for code, path in find_face_files(Path(folder)).items()})
+        return cls({code: read_face(path) for code, path in find_face_files(Path(folder)).items()})
 
     @property
     def has_joker(self) -> bool:

@@ -18,7 +18,8 @@ from sisepai.engine.errors import SisepaiError
 EPILOG = """\
 SOURCE is either
   a folder of face images named by code: GK.png GA.png ... RP.png (the 28 faces), and J.png when
-  the deck has jokers; each a scan or a photo of one card cut to its edges, either way up;
+  the deck has jokers; each a scan or a photo of one card, either way up, cut to its edges or on
+  a plain margin (a scanner bed), which is cut away;
 or one or a few photos of one card of each kind laid out in a grid on a plain table, cards apart:
   row 1:  G將 G士 G象 G車 G馬 G包 G卒     (Green:  General Advisor Elephant Chariot Horse Cannon Soldier)
   row 2:  W將 W士 W象 W車 W馬 W包 W卒     (White)
@@ -78,7 +79,11 @@ def load_source(sources: list[str]):
 
     paths = [Path(s) for s in sources]
     if len(paths) == 1 and paths[0].is_dir():
-        return DeckFaces.load(paths[0])
+        from sisepai.datasets.deck_faces import find_face_files, read_face
+        from sisepai.vision.deck_grid import trim_face
+
+        # a scan with a margin of scanner bed is cut to the card; a face cut to its edges stays
+        return DeckFaces({code: trim_face(read_face(path)) for code, path in find_face_files(paths[0]).items()})
     if any(p.is_dir() for p in paths):
         raise DeckError("give one folder of face images, or one or more grid photos, not both")
     from sisepai.vision.deck_grid import cut_grid

@@ -126,3 +126,34 @@ def cut_grid(images_bgr: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
     if len(rows) == 5:
         faces["J"] = rows[4][0]
     return faces
+
+
+def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0.97,
+              min_contrast: float = 25.0) -> np.ndarray:
+    """A face scan with a margin of scanner bed around the card, cut and straightened to the card;
+    a face already cut to its edges comes back as it is. The card is the one card-shaped blob
+    covering ``min_share`` to ``max_share`` of the picture whose own edge differs from the margin
+    by at least ``min_contrast`` (CIELAB): an inner frame printed on a face cut to its edges has
+    the face's paper on both sides, and is not taken for the card.
+
+    >>> bed = np.full((400, 200, 3), 250, np.uint8); bed[40:360, 60:140] = (40, 140, 60)
+    >>> trim_face(bed).shape
+    (319, 79, 3)
+    >>> framed = np.full((320, 80, 3), (40, 140, 60), np.uint8); framed[20:300, 10:70] = 230
+    >>> framed[24:296, 14:66] = (40, 140, 60)  # a printed frame: paper on both sides of it
+    >>> trim_face(framed).shape
+    (320, 80, 3)
+    """
+    bgr = np.ascontiguousarray(face_rgb[..., ::-1])
+    area = face_rgb.shape[0] * face_rgb.shape[1]
+    boxes = [b for b in find_cards(bgr) if min_share <= cv2.contourArea(b) / area <= max_share]
+    if len(boxes) != 1:
+        return face_rgb
+    card = straighten_card(bgr, boxes[0])
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    margin = np.median(np.concatenate([lab[:3].reshape(-1, 3), lab[-3:].reshape(-1, 3),
+                                       lab[:, :3].reshape(-1, 3), lab[:, -3:].reshape(-1, 3)]), axis=0)
+    card_lab = cv2.cvtColor(np.ascontiguousarray(card[..., ::-1]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    k = max(2, min(card.shape[:2]) // 12)
+    edge = np.median(np.concatenate([card_lab[k:2 * k].reshape(-1, 3), card_lab[-2 * k:-k].reshape(-1, 3)]), axis=0)
+    return card if float(np.linalg.norm(edge - margin)) >= min_contrast else face_rgb

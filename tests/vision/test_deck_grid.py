@@ -64,3 +64,24 @@ def test_two_photos_read_as_one_tall_photo(deck):
     half = photo.shape[0] // 2
     faces = cut_grid([photo[:half], photo[half:]])
     assert len(faces) == 28
+
+
+def test_a_face_on_a_scanner_bed_is_cut_to_the_card_and_cut_faces_stay():
+    from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS
+    from sisepai.vision.deck_grid import trim_face
+
+    for split, n in (("test", TEST_DECKS), ("tune", TUNE_DECKS)):
+        for k in range(n):
+            deck = standin_deck(k, split, width=80)
+            for code, face in deck.faces.items():  # cut to their edges, frames and bands included
+                assert trim_face(face).shape == face.shape, (split, k, code)
+    face = standin_deck(2, "test", width=80).faces["YH"]
+    h, w = face.shape[:2]
+    bed = np.full((h + 120, w + 160, 3), 246, np.uint8)
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), 2.0, 1.0)
+    M[:, 2] += (80, 60)
+    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), M, bed.shape[1::-1])
+    bed[mask > 127] = cv2.warpAffine(face, M, bed.shape[1::-1])[mask > 127]
+    cut = trim_face(bed)
+    assert abs(cut.shape[0] - h) <= 4 and abs(cut.shape[1] - w) <= 4
+    assert np.abs(cv2.resize(cut, (w, h)).astype(float) - face).mean() < 20
