@@ -23,8 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.engine.cards import CARD_CODES
-from sisepai.engine.errors import SisepaiError
+from sisepai.engine.cards import CARD_CODES, parse_card_id
+from sisepai.engine.errors import InvalidCardError, SisepaiError
 
 from .render import END_FRACTION, Face, rounded_alpha
 
@@ -64,7 +64,8 @@ def read_face(path: Path) -> np.ndarray:
 
 
 def find_face_files(folder: Path) -> dict[str, Path]:
-    """The face image of each code in ``folder`` (file names are codes, any case, any image suffix).
+    """The face image of each code in ``folder``: file names are codes in any case, or a suit letter
+    and the printed character (``G將.png``), with any image suffix.
 
     Raises :class:`DeckError` naming the missing codes, or a code given twice.
     """
@@ -73,8 +74,11 @@ def find_face_files(folder: Path) -> dict[str, Path]:
         raise DeckError(f"{folder}: not a folder of face images")
     found: dict[str, Path] = {}
     for path in sorted(folder.iterdir()):
-        code = path.stem.upper()
-        if path.suffix.lower() not in IMAGE_SUFFIXES or code not in CARD_CODES:
+        if path.suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        try:  # GK.png, gk.jpg, G將.png, R俥.png, j.png
+            code = CARD_CODES[parse_card_id(path.stem)]
+        except InvalidCardError:
             continue
         if code in found:
             raise DeckError(f"two images for {code}: {found[code].name} and {path.name}")

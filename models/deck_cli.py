@@ -17,7 +17,7 @@ from sisepai.engine.errors import SisepaiError
 
 EPILOG = """\
 SOURCE is either
-  a folder of face images named by code: GK.png GA.png ... RP.png (the 28 faces), and J.png when
+  a folder of face images named by code (GK.png GA.png ... RP.png, or G將.png R俥.png ...: the 28 faces), and J.png when
   the deck has jokers; each a scan or a photo of one card, either way up, cut to its edges or on
   a plain margin (a scanner bed), which is cut away;
 or one or a few photos of one card of each kind laid out in a grid on a plain table, cards apart:

@@ -63,3 +63,10 @@ def test_scene_lays_the_decks_own_faces(deck):
         hits += nearest == card["card"][0]
         checked += 1
     assert checked >= 8 and hits >= 0.9 * checked
+
+
+def test_faces_may_be_named_by_their_characters(tmp_path, deck):
+    deck.save(tmp_path)
+    (tmp_path / "YH.png").rename(tmp_path / "Y傌.png")
+    (tmp_path / "GK.png").rename(tmp_path / "gk.PNG")
+    assert DeckFaces.load(tmp_path).codes == deck.codes
