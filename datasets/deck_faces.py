@@ -129,19 +129,6 @@ class DeckFaces:
         for code, img in self.faces.items():
             cv2.imwrite(str(folder / f"{code}.png"), img[..., ::-1])
 
-    def paper_colours(self) -> dict[str, list[float]]:
-        """Each suit's paper colour, CIELAB (L, a*, b*) as OpenCV's 8-bit scale with a*, b* centred
-        on 0: the median of the brighter half of its faces' pixels."""
-        out = {}
-        for suit in "GWYRJ":
-            pix = [img.reshape(-1, 3) for c, img in self.faces.items() if (c == "J") == (suit == "J") and c[0] == suit]
-            if not pix:
-                continue
-            lab = cv2.cvtColor(np.concatenate(pix)[None], cv2.COLOR_RGB2LAB)[0].astype(np.float32)
-            bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
-            out[suit] = [round(float(v), 1) for v in np.median(bright, axis=0) - np.float32([0, 128, 128])]
-        return out
-
     def face(self, code: str, width: int, rng: np.random.Generator | None = None,
              corner: float = 0.06) -> Face:
         """The face of ``code`` as a :class:`Face` ``width`` px wide, at the deck's aspect, with

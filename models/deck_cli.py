@@ -98,18 +98,39 @@ def load_source(sources: list[str]):
     return DeckFaces(cut_grid(images))
 
 
+def check_new_deck(name: str, force: bool = False) -> None:
+    """A :class:`SisepaiError` unless ``name`` is a safe deck name not taken (or ``force``)."""
+    from sisepai.vision.decks import deck_path
+
+    if deck_path(name).exists() and not force:
+        raise SisepaiError(f"a deck named {name!r} exists: choose another name, or --force to replace it")
+
+
+def paper_colours(deck) -> dict[str, list[float]]:
+    """Each suit's (and the joker's) paper colour over all its faces, CIELAB (L, a*, b*) as
+    :func:`sisepai.vision.palette.paper_lab` measures a card end's."""
+    import numpy as np
+
+    from sisepai.vision.palette import paper_lab
+
+    out = {}
+    for suit in "GWYRJ":
+        pix = [img.reshape(-1, 3) for code, img in deck.faces.items() if code[0] == suit]
+        if pix:
+            out[suit] = [round(float(v), 1) for v in paper_lab(np.concatenate(pix)[None])]
+    return out
+
+
 def enrol(name: str, deck, opts=None, progress=None, force: bool = False) -> dict:
     """Enrol ``deck`` (:class:`DeckFaces`) as ``name``: faces, adapted reader and ``deck.json``,
     built in a hidden folder and moved into place whole; returns the ``deck.json`` contents."""
-    from sisepai.vision.decks import check_name, deck_path, decks_dir
+    from sisepai.vision.decks import deck_path, decks_dir
     from sisepai.vision.reader import DEFAULT_WEIGHTS
 
     from .enrol import EnrolOptions, adapt_reader, peak_memory_mb
 
-    check_name(name)
+    check_new_deck(name, force)
     final = deck_path(name)
-    if final.exists() and not force:
-        raise SisepaiError(f"a deck named {name!r} exists: choose another name, or --force to replace it")
     opts = opts or EnrolOptions()
     decks_dir().mkdir(parents=True, exist_ok=True)
     tmp = decks_dir() / f".{name}.tmp-{os.getpid()}"
@@ -119,7 +140,7 @@ def enrol(name: str, deck, opts=None, progress=None, force: bool = False) -> dic
         deck.save(tmp / "faces")
         report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, progress or (lambda f, m: None))
         info = {"name": name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "faces": deck.codes,
-                "aspect": round(deck.aspect, 2), "has_joker": deck.has_joker, "paper_colours": deck.paper_colours(),
+                "aspect": round(deck.aspect, 2), "has_joker": deck.has_joker, "paper_colours": paper_colours(deck),
                 "enrol_seconds": round(time.perf_counter() - t0, 1), "peak_memory_mb": peak_memory_mb(),
                 "reading_before": report["held_aside_before"], "reading_after": report["held_aside_after"],
                 "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
@@ -155,13 +176,9 @@ def _add(args) -> int:
     from sisepai.datasets.cli import require_vision
 
     require_vision()
-    from sisepai.vision.decks import check_name, deck_path
-
     from .enrol import EnrolOptions
 
-    check_name(args.name)
-    if deck_path(args.name).exists() and not args.force:
-        raise SisepaiError(f"a deck named {args.name!r} exists: choose another name, or --force to replace it")
+    check_new_deck(args.name, args.force)  # before the faces are read
     opts = EnrolOptions(workers=args.workers or min(os.cpu_count() or 1, 4))
     if args.minutes is not None:
         if not 0.05 <= args.minutes <= 120:

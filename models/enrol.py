@@ -29,6 +29,7 @@ import numpy as np
 
 from sisepai.datasets.deck_faces import DeckFaces
 
+from .prepare import back_end_quads, none_quads
 from .reader_net import INPUT, NONE, READER_CLASSES, build_reader
 
 OVERRUN = 1.3
@@ -70,42 +71,6 @@ def _init_worker(deck: DeckFaces | None) -> None:
     cv2.setNumThreads(1)
 
 
-def _random_none_crops(img: np.ndarray, cards: list[dict], rng: np.random.Generator, n: int) -> list[np.ndarray]:
-    """``n`` crops of places with no card end (table, clutter, the middle of cards)."""
-    from sisepai.datasets.export import end_crop
-    from sisepai.vision.geometry import inside
-
-    h, w = img.shape[:2]
-    ends = [e["corners"] for c in cards if c["face_up"] for e in c["ends"]]
-    widths = [float(np.linalg.norm(np.float32(c["corners"][1]) - np.float32(c["corners"][0]))) for c in cards] or [40.0]
-    side = float(np.median(widths))
-    out = []
-    for _ in range(n * 4):
-        if len(out) >= n:
-            break
-        s = side * rng.uniform(0.8, 1.4)
-        cx, cy = rng.uniform(s, w - s), rng.uniform(s, h - s)
-        if any(inside((cx, cy), e) for e in ends):
-            continue
-        ang = rng.uniform(0, 2 * np.pi)
-        d = np.float32([[np.cos(ang), np.sin(ang)], [-np.sin(ang), np.cos(ang)]]) * s / 2
-        q = np.float32([[cx, cy]]) + np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ d
-        out.append(end_crop(img, q.tolist(), margin=0.0))
-    return out
-
-
-def back_end_quads(cards: list[dict]) -> list[np.ndarray]:
-    """Both ends of each mostly visible face-down card, leaving out ends under a face-up card
-    (as the reader's ``none`` crops of :mod:`.prepare`)."""
-    from sisepai.vision.geometry import card_ends, inside
-
-    from .prepare import BACK_MIN_VISIBLE
-
-    faces = [c["corners"] for c in cards if c["face_up"]]
-    return [end for c in cards if not c["face_up"] and c["visible"] >= BACK_MIN_VISIBLE
-            for end in card_ends(np.float32(c["corners"])) if not any(inside(end.mean(0), f) for f in faces)]
-
-
 def scene_crops(seed: int, index: int, deck: DeckFaces | None, none_per_scene: int = 4) -> tuple[np.ndarray, np.ndarray]:
     """The reader's training crops of one generated scene (the deck's faces when ``deck``): every
     face-up end at least half visible, ``none_per_scene`` crops with no end, and the ends of the
@@ -124,11 +89,11 @@ def scene_crops(seed: int, index: int, deck: DeckFaces | None, none_per_scene: i
             if end["visible"] >= CROP_MIN_VISIBLE:
                 crops.append(end_crop(img, end["corners"]))
                 labels.append(card["class_id"])
-    rng = scene_rng(seed, index + 10**7)
-    for crop in _random_none_crops(img, scene.cards, rng, none_per_scene):
-        crops.append(crop)
+    h, w = img.shape[:2]
+    for quad in none_quads(scene.cards, w, h, scene_rng(seed, index + 10**7), none_per_scene):
+        crops.append(end_crop(img, quad.tolist(), margin=0.0))
         labels.append(NONE)
-    for quad in back_end_quads(scene.cards):
+    for _, _, quad in back_end_quads(scene.cards):
         crops.append(end_crop(img, quad.tolist()))
         labels.append(NONE)
     if not crops:

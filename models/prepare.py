@@ -108,20 +108,46 @@ def _backs(record: dict) -> list[dict]:
     return [c for c in record["cards"] if not c["face_up"] and c["visible"] >= BACK_MIN_VISIBLE]
 
 
+def back_end_quads(cards: list[dict]) -> list[tuple[int, int, np.ndarray]]:
+    """Both ends of each mostly visible face-down card among ground-truth ``cards``, leaving out
+    ends under a face-up card: ``(card k among the backs, end e, quad)``."""
+    from sisepai.vision.geometry import card_ends
+
+    faces = [np.float32(c["corners"]) for c in cards if c["face_up"]]
+    backs = [c for c in cards if not c["face_up"] and c["visible"] >= BACK_MIN_VISIBLE]
+    return [(k, e, end) for k, card in enumerate(backs) for e, end in enumerate(card_ends(np.float32(card["corners"])))
+            if not _inside_any(end.mean(0), faces)]
+
+
+def none_quads(cards: list[dict], width: int, height: int, rng: np.random.Generator, n: int) -> list[np.ndarray]:
+    """Up to ``n`` squares (4x2 corners) at random places of a ``width`` x ``height`` picture whose
+    centres lie in no face-up card's end, about a card's width across, at random turns."""
+    ends = [np.float32(e["corners"]) for c in cards if c["face_up"] for e in c["ends"]]
+    widths = [np.linalg.norm(np.float32(c["corners"][1]) - np.float32(c["corners"][0])) for c in cards] or [40.0]
+    side = float(np.median(widths))
+    out = []
+    for _ in range(n * 4):
+        if len(out) >= n:
+            break
+        s = side * rng.uniform(0.8, 1.4)
+        cx, cy = rng.uniform(s, width - s), rng.uniform(s, height - s)
+        if _inside_any(np.float32([cx, cy]), ends):
+            continue
+        ang = rng.uniform(0, 2 * np.pi)
+        d = np.float32([[np.cos(ang), np.sin(ang)], [-np.sin(ang), np.cos(ang)]]) * s / 2
+        out.append(np.float32([[cx, cy]]) + np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ d)
+    return out
+
+
 def _cut_back_ends(img: np.ndarray, record: dict, folder: Path, stem: str, size: int) -> int:
     """Write both ends of each of the record's mostly visible face-down cards (not those under a
     face-up card) as ``back_*.png`` crops; how many."""
-    from sisepai.vision.geometry import card_ends, straighten
+    from sisepai.vision.geometry import straighten
 
-    faces = [np.float32(c["corners"]) for c in record["cards"] if c["face_up"]]
-    n = 0
-    for k, card in enumerate(_backs(record)):
-        for e, end in enumerate(card_ends(np.float32(card["corners"]))):
-            if _inside_any(end.mean(0), faces):
-                continue
-            cv2.imwrite(str(folder / f"back_{stem}_{k}_{e}.png"), straighten(img, end, size))
-            n += 1
-    return n
+    quads = back_end_quads(record["cards"])
+    for k, e, end in quads:
+        cv2.imwrite(str(folder / f"back_{stem}_{k}_{e}.png"), straighten(img, end, size))
+    return len(quads)
 
 
 def none_crops(dataset: Path, per_image: int = 6, seed: int = 0, size: int = 64) -> int:
@@ -134,25 +160,10 @@ def none_crops(dataset: Path, per_image: int = 6, seed: int = 0, size: int = 64)
         if img is None:
             continue
         h, w = img.shape[:2]
-        ends = [np.float32(e["corners"]) for c in record["cards"] if c["face_up"] for e in c["ends"]]
-        widths = [np.linalg.norm(np.float32(c["corners"][1]) - np.float32(c["corners"][0]))
-                  for c in record["cards"]] or [40.0]
-        side = float(np.median(widths))
-        made = 0
-        for _ in range(per_image * 4):
-            if made >= per_image:
-                break
-            s = side * rng.uniform(0.8, 1.4)
-            cx, cy = rng.uniform(s, w - s), rng.uniform(s, h - s)
-            if _inside_any(np.float32([cx, cy]), ends):
-                continue
-            ang = rng.uniform(0, 2 * np.pi)
-            d = np.float32([[np.cos(ang), np.sin(ang)], [-np.sin(ang), np.cos(ang)]]) * s / 2
-            q = np.float32([[cx, cy]]) + np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ d
+        for made, q in enumerate(none_quads(record["cards"], w, h, rng, per_image)):
             M = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [size, 0], [size, size], [0, size]]))
             crop = cv2.warpPerspective(img, M, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
             cv2.imwrite(str(folder / f"{stem}_{made}.png"), crop)
-            made += 1
             n += 1
         n += _cut_back_ends(img, record, folder, stem, size)
     return n

@@ -32,18 +32,29 @@ import numpy as np
 
 from sisepai.datasets.deck_faces import ASPECT_RANGE, FACE_CODES, DeckError
 
+from .geometry import groups_along
+
 GRID_ROWS = "GWYR"
 GRID_COLUMNS = "KAERHCP"
 MIN_CARD_AREA = 0.002
 """A card covers at least this share of the photo."""
 
 
+def border_colour(lab: np.ndarray, width: int) -> np.ndarray:
+    """The median colour of a picture's outer ``width`` pixels on all four sides (any colour space).
+
+    >>> img = np.zeros((20, 20, 3), np.float32); img[:] = 5; img[6:14, 6:14] = 9
+    >>> border_colour(img, 4).tolist()
+    [5.0, 5.0, 5.0]
+    """
+    return np.median(np.concatenate([lab[:width].reshape(-1, 3), lab[-width:].reshape(-1, 3),
+                                     lab[:, :width].reshape(-1, 3), lab[:, -width:].reshape(-1, 3)]), axis=0)
+
+
 def table_mask(image_bgr: np.ndarray, tolerance: float = 38.0) -> np.ndarray:
     """Pixels that differ from the table's colour (the median of the picture's border), cleaned."""
     lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-    border = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3), lab[:, :4].reshape(-1, 3),
-                             lab[:, -4:].reshape(-1, 3)])
-    table = np.median(border, axis=0)
+    table = border_colour(lab, 4)
     mask = (np.linalg.norm(lab - table, axis=2) > tolerance).astype(np.uint8) * 255
     k = max(3, min(image_bgr.shape[:2]) // 200)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
@@ -93,15 +104,7 @@ def _rows(boxes: list[np.ndarray]) -> list[list[np.ndarray]]:
         return []
     centres = np.float32([b.mean(0) for b in boxes])
     lengths = np.float32([max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1])) for b in boxes])
-    order = np.argsort(centres[:, 1])
-    rows, current = [], [order[0]]
-    for i in order[1:]:
-        if centres[i, 1] - np.mean(centres[current, 1]) > 0.5 * np.median(lengths):
-            rows.append(current)
-            current = [i]
-        else:
-            current.append(i)
-    rows.append(current)
+    rows = groups_along(centres[:, 1], 0.5 * float(np.median(lengths)))
     return [[boxes[i] for i in sorted(r, key=lambda i: centres[i, 0])] for r in rows]
 
 
@@ -150,9 +153,7 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
     if len(boxes) != 1:
         return face_rgb
     card = straighten_card(bgr, boxes[0])
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-    margin = np.median(np.concatenate([lab[:3].reshape(-1, 3), lab[-3:].reshape(-1, 3),
-                                       lab[:, :3].reshape(-1, 3), lab[:, -3:].reshape(-1, 3)]), axis=0)
+    margin = border_colour(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), 3)
     card_lab = cv2.cvtColor(np.ascontiguousarray(card[..., ::-1]), cv2.COLOR_BGR2LAB).astype(np.float32)
     k = max(2, min(card.shape[:2]) // 12)
     edge = np.median(np.concatenate([card_lab[k:2 * k].reshape(-1, 3), card_lab[-2 * k:-k].reshape(-1, 3)]), axis=0)

@@ -81,3 +81,24 @@ def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a32, b32)
     union = cv2.contourArea(a32) + cv2.contourArea(b32) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def groups_along(values: np.ndarray, step: float) -> list[list[int]]:
+    """Indices of ``values`` (positions along one axis) in rows, nearest first: a new row starts
+    where a value lies more than ``step`` past the mean of the row so far.
+
+    >>> groups_along(np.array([0.0, 52.0, 3.0, 49.0, 1.0]), 20)
+    [[0, 4, 2], [3, 1]]
+    """
+    if not len(values):
+        return []
+    order = [int(i) for i in np.argsort(values, kind="stable")]
+    rows, current = [], [order[0]]
+    for i in order[1:]:
+        if values[i] - np.mean(values[current]) > step:
+            rows.append(current)
+            current = [i]
+        else:
+            current.append(i)
+    rows.append(current)
+    return rows

@@ -47,6 +47,7 @@ from sisepai.engine.decompose import BestTable
 from sisepai.engine.rules import Rules
 
 from .detections import Detections
+from .geometry import groups_along
 
 NOT_A_CARD = -1
 MISSED = -2
@@ -133,15 +134,7 @@ def layout_doubt(det: Detections, size: tuple[int, int] | None) -> np.ndarray:
     down = np.mean(axis, axis=0)
     down /= max(float(np.linalg.norm(down)), 1e-6)
     ys = det.centers @ down
-    order = np.argsort(ys)
-    rows, current = [], [order[0]]
-    for i in order[1:]:
-        if ys[i] - np.mean(ys[current]) > 0.5 * length:
-            rows.append(current)
-            current = [i]
-        else:
-            current.append(i)
-    rows.append(current)
+    rows = groups_along(ys, 0.5 * length)
     main = [r for r in rows if len(r) >= 3]
     if main:
         for r in rows:
@@ -296,8 +289,7 @@ def unsure_cards(result: HandDecoding, below: float = UNSURE_BELOW) -> list[dict
         if share >= below and other.get(src, card) == card:
             continue
         alternatives = [CARD_CODES[o.kind] if o.kind >= 0 else "none" for k, o in enumerate(opts) if k != result.choice[src]]
-        if src in other and other[src] != card:
-            alternatives.remove(other[src]) if other[src] in alternatives else None
-            alternatives.insert(0, other[src])
+        if src in other and other[src] != card:  # the runner-up's reading first
+            alternatives = [other[src]] + [a for a in alternatives if a != other[src]]
         out.append({"index": index, "card": card, "probability": round(share, 3), "alternatives": alternatives})
     return out

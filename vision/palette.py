@@ -269,7 +269,7 @@ def split_by_deck_colours(probs: Sequence[np.ndarray], colours: Sequence[np.ndar
             k = int(np.argmax(gaps))
             if gaps[k] < min_gap * dist:
                 continue
-            low, high = set(order[:k + 1].tolist()), set(order[k + 1:].tolist())
+            high = set(order[k + 1:].tolist())  # positions in ``members`` towards T's paper
             for idx, i in enumerate(members):
                 p = out[i]
                 suit_rows, other_rows = (rows_t, rows_s) if idx in high else (rows_s, rows_t)

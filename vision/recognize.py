@@ -29,7 +29,7 @@ from .detections import Detections
 from .detector import Boxes, Detector
 from .end_pairs import pair_lone_ends
 from .geometry import card_ends, inside, order_upright, side_lengths, straighten
-from .palette import SuitPalette, one_colour_per_suit, paper_colour, split_by_deck_colours
+from .palette import SuitPalette, crop_paper_colour, one_colour_per_suit, paper_colour, split_by_deck_colours
 from .reader import NUM_CARDS, Reader, colour_rank_confidence
 
 PALETTE_MODES = ("image", "session", "off")
@@ -543,8 +543,7 @@ class Recognizer:
         def colour_at(v: int) -> np.ndarray:
             if view_colour[v] is None:
                 if crops[v] is not None:  # the middle of the crop read: the end without the margin
-                    m = round(self.crop * 0.14)
-                    view_colour[v] = paper_colour(cv2.resize(crops[v][m:-m, m:-m], (12, 12), interpolation=cv2.INTER_AREA))
+                    view_colour[v] = crop_paper_colour(crops[v], self.crop)
                 else:
                     view_colour[v] = paper_colour(straighten(rgb, quads[v], 12, margin=-0.15))
             return view_colour[v]

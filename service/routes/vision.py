@@ -30,13 +30,6 @@ MAX_DECK_RECOGNIZERS = 4
 """Enrolled decks' readers kept loaded at once (each about 5 MB); the oldest is dropped."""
 
 
-def recognizer(request: Request):
-    rec = request.app.state.recognizer
-    if rec is None:
-        raise HTTPException(503, "the recognition model is not loaded: " + (request.app.state.model_error or "disabled"))
-    return rec
-
-
 async def deck_recognizer(app, deck: str | None):
     """The recogniser for an enrolled ``deck`` (the service's default when None or empty): the
     shared detector with that deck's reader, loaded once in a worker thread. A deck name is only
