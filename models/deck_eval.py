@@ -130,7 +130,8 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
             report_file.write_text(json.dumps(report, indent=1))
         report = json.loads(report_file.read_text())
         z = evaluate_recognizer(general, data)
-        e = evaluate_recognizer(Recognizer.load(reader_weights=weights), data)
+        adapted = Recognizer.load(reader_weights=weights)
+        e = evaluate_recognizer(adapted, data)
         zero.append(z)
         enrolled.append(e)
         cz, ce = crop_reading(DEFAULT_WEIGHTS, data), crop_reading(weights, data)
@@ -139,7 +140,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
         hands = write_scenes(faces, work / "hands" / name, hand_scenes, HAND_SEED + k + (50 if split == "tune" else 0),
                              layouts=("hand",))
         hz = detections_of(general, hands, work / "hands" / f"{name}.zero.pkl")
-        he = detections_of(Recognizer.load(reader_weights=weights), hands, work / "hands" / f"{name}{label}.enrolled.pkl")
+        he = detections_of(adapted, hands, work / "hands" / f"{name}{label}.enrolled.pkl")
         hands_zero += hz
         hands_enrolled += he
         per_deck[name] = {"zero_shot": _sum_layouts([z]), "enrolled": _sum_layouts([e]),
