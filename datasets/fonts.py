@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
@@ -39,6 +40,19 @@ class FontInfo:
 def load_font(file: str, size: int) -> ImageFont.FreeTypeFont:
     """A PIL font at a pixel size, cached."""
     return ImageFont.truetype(str(FONT_DIR / file), size=size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def draws_ink(file: str, glyph: str, size: int = 40) -> bool:
+    """Whether the font file draws ``glyph`` with ink: some fonts map a character to an empty
+    outline, which would print a blank card under a card's label.
+
+    >>> draws_ink("noto-sans-cjk-tc.otf", "將")
+    True
+    """
+    font = load_font(file, size)
+    canvas = Image.new("L", (2 * size, 2 * size), 0)
+    ImageDraw.Draw(canvas).text((size // 2, size // 2), glyph, font=font, fill=255)
+    return int((np.asarray(canvas) > 128).sum()) >= size // 2
 
 
 class FontBank:

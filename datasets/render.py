@@ -1,9 +1,10 @@
 """Render one Four Color Cards face (or back) from a card code and a seeded random deck style.
 
 Every card of a scene shares one :class:`DeckStyle` (one printed deck); styles vary widely
-between scenes: aspect 1:3.2 to 1:6.5, corner radius, frames, ornaments, centre stamps,
+between scenes: aspect 1:3 to 1:6.5, corner radius, frames, ornaments, centre stamps,
 one or two characters, every glyph variant, many font families, stroke distortions, suit
-colour ranges, ink colours, paper grain, wear and misprint.
+colour ranges, ink colours, paper grain, wear and misprint; training decks add the printed-deck
+traits of :mod:`.printed` (printed paper colours, borders, seals, brush strokes, print flaws, 卆).
 
 Card coordinates: width ``w`` and height ``h = aspect * w``, the "top" end at y = 0. Each
 character sits in an *end region*: ``[0, w] x [0, END_FRACTION * w]`` at the top, and the same
@@ -27,6 +28,8 @@ from PIL import Image, ImageDraw
 from sisepai.engine.cards import BLACK_GLYPHS, CARD_CODES, JOKER_GLYPHS, RED_GLYPHS
 
 from .fonts import FontBank, FontInfo, load_font
+from .printed import SEAL_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
+from .printed import hsv_colour as _hsv
 
 END_FRACTION = 1.15
 """An end region is the card's width across and ``END_FRACTION`` widths deep."""
@@ -41,13 +44,6 @@ def font_bank() -> FontBank:
     if _BANK is None:
         _BANK = FontBank()
     return _BANK
-
-
-def _hsv(h: float, s: float, v: float) -> tuple[int, int, int]:
-    """An RGB colour from HSV with hue in degrees and s, v in 0..1."""
-    px = np.uint8([[[int(h / 2) % 180, int(s * 255), int(v * 255)]]])
-    r, g, b = cv2.cvtColor(px, cv2.COLOR_HSV2RGB)[0, 0]
-    return int(r), int(g), int(b)
 
 
 def suit_palette(rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
@@ -99,9 +95,13 @@ class DeckStyle:
     back: tuple[int, int, int]
     seed: int = 0
     extra: dict = field(default_factory=dict)
+    printed: dict = field(default_factory=dict)  # printed-deck traits, :mod:`.printed`
 
     @classmethod
-    def random(cls, rng: np.random.Generator, font_split: str = "train") -> "DeckStyle":
+    def random(cls, rng: np.random.Generator, font_split: str = "train", printed: bool | None = None) -> "DeckStyle":
+        """A random deck style. ``printed`` (default: for the training fonts only) adds the
+        printed-deck traits of :mod:`.printed`, drawn from their own stream so every other choice
+        of a seed stays the same."""
         fonts = font_bank().fonts(font_split)
         font = fonts[int(rng.integers(len(fonts)))]
         palette = suit_palette(rng)
@@ -114,8 +114,8 @@ class DeckStyle:
             ink["R"] = red_ink if rng.random() < 0.5 else black_ink
         ink["J"] = _hsv(rng.uniform(40, 55), rng.uniform(0.5, 0.9), rng.uniform(0.8, 1.0)) if rng.random() < 0.5 \
             else black_ink
-        return cls(
-            aspect=float(rng.uniform(3.2, 6.5)),
+        style = cls(
+            aspect=float(rng.uniform(3.0, 6.5)),
             corner=float(rng.uniform(0.0, 0.16)),
             palette=palette,
             ink=ink,
@@ -139,6 +139,10 @@ class DeckStyle:
             back=_hsv(rng.uniform(12, 32), rng.uniform(0.6, 1.0), rng.uniform(0.7, 1.0)),
             seed=int(rng.integers(2**31)),
         )
+        if printed if printed is not None else font_split == "train":
+            style.printed = draw_printed_traits(np.random.default_rng([style.seed, 0x9E1]))
+            style.palette.update(style.printed["papers"])
+        return style
 
     def summary(self) -> dict:
         return {"font": self.font.family, "font_file": self.font.file, "style": self.font.style,
@@ -211,6 +215,19 @@ def _glyph_mask(char: str, font: FontInfo, size: int, style: DeckStyle, rng: np.
         dy = cv2.GaussianBlur(rng.uniform(-1, 1, (n, n)).astype(np.float32), (0, 0), size / 7) * amp * 6
         xs, ys = np.meshgrid(np.arange(n, dtype=np.float32), np.arange(n, dtype=np.float32))
         mask = cv2.remap(mask, xs + dx, ys + dy, cv2.INTER_LINEAR)
+    return mask
+
+
+def _char_mask(char: str, size: int, style: DeckStyle, rng: np.random.Generator) -> np.ndarray:
+    """The mask of a card's character with the deck's printed traits: 卒 abbreviated to 卆 and
+    brush-modulated strokes, when the deck has them."""
+    font = style.font
+    if char == "卒" and style.printed.get("soldier") and font.has("九") and font.has("十"):
+        mask = abbreviated_soldier(size, lambda c, s: _glyph_mask(c, font, s, style, rng))
+    else:
+        mask = _glyph_mask(char, font, size, style, rng)
+    if style.printed.get("brush"):
+        mask = brush_mask(mask, style.printed["brush"], rng)
     return mask
 
 
@@ -292,9 +309,18 @@ def render_face(code: str, style: DeckStyle, width: int, rng: np.random.Generato
         if style.frame == 2:
             inset2 = inset + max(2, width // 20)
             cv2.rectangle(img, (inset2, inset2), (width - 1 - inset2, height - 1 - inset2), ink + (255,), 1, cv2.LINE_AA)
+    printed = style.printed
+    if printed.get("border"):
+        draw_border(img, printed["border"], ink)
     end_depth = END_FRACTION * width
     mid_top, mid_bot = int(end_depth), int(height - end_depth)
-    if style.ornament and mid_bot - mid_top > width * 0.4:
+    if printed.get("middle") and code != "J":
+        seal = None
+        if printed["middle"] == "seal":
+            glyph = next((g for g in SEAL_GLYPHS if style.font.has(g)), None)
+            seal = _glyph_mask(glyph, style.font, int(width * 0.4), style, rng) if glyph else None
+        draw_middle(img, printed["middle"], mid_top, mid_bot, ink, style.palette[suit], seal)
+    elif style.ornament and mid_bot - mid_top > width * 0.4:
         cx = width // 2
         if style.ornament == 1:
             for y in range(mid_top + width // 4, mid_bot - width // 8, max(3, width // 5)):
@@ -307,7 +333,7 @@ def render_face(code: str, style: DeckStyle, width: int, rng: np.random.Generato
             d = width // 3
             pts = np.int32([[cx, cy - d], [cx + d, cy], [cx, cy + d], [cx - d, cy]])
             cv2.polylines(img, [pts], True, ink + (255,), 1, cv2.LINE_AA)
-    if style.stamp and code != "J" and mid_bot - mid_top > width * 0.6:
+    if style.stamp and code != "J" and not printed.get("middle") and mid_bot - mid_top > width * 0.6:
         size = int(width * 0.42)
         cy = (mid_top + mid_bot) // 2
         stamp_ink = _hsv(0, 0.9, 0.75)
@@ -328,7 +354,7 @@ def render_face(code: str, style: DeckStyle, width: int, rng: np.random.Generato
     bottom = np.float32([[width, height], [0, height], [0, height - end_depth], [width, height - end_depth]])
     size = int(width * style.char_scale)
     if char:
-        mask = _glyph_mask(char, style.font, size, style, rng)
+        mask = _char_mask(char, size, style, rng)
         mh, mw = mask.shape
         for k, region in enumerate((top, bottom) if style.both_ends else (top,)):
             jx = rng.normal(0, style.misprint * width)
@@ -348,6 +374,8 @@ def render_face(code: str, style: DeckStyle, width: int, rng: np.random.Generato
         if style.both_ends:
             ends.append(bottom)
     _wear(img, style, rng)
+    if printed.get("flaw"):
+        print_flaw(img, printed["flaw"], style.palette[suit], rng)
     return Face(img, ends, code)
 
 

@@ -12,7 +12,9 @@ uses:
 - **traits** training never draws: a thick coloured border band, a dashed or zigzag border, a
   flower or a held-out character (東 南 西 北 中) in the middle, misregistered ink (a coloured
   shadow beside each character), faded ink and coarse halftone print;
-- **proportions** from 1:3 to 1:6.5.
+- **proportions** from 1:3 to 1:6.5, the whole range training draws.
+
+Training's own printed-deck traits (:mod:`.printed`) are kept apart from all of these.
 
 >>> deck = standin_deck(0, "test", width=60)
 >>> len(deck.faces) >= 28, 3.0 <= deck.aspect <= 6.6

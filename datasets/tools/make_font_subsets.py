@@ -16,6 +16,7 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
+from sisepai.datasets.fonts import draws_ink, load_font
 from sisepai.engine.cards import GLYPH_VARIANTS, JOKER_GLYPHS
 
 OUT = Path(__file__).resolve().parents[1] / "fonts"
@@ -156,6 +157,8 @@ def main() -> None:
             ext = ".otf" if "CFF " in font else ".ttf"
             name = slug(family) + ext
             font.save(OUT / name)
+            load_font.cache_clear()
+            have = [g for g in have if draws_ink(name, g)]  # a cmap entry may point at an empty outline
             pkg = package_of(path)
             lic = Path(f"/usr/share/doc/{pkg}/copyright")
             if lic.exists():

@@ -1,0 +1,75 @@
+"""Printed-deck traits: drawn in training decks only, and never one of the stand-in decks' held-out traits."""
+
+import colorsys
+
+import numpy as np
+import pytest
+
+from sisepai.datasets import printed, standin
+from sisepai.datasets.fonts import FontBank, draws_ink
+from sisepai.datasets.render import DeckStyle, render_face
+
+
+def _hsv(rgb):
+    h, s, v = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
+    return h * 360, s, v
+
+
+def _in_box(hsv, box, slack=0.01):
+    (h0, h1), (s0, s1), (v0, v1) = box
+    h, s, v = hsv
+    return h0 - 2 <= h <= h1 + 2 and s0 - slack <= s <= s1 + slack and v0 - slack <= v <= v1 + slack
+
+
+@pytest.mark.parametrize("suit", "GWYR")
+def test_printed_papers_never_fall_in_a_held_out_colour_box(suit):
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        hsv = _hsv(printed.printed_paper(rng, suit))
+        assert not any(_in_box(hsv, box) for box in standin.HELD_OUT_PAPERS[suit]), (suit, hsv)
+
+
+def test_printed_traits_are_not_the_stand_in_traits():
+    held_out_borders, held_out_middles = {"band", "dashed", "zigzag"}, {"flower", "glyph"}
+    assert not held_out_borders & set(printed.BORDERS)
+    assert not held_out_middles & set(printed.MIDDLES)
+    assert not {"misregister", "fade", "halftone"} & set(printed.FLAWS)
+    assert not set(standin.MIDDLE_GLYPHS) & set(printed.SEAL_GLYPHS)
+
+
+def test_only_training_decks_draw_printed_traits():
+    rng = np.random.default_rng(5)
+    train = [DeckStyle.random(rng) for _ in range(40)]
+    assert sum(bool(s.printed.get("border")) for s in train) >= 8
+    assert sum(bool(s.printed["papers"]) for s in train) >= 20
+    assert all(not DeckStyle.random(rng, "holdout").printed for _ in range(5))
+    style, _ = standin.standin_style(0, "test")
+    assert style.printed == {}
+
+
+@pytest.mark.parametrize("trait,value", [("border", b) for b in printed.BORDERS] + [("middle", m) for m in printed.MIDDLES]
+                         + [("flaw", f) for f in printed.FLAWS] + [("brush", 1.0)])
+def test_each_trait_changes_the_face_and_keeps_the_character(trait, value):
+    style = DeckStyle.random(np.random.default_rng(11), printed=False)
+    style.aspect, style.ornament, style.stamp, style.frame = 5.0, 0, None, 0
+    plain = render_face("GK", style, 60, np.random.default_rng(1)).image
+    style.printed = {trait: value}
+    face = render_face("GK", style, 60, np.random.default_rng(1)).image
+    assert (np.abs(face.astype(int) - plain.astype(int)).max(axis=2) > 30).sum() >= 20
+    top = face[5:65, :, :3].astype(np.float32)
+    paper = np.float32(style.palette["G"])
+    assert (np.linalg.norm(top - paper, axis=2) > 60).mean() > 0.04  # the character is still printed
+
+
+def test_abbreviated_soldier_is_drawn_for_the_black_soldier():
+    style = DeckStyle.random(np.random.default_rng(12), printed=False)
+    style.glyphs["GP"] = "卒"
+    plain = render_face("GP", style, 60, np.random.default_rng(1)).image
+    style.printed = {"soldier": "卆"}
+    assert not np.array_equal(render_face("GP", style, 60, np.random.default_rng(1)).image, plain)
+
+
+def test_every_glyph_a_font_claims_draws_ink():
+    for font in FontBank().all:
+        blank = [g for g in font.glyphs if not draws_ink(font.file, g)]
+        assert not blank, f"{font.family} claims {''.join(blank)} but draws nothing"
