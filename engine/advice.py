@@ -367,6 +367,23 @@ class MeldAdvice:
         }
 
 
+def win_points(counts: Sequence[int], meld, shown: int, relation: Relation, exposed_points: int, rules: Rules) -> int:
+    """Points of the win made by claiming (or melding) ``shown`` into ``meld``: the best split of
+    the concealed cards left, the winning meld (exposed unless it was the player's own draw), and
+    the points of the melds already exposed.
+
+    >>> r = Rules.preset("seesek")
+    >>> hand = counts_of(to_ids("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"))
+    >>> from .melds import Meld
+    >>> win_points(hand, Meld.parse("YK"), to_ids("YK")[0], "other", 0, r)
+    11
+    """
+    best = BestTable.for_rules(rules).best_points(hand_after(counts, meld, shown))
+    if best is None:
+        raise ValueError("not a winning claim: the cards left do not split into melds")
+    return best + meld_points(meld, rules, exposed=relation != "own") + exposed_points
+
+
 def meld_options(
     counts: Sequence[int],
     shown: int,
@@ -374,21 +391,25 @@ def meld_options(
     exposed_cards: int,
     seen: Sequence[int],
     rules: Rules,
+    exposed_points: int = 0,
 ) -> list[MeldAdvice]:
-    """Every claim on ``shown`` with its outcome, best first, then the option to let it go."""
+    """Every claim on ``shown`` with its outcome, best first, then the option to let it go.
+
+    Wins come first, the highest scoring first (``exposed_points``: the points of the melds
+    already exposed, part of every win's total).
+    """
     options: list[MeldAdvice] = []
     for claim in claims(counts, shown, relation, exposed_cards, rules.hand_size, rules.allow_general_pair):
         rest = hand_after(counts, claim.meld, shown)
         new_exposed = exposed_cards + len(claim.meld)
         if claim.wins:
-            best = BestTable.for_rules(rules).best_points(rest)
-            pts = (best or 0) + meld_points(claim.meld, rules, exposed=relation != "own")
+            pts = win_points(counts, claim.meld, shown, relation, exposed_points, rules)
             options.append(MeldAdvice(claim, None, 0, True, pts))
             continue
         discards = discard_options(rest, new_exposed, seen, rules)
         if discards:
             options.append(MeldAdvice(claim, discards[0], discards[0].distance))
-    options.sort(key=lambda o: (not o.wins, o.distance, o.claim.priority if o.claim else 9,
+    options.sort(key=lambda o: (not o.wins, -(o.points or 0), o.distance, o.claim.priority if o.claim else 9,
                                 -(o.discard.live_waits if o.discard else 0)))
     let_go = MeldAdvice(None, None, distance_counts(counts, exposed_cards, rules))
     # Melding only helps when it brings the hand closer (or wins); otherwise let the card go.
@@ -414,7 +435,13 @@ def best_meld(
     ids, melds = _prepare(cards, exposed, r)
     shown_id = to_ids([shown])[0] if not isinstance(shown, int) else shown
     seen = counts_of(ids + [c for m in melds for c in m.cards] + to_ids(visible) + [shown_id])
-    return meld_options(counts_of(ids), shown_id, relation, sum(len(m) for m in melds), seen, r)[0]
+    return meld_options(counts_of(ids), shown_id, relation, sum(len(m) for m in melds), seen, r,
+                        _exposed_points(melds, r))[0]
+
+
+def _exposed_points(melds: Sequence, rules: Rules) -> int:
+    """Points of melds already exposed, counted as :func:`~.scoring.score` counts them."""
+    return sum(meld_points(m, rules, exposed=True) for m in melds)
 
 
 @dataclass(frozen=True)
@@ -464,7 +491,7 @@ def advise(
     wts = tuple(waits_counts(counts, exposed_cards, seen, r))
     if shown_id is not None:
         cl = tuple(claims(counts, shown_id, relation, exposed_cards, r.hand_size, r.allow_general_pair))
-        best = meld_options(counts, shown_id, relation, exposed_cards, seen, r)[0]
+        best = meld_options(counts, shown_id, relation, exposed_cards, seen, r, _exposed_points(melds, r))[0]
         return Advice(dist, wts, cl, best, best.discard)
     discard = None
     if sum(counts) + exposed_cards >= r.hand_size:

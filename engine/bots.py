@@ -21,7 +21,7 @@ from .advice import discard_options, distance_counts
 from .claims import hand_after
 from .cards import NUM_KINDS
 from .game import Game, Outcome
-from .moves import Claim, Discard, Meld, MoveType, Pass
+from .moves import Claim, Discard, Meld, MoveType, Pass, Win
 
 
 def _seen(game: Game, player: int) -> list[int]:
@@ -61,6 +61,9 @@ class GreedyBot:
         if len(moves) == 1:
             return moves[0]
         if game.phase == "discard":
+            win = next((m for m in moves if isinstance(m, Win)), None)
+            if win is not None:  # korean: the dealt hand already wins
+                return win
             extra = game.exposed_cards(player) + 3 * len(game.locked[player])
             options = discard_options(game.hands[player], extra, _seen(game, player), game.rules)
             legal = {m.card for m in moves if isinstance(m, Discard)}
@@ -73,9 +76,10 @@ class GreedyBot:
             return moves[0]
         # claims phase: win if we can; otherwise meld when it brings us closer to a win
         claims = game.claim_options(player)
-        for c in claims:
-            if c.wins:
-                return _as_move(game, player, c.meld.cards)
+        wins = [c for c in claims if c.wins]
+        if wins:  # of several ways to win, the one that scores most
+            best_win = max(wins, key=lambda c: game.win_points(player, c))
+            return _as_move(game, player, best_win.meld.cards)
         if not claims:
             return Pass(player)
         extra = game.exposed_cards(player) + 3 * len(game.locked[player])

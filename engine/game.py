@@ -33,8 +33,8 @@ from .claims import ClaimKind, claims as claim_options, hand_after
 from .decompose import BestTable, can_split, meld_points
 from .errors import IllegalMoveError, SisepaiError
 from .melds import Meld as MeldValue
-from .moves import Claim, Discard, Draw, Meld, MoveType, Pass
-from .rules import Rules, resolve_rules
+from .moves import Claim, Discard, Draw, Meld, MoveType, Pass, Win
+from .rules import OPTION_KEYS, Rules, resolve_rules
 from .scoring import Payment, payments
 
 K = 0
@@ -93,6 +93,7 @@ class Game:
             "type": "deal", "players": self.n, "rules": self.rules.name, "dealer": dealer,
             "hands": [format_cards(sorted(h)) for h in hands], "pile": format_cards(self.pile),
             "points": dict(self.rules.points_items), "jokers": self.rules.jokers,
+            "options": {k: getattr(self.rules, k) for k in OPTION_KEYS if k != "description"},
         }]
         self.total_cards = sum(sum(h) for h in self.hands) + len(self.pile)
         if self.rules.deal == "korean":
@@ -127,7 +128,7 @@ class Game:
                 elif counts[k] == 3:  # a dealt concealed triple is locked
                     counts[k] = 0
                     self.locked[p].append(k)
-        self.phase = "discard"  # the dealer, holding 21, opens by discarding
+        self.phase = "discard"  # the dealer, holding 21, opens: a win on the deal (zimo), or a discard
 
     # --- queries -------------------------------------------------------------------------------
 
@@ -174,7 +175,8 @@ class Game:
         if self.phase == "draw":
             return [Draw()] if self.pile else []
         if self.phase == "discard":
-            return [Discard(k) for k in range(JOKER) if self.hands[self.turn][k] and k % 7 != K]
+            opening = [Win(self.dealer)] if self.dealt_win() else []
+            return opening + [Discard(k) for k in range(JOKER) if self.hands[self.turn][k] and k % 7 != K]
         responders = self.responders()
         p = responders[0] if player is None else player
         if p not in responders:
@@ -184,6 +186,15 @@ class Game:
         if not self._must_meld(p):
             moves.append(Pass(p))
         return moves
+
+    def dealt_win(self) -> bool:
+        """korean: the dealer's dealt 21 cards win before the first move. The deal counts as the
+        dealer's own draw (RULES.md, seed 002), so the dealer may declare it (``win P``)."""
+        if self.rules.deal != "korean" or self.moves or self.phase != "discard" or self.turn != self.dealer:
+            return False
+        if self.hand_size(self.dealer) + self.exposed_cards(self.dealer) != self.rules.hand_size:
+            return False
+        return BestTable.for_rules(self.rules).best_points(self.hands[self.dealer]) is not None
 
     def _must_meld(self, player: int) -> bool:
         """A drawn General or joker can never be discarded, so its drawer must meld it."""
@@ -234,6 +245,13 @@ class Game:
                 raise IllegalMoveError(f"cannot draw now: the game waits for a {self._waiting()}")
             if not self.pile:
                 raise IllegalMoveError("the draw pile is empty")
+            return
+        if isinstance(move, Win):
+            if not self.dealt_win():
+                raise IllegalMoveError("win P declares a win on the dealt hand: only the korean dealer, "
+                                       "before the first move, with 21 cards that split into melds")
+            if move.player != self.dealer:
+                raise IllegalMoveError(f"player {move.player} is not the dealer (player {self.dealer})")
             return
         if isinstance(move, Discard):
             if self.phase != "discard":
@@ -288,6 +306,9 @@ class Game:
         return {"draw": "draw", "discard": "discard", "claims": "claim or pass on the shown card"}[self.phase]
 
     def _apply(self, move: MoveType) -> None:
+        if isinstance(move, Win):
+            self._win(move.player, Shown(-1, move.player, "draw"))  # the deal is the dealer's own draw
+            return
         if isinstance(move, Draw):
             card = self.pile.pop()
             self.shown = Shown(card, self.turn, "draw")
@@ -352,15 +373,27 @@ class Game:
             self.outcome = Outcome(None, 0, (), "the draw pile is exhausted: a draw game")
             self.events.append({"type": "end", **self.outcome.to_dict()})
 
-    def _win(self, player: int, shown: Shown) -> None:
+    def win_points(self, player: int, option: ClaimOption) -> int:
+        """What the winning claim ``option`` on the shown card would score for ``player``: the
+        best split of the cards left, locked dealt triples (concealed), the melds already exposed,
+        and the winning meld (concealed only on the player's own draw)."""
+        assert self.shown is not None
+        own_draw = self.shown.source == "draw" and player == self.shown.owner
+        rest = hand_after(self.hands[player], option.meld, self.shown.card)
+        return self._hand_points(player, rest) + meld_points(option.meld, self.rules, exposed=not own_draw)
+
+    def _hand_points(self, player: int, concealed: Sequence[int]) -> int:
         r = self.rules
-        counts = self.hands[player]
-        best = BestTable.for_rules(r).best_points(counts)
+        best = BestTable.for_rules(r).best_points(concealed)
         if best is None:  # claims() only offers a win when the hand splits
-            raise AssertionError("a winning claim left a hand that does not split")
+            raise AssertionError("a winning hand that does not split")
         total = best + r.points["triple"] * len(self.locked[player])  # locked dealt triples: concealed
         for e in self.exposed[player]:
             total += meld_points(e.meld, r, exposed=not e.concealed)
+        return total
+
+    def _win(self, player: int, shown: Shown) -> None:
+        total = self._hand_points(player, self.hands[player])
         # the discarder pays; on a drawn card (anyone's) every other player pays (RULES.md)
         discarder = shown.owner if shown.source == "discard" and shown.owner != player else None
         pays = tuple(payments(total, player, self.n, discarder))
@@ -398,21 +431,28 @@ class Game:
 
     @classmethod
     def replay(cls, events: Sequence[dict]) -> "Game":
-        """Re-play an event log; raises :class:`SisepaiError` at the first move that does not fit."""
+        """Re-play a whole event log; raises :class:`SisepaiError` at the first thing that does not
+        fit: a deal no shuffle could give (:func:`check_deal`), an illegal move, an outcome other
+        than the replay's, or a log that stops before its ``end`` event."""
         from .moves import Move
 
-        if not events or events[0].get("type") != "deal":
+        if not events or not isinstance(events[0], dict) or events[0].get("type") != "deal":
             raise SisepaiError("not a game log: it must start with a 'deal' event")
         d = events[0]
         try:
-            rules = Rules.preset(d.get("rules", "seesek"), jokers=d.get("jokers", 5))
-        except SisepaiError:
-            rules = Rules.preset("seesek", jokers=d.get("jokers", 5))
-        if "points" in d:
-            rules = rules.with_options(points_items=tuple(sorted(d["points"].items())))
-        hands = [parse_card_ids(h) for h in d["hands"]]
-        game = cls(hands, parse_card_ids(d["pile"]), rules, d.get("dealer", 0))
+            rules = _logged_rules(d)
+            hands = [parse_card_ids(h) for h in d["hands"]]
+            pile = parse_card_ids(d["pile"])
+            dealer = d.get("dealer", 0)
+        except (SisepaiError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise SisepaiError(f"event 0 (deal): {exc}") from None
+        check_deal(hands, pile, dealer, rules)
+        game = cls(hands, pile, rules, dealer)
         for i, ev in enumerate(events[1:], start=1):
+            if not isinstance(ev, dict):
+                raise SisepaiError(f"event {i}: not an event object")
+            if events[i - 1].get("type") == "end" or game.outcome is not None and ev.get("type") not in ("resolved", "end"):
+                raise SisepaiError(f"event {i}: the game was over, but the log goes on")
             t = ev.get("type")
             if t in ("resolved", "end"):
                 mine = next((e for e in reversed(game.events) if e.get("type") == t), None)
@@ -426,6 +466,11 @@ class Game:
             mine = next(e for e in reversed(game.events) if e.get("type") == "move")
             if "card" in ev and mine.get("card") != ev["card"]:
                 raise SisepaiError(f"event {i}: the log drew {ev['card']}, the replay drew {mine.get('card')}")
+        if game.outcome is None:
+            raise SisepaiError(f"the log stops after {len(events)} events with the game still going: "
+                               "a whole log ends with its 'end' event")
+        if events[-1].get("type") != "end":
+            raise SisepaiError("the game ended, but the log has no 'end' event")
         return game
 
 
@@ -454,6 +499,57 @@ def deal_hands(deck: Sequence[int], players: int, dealer: int, rules: Rules) -> 
             hands[p].extend(deck[pos:pos + 5])
             pos += 5
     return hands
+
+
+def _logged_rules(deal: dict) -> Rules:
+    """The rules a deal event was played under: its options and points (a log written before the
+    options were recorded names a preset)."""
+    options = deal.get("options")
+    if isinstance(options, dict):
+        known = {k: v for k, v in options.items() if k in OPTION_KEYS and k != "description"}
+        return Rules(name=str(deal.get("rules", "custom")), points_items=tuple(sorted(deal["points"].items())), **known)
+    try:
+        rules = Rules.preset(deal.get("rules", "seesek"), jokers=deal.get("jokers", 5))
+    except SisepaiError:
+        rules = Rules.preset("seesek", jokers=deal.get("jokers", 5))
+    if "points" in deal:
+        rules = rules.with_options(points_items=tuple(sorted(deal["points"].items())))
+    return rules
+
+
+def check_deal(hands: Sequence[Sequence[int]], pile: Sequence[int], dealer: int, rules: Rules) -> None:
+    """Raise :class:`SisepaiError` unless a shuffle of the deck could deal these hands and pile:
+    every card of the deck exactly once, 20 cards a player (korean: the dealer 21), and no
+    korean misdeal.
+
+    >>> from .cards import parse_card_ids
+    >>> check_deal([parse_card_ids("GK " * 20)] * 2, [], 0, Rules.preset("seesek"))
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: the deal holds 40 GK, but a deck of 1 pack has 4
+    """
+    if not 2 <= len(hands) <= 4:
+        raise SisepaiError(f"the deal has {len(hands)} hands: a game has 2 to 4 players")
+    if not isinstance(dealer, int) or not 0 <= dealer < len(hands):
+        raise SisepaiError(f"dealer {dealer!r} is not a seat of {len(hands)} players")
+    have = counts_of([c for h in hands for c in h] + list(pile))
+    for k in range(NUM_KINDS):
+        want = rules.jokers if k == JOKER else rules.copies
+        if have[k] != want:
+            noun = "jokers" if k == JOKER else CARD_CODES[k]
+            deck = f"{rules.jokers} jokers" if k == JOKER else f"a deck of {rules.packs} pack{'s' * (rules.packs > 1)} has {want}"
+            raise SisepaiError(f"the deal holds {have[k]} {noun}, but {deck}" if k != JOKER
+                               else f"the deal holds {have[k]} jokers, but the rules play with {deck}")
+    for p, hand in enumerate(hands):
+        want = rules.hand_size - (0 if rules.deal == "korean" and p == dealer else 1)
+        if len(hand) != want:
+            role = "the dealer" if p == dealer else "a non-dealer"
+            raise SisepaiError(f"player {p} ({role}) was dealt {len(hand)} cards, not {want} ({rules.deal} deal)")
+    if rules.misdeal:
+        for p, hand in enumerate(hands):
+            if is_misdeal(hand):
+                raise SisepaiError(f"a misdeal: player {p}'s hand has no General, no triple or quad and no "
+                                   "four-soldier group, so the deal is void and must be reshuffled")
 
 
 def is_misdeal(hand: Sequence[int]) -> bool:

@@ -68,7 +68,18 @@ class Discard:
         return f"discard {format_cards([self.card])}"
 
 
-MoveType = Draw | Meld | Claim | Pass | Discard
+@dataclass(frozen=True)
+class Win:
+    """korean: the dealer declares a win on the dealt 21 cards. The deal counts as the dealer's own
+    draw, so this is a win on their own draw (zimo), and every other player pays."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"win {self.player}"
+
+
+MoveType = Draw | Meld | Claim | Pass | Discard | Win
 
 
 class Move:
@@ -87,9 +98,11 @@ class Move:
                 return Discard(parse_card_id(parts[1]))
             if verb == "pass" and len(parts) == 2:
                 return Pass(int(parts[1]))
+            if verb == "win" and len(parts) == 2:
+                return Win(int(parts[1]))
             if verb in ("meld", "claim") and len(parts) >= 3:
                 cards = tuple(sorted(parse_card_ids(parts[2:])))
                 return (Meld if verb == "meld" else Claim)(int(parts[1]), cards)
         except ValueError as exc:
             raise InvalidMoveError(f"bad move {text!r}: {exc}") from None
-        raise InvalidMoveError(f"bad move {text!r}: use draw, discard CARD, pass P, meld P CARDS or claim P CARDS")
+        raise InvalidMoveError(f"bad move {text!r}: use draw, discard CARD, pass P, meld P CARDS, claim P CARDS or win P")

@@ -122,6 +122,8 @@ def _replay(args) -> int:
                 print(f"  discards {rest[0]}")
             elif verb in ("meld", "claim"):
                 print(f"  P{rest[0]} {verb}s {' '.join(rest[1:])}")
+            elif verb == "win":
+                print(f"  P{rest[0]} declares the dealt hand a win")
         elif ev["type"] == "resolved":
             print(f"  -> P{ev['player']} takes it ({ev['claim']}): {' '.join(ev['cards'])}")
         elif ev["type"] == "end":

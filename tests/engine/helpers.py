@@ -85,3 +85,64 @@ def brute_force_best(cards: list[str], korean: bool = False) -> int | None:
         return top
 
     return best(hand)
+
+
+def random_winning_melds(rng: random.Random, size: int = 21, jokers: int = 5) -> list[tuple[str, ...]]:
+    """Like :func:`random_winning_hand`, but the melds it was built from."""
+    while True:
+        counts = [0] * 29
+        melds: list[tuple[str, ...]] = []
+        n = 0
+        for _ in range(200):
+            if n == size:
+                return melds
+            meld = rng.choice(_MELDS)
+            if n + len(meld) > size:
+                continue
+            if any(counts[i] + meld.cards.count(i) > (jokers if i == 28 else 4) for i in set(meld.cards)):
+                continue
+            for i in meld.cards:
+                counts[i] += 1
+            melds.append(tuple(CARD_CODES[i] for i in meld.cards))
+            n += len(meld)
+
+
+def bf_exposed_points(cards: tuple[str, ...], korean: bool = False) -> int:
+    """Points of a meld laid face up: under korean an exposed triple scores 1 and an exposed quad 6
+    (a quad of Generals 8), written from RULES.md."""
+    pts = bf_meld_points(cards, korean)
+    assert pts is not None
+    if korean and len(set(cards)) == 1 and len(cards) >= 3 and cards[0] != "J":
+        return 1 if len(cards) == 3 else (8 if cards[0][1] == "K" else 6)
+    return pts
+
+
+def brute_force_win(concealed: list[str], won: str, claimed: bool, korean: bool = False) -> int | None:
+    """Best total of the concealed cards (the won card among them) when the meld holding the won
+    card counts as exposed if it was claimed (korean: "the winning meld counts as concealed only
+    when the player won on their own draw"); plain recursion, none of the engine's code."""
+    hand = tuple(sorted(concealed))
+
+    def best(rest: tuple[str, ...], pending: bool) -> int | None:
+        if not rest:
+            return None if pending else 0
+        first, others = rest[0], rest[1:]
+        top = None
+        seen = set()
+        for k in range(0, 4):
+            for idx in combinations(range(len(others)), k):
+                group = tuple(sorted((first,) + tuple(others[i] for i in idx)))
+                if group in seen or bf_meld_points(group, korean) is None:
+                    continue
+                seen.add(group)
+                remaining = tuple(o for i, o in enumerate(others) if i not in idx)
+                choices = [(bf_meld_points(group, korean), pending)]
+                if pending and won in group:
+                    choices.append((bf_exposed_points(group, korean) if claimed else bf_meld_points(group, korean), False))
+                for pts, still in choices:
+                    sub = best(remaining, still)
+                    if sub is not None and (top is None or pts + sub > top):
+                        top = pts + sub
+        return top
+
+    return best(hand, True)

@@ -1,8 +1,9 @@
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from sisepai.engine import advise, best_discard, best_meld, distance_to_win, is_winning, waits
+from sisepai.engine import advise, best_discard, best_meld, distance_to_win, is_winning, score, waits
 from sisepai.engine.cards import CARD_CODES
 
 from .helpers import random_winning_hand
@@ -95,3 +96,48 @@ def test_advise_bundle():
     assert a.discard.card == "RE"
     d = a.to_dict()
     assert set(d) == {"distance", "waits", "claims", "best", "discard"}
+
+
+def test_advice_takes_the_higher_scoring_win():
+    # RULES.md: any meld may be made from another's card to win; a General single scores 1, so
+    # G將 alone (with G將 G將 as two more singles) beats G將 G將 G將 as one triple
+    hand = "GK GK WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC RK"
+    seesek = advise(hand, shown="GK", relation="other")
+    assert seesek.best.wins and seesek.best.claim.meld.codes == ["GK"] and seesek.best.points == 13
+    korean = advise(hand, shown="GK", relation="other", rules="korean")
+    assert korean.best.points == 15
+    assert score(hand + " GK", rules="korean", winning_card="GK", self_drawn=False).total == 15
+
+
+def test_advice_counts_exposed_melds_in_a_win():
+    # "A hand wins when its 21 cards (the concealed cards, the exposed melds, and the card just
+    # drawn or claimed) split completely": the exposed triple's points are part of the win
+    hand, exposed = "GK GA GE YR YH YC RC RC RC RC GP WP YP RP WK RA RA", ["WE WE WE"]
+    seesek = advise(hand, shown="J", exposed=exposed, relation="other")
+    assert seesek.best.points == 11 == score(hand + " J", exposed).total
+    korean = advise(hand, shown="J", exposed=exposed, relation="other", rules="korean")
+    assert korean.best.points == 17 and korean.best.points % 2 == 1
+
+
+@pytest.mark.parametrize("rules", ["seesek", "korean"])
+def test_advised_win_points_match_a_brute_force_scorer(rules):
+    from .helpers import bf_exposed_points, brute_force_win, random_winning_melds
+
+    korean = rules == "korean"
+    rng = random.Random(25)
+    checked = 0
+    for _ in range(60):
+        melds = random_winning_melds(rng)
+        k = rng.choice([0, 0, 1, 2])
+        exposed = [m for m in melds[:k] if "J" not in m and len(m) > 1]
+        concealed = [c for m in melds[k:] for c in m] + [c for m in melds[:k] if m not in exposed for c in m]
+        won = rng.choice(concealed)
+        relation = rng.choice(["own", "other"])
+        rest = list(concealed)
+        rest.remove(won)
+        advice = advise(rest, shown=won, exposed=[" ".join(m) for m in exposed], relation=relation, rules=rules)
+        expected = brute_force_win(concealed, won, claimed=relation != "own", korean=korean)
+        expected += sum(bf_exposed_points(m, korean) for m in exposed)
+        assert advice.best.wins and advice.best.points == expected, (rest, won, exposed, relation)
+        checked += 1
+    assert checked == 60

@@ -230,3 +230,91 @@ def test_match_rotates_the_dealer_and_keeps_running_totals():
             paid[p.payer] -= p.amount
             paid[p.payee] += p.amount
     assert paid == m.totals
+
+
+def test_korean_dealer_wins_on_the_deal_as_on_their_own_draw():
+    # RULES.md (seed 002): "The deal counts as the dealer's own draw ..., so a dealt 21-card hand
+    # that wins is a win on the dealer's own draw (zimo); otherwise the dealer opens by discarding."
+    dealer = READY_WH + " WH"
+    g = game([dealer, FILLER, FILLER, FILLER], "RK", rules="korean")
+    moves = g.legal_moves()
+    assert Move.parse("win 0") in moves and any(isinstance(m, Discard) for m in moves)
+    g.push("win 0")
+    assert g.outcome.winner == 0 and g.outcome.reason == "zhimo" and g.outcome.points == 11
+    assert sorted(p.payer for p in g.outcome.payments) == [1, 2, 3]  # a drawn card: everyone pays
+
+
+def test_the_dealt_win_is_only_the_dealers_opening():
+    g = game([READY_WH + " WH", FILLER, FILLER, FILLER], "RK", rules="korean")
+    g.push("discard WH")
+    with pytest.raises(IllegalMoveError, match="dealt hand"):
+        g.push("win 0")
+    not_winning = game([READY_WH + " GC", FILLER, FILLER, FILLER], "RK", rules="korean")
+    assert not any(str(m).startswith("win") for m in not_winning.legal_moves())
+    seesek = game([READY_WH, FILLER, FILLER, FILLER], "RK")
+    with pytest.raises(IllegalMoveError):
+        seesek.push("win 0")
+
+
+def _finished_log(seed=4, rules="seesek"):
+    g = Game.new(seed=seed, rules=rules)
+    play_out(g, make_bots(["greedy"] * 4, seed))
+    return json.loads(json.dumps(g.events))
+
+
+def _replay_error(events):
+    from sisepai.engine.errors import SisepaiError
+
+    with pytest.raises(SisepaiError) as err:
+        Game.replay(events)
+    message = str(err.value)
+    assert message and "\n" not in message
+    return message
+
+
+def test_replay_rejects_a_deal_no_deck_could_give():
+    events = _finished_log()
+    deal = events[0]
+    five = dict(deal, hands=list(deal["hands"]))
+    first = deal["hands"][0].split()
+    swap = next(c for c in first if c != "GK")
+    five["hands"][0] = " ".join(["GK" if c == swap else c for c in first])  # one more GK, one fewer other
+    assert "holds 5 GK" in _replay_error([five] + events[1:])
+    big = dict(deal, hands=list(deal["hands"]))  # a non-dealer takes a 21st card off the pile
+    pile = deal["pile"].split()
+    big["hands"][1] = deal["hands"][1] + " " + pile[0]
+    big["pile"] = " ".join(pile[1:])
+    assert "21 cards" in _replay_error([big] + events[1:])
+
+
+def test_replay_rejects_a_korean_misdeal():
+    g = game([READY_WH + " WH", FILLER, FILLER, FILLER], "RK", rules="korean")
+    deal = g.events[0]
+    # complete the deck into the pile so only the misdeal is wrong: FILLER has no General, triple,
+    # quad or four-soldier group
+    from sisepai.engine.cards import CARD_CODES, counts_of
+
+    have = counts_of(ids(" ".join(deal["hands"])))
+    rest = [CARD_CODES[k] for k in range(29) for _ in range((5 if k == 28 else 4) - have[k])]
+    log = [dict(deal, pile=" ".join(rest))]
+    assert "misdeal" in _replay_error(log)
+
+
+def test_replay_rejects_unfinished_and_tampered_logs():
+    rng = random.Random(11)
+    rejected = 0
+    for seed in range(6):
+        events = _finished_log(seed)
+        assert Game.replay(events).outcome is not None
+        assert "'end'" in _replay_error(events[:-1])  # no end event
+        cut = rng.randrange(2, len(events) - 2)
+        assert "stops" in _replay_error(events[:cut])  # truncated mid-game
+        assert "goes on" in _replay_error(events + [{"type": "move", "move": "draw"}])
+        end = dict(events[-1], points=events[-1]["points"] + 2)
+        _replay_error(events[:-1] + [end])
+        draws = [i for i, e in enumerate(events) if e.get("move") == "draw"]
+        i = rng.choice(draws)
+        other = "GP" if events[i]["card"] != "GP" else "GA"
+        _replay_error(events[:i] + [dict(events[i], card=other)] + events[i + 1:])
+        rejected += 5
+    assert rejected == 30
