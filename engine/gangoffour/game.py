@@ -34,6 +34,21 @@ class DealResult:
     scores: list[int]
 
 
+def check_gof_deal(hands: Sequence[Sequence[int]]) -> None:
+    """Raise :class:`SisepaiError` unless the hands are a deal of the whole deck: 4 players,
+    16 cards each, every card of the 64 exactly as often as the deck has it."""
+    from collections import Counter
+
+    from .cards import deck_counts
+
+    if len(hands) != PLAYERS or any(len(h) != HAND for h in hands):
+        raise SisepaiError(f"a deal is {PLAYERS} hands of {HAND} cards, got {[len(h) for h in hands]}")
+    have = Counter(c for h in hands for c in h)
+    for value, n in deck_counts().items():
+        if have.get(value, 0) != n:
+            raise SisepaiError(f"the deal holds {have.get(value, 0)} {gof_code(value)}, the deck has {n}")
+
+
 class GofMatch:
     """A match to 100. Seats are 0 to 3; ``direction`` is +1 (to the left) or -1."""
 
@@ -51,6 +66,7 @@ class GofMatch:
         self.first_lead = False
         self.announced = [False] * PLAYERS
         self.barred = [False] * PLAYERS
+        self.silent = [False] * PLAYERS  # left on one card without announcing it
         self.pending_exchange: tuple[int, int] | None = None  # (dealer/loser, winner)
         self.last_result: DealResult | None = None
         self.hands_at_end: list[list[int]] = [[] for _ in range(PLAYERS)]
@@ -76,6 +92,7 @@ class GofMatch:
         self.passes = 0
         self.announced = [False] * PLAYERS
         self.barred = [False] * PLAYERS
+        self.silent = [False] * PLAYERS
         self.events.append({"type": "deal", "deal": self.deal_no, "direction": self.direction,
                             "hands": [format_gof(h) for h in self.hands]})
         if self.last_result is None:
@@ -94,8 +111,9 @@ class GofMatch:
             self.turn = winner
 
     def _biggest_scorer(self, result: DealResult) -> int:
-        # ties: the highest card left in hand
-        return max(range(PLAYERS), key=lambda p: (result.scores[p], max(self.hands_at_end[p], default=-1)))
+        """The deal's biggest scorer; ties go to the highest card left, then the next highest, and
+        so on (RULES.md, seed 003: "highest card/s")."""
+        return max(range(PLAYERS), key=lambda p: (result.scores[p], sorted(self.hands_at_end[p], reverse=True)))
 
     def give_back(self, card: int | str) -> None:
         """The winner of the last deal returns any card to the player who gave them their highest."""
@@ -123,7 +141,12 @@ class GofMatch:
         """Legal plays for the player to move (passing: :meth:`can_pass`)."""
         seat = self.turn if seat is None else seat
         return legal_plays(self.hands[seat], self.current, first_lead=self.first_lead,
-                           next_has_one_card=self._next_has_one(seat), barred_last_card=self.barred[seat])
+                           next_has_one_card=self._next_has_one(seat), barred_last_card=self._barred(seat))
+
+    def _barred(self, seat: int) -> bool:
+        """A last card that may not be played to win: caught, or never announced. Every card count
+        is on the table, so sisepai counts a silent last card as caught."""
+        return self.barred[seat] or (len(self.hands[seat]) == 1 and self.silent[seat])
 
     def can_pass(self) -> bool:
         if not self.legal():
@@ -157,6 +180,7 @@ class GofMatch:
         self.passes = 0
         self.first_lead = False
         self.announced[seat] = announce and len(hand) == 1
+        self.silent[seat] = not announce and len(hand) == 1
         self.events.append({"type": "play", "player": seat, "cards": play.codes, "kind": play.kind,
                             "announce": bool(announce)})
         if not hand:
@@ -165,8 +189,8 @@ class GofMatch:
         return None
 
     def _why_illegal(self, seat: int, play: Play) -> str:
-        if self.barred[seat] and len(self.hands[seat]) == 1:
-            return "caught without announcing 'last card': the last card may not be played to win"
+        if self._barred(seat) and len(self.hands[seat]) == 1:
+            return "a last card not announced ('last card') may not be played to win"
         if self.first_lead and STUDENT_LEADER not in play.cards:
             return "the first lead must include the Student Leader (m1)"
         if self.current is None:
@@ -231,10 +255,16 @@ class GofMatch:
             kind = ev.get("type")
             try:
                 if kind == "deal":
-                    m.start_deal([parse_gof_cards(h) for h in ev["hands"]])
+                    hands = [parse_gof_cards(h) for h in ev["hands"]]
+                    check_gof_deal(hands)
+                    m.start_deal(hands)
+                    mine = next(e for e in reversed(m.events) if e["type"] == "deal")
+                    for key in ("deal", "direction"):
+                        if key in ev and ev[key] != mine[key]:
+                            raise SisepaiError(f"the log says {key} {ev[key]}, the replay gives {mine[key]}")
                 elif kind == "give":
                     expected = m.events[-1]
-                    if expected.get("type") != "give" or expected["card"] != ev["card"]:
+                    if expected.get("type") != "give" or {k: ev.get(k) for k in expected} != expected:
                         raise SisepaiError(f"expected the exchange {expected}, log says {ev}")
                 elif kind == "return":
                     m.give_back(ev["card"])
@@ -254,6 +284,9 @@ class GofMatch:
                         raise SisepaiError(f"the log's {kind} {ev} differs from the replay's {mine}")
                 else:
                     raise SisepaiError(f"unknown event type {kind!r}")
-            except (SisepaiError, KeyError) as exc:
+            except (SisepaiError, KeyError, TypeError, ValueError) as exc:
                 raise SisepaiError(f"event {n} ({kind}): {exc}") from None
+        if not m.finished or events[-1].get("type") != "match_end":
+            raise SisepaiError(f"the log stops after {len(events)} events before the match ends: "
+                               "a whole log ends with its 'match_end' event")
         return m

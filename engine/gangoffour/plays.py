@@ -6,6 +6,8 @@
 True
 >>> beats(parse_gof_cards("g2 g2 y2 y2"), parse_gof_cards("g3 y4 r5 g6 r7"))
 True
+>>> beats(parse_gof_cards("g10 g8 g3 g2 g1"), parse_gof_cards("r10 r7 r6 r5 r3"))  # poker ties
+True
 """
 
 from __future__ import annotations
@@ -47,6 +49,16 @@ def _desc(cards: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(cards, reverse=True))
 
 
+def _poker(cards: Sequence[int]) -> tuple:
+    """Poker order for plays of one kind (RULES.md, seed 003): the highest number, then the next
+    highest, and so on; only when every number is equal, the highest card (so its colour).
+
+    >>> _poker(parse_gof_cards("g10 g8 g3 g2 g1")) > _poker(parse_gof_cards("r10 r7 r6 r5 r3"))
+    True
+    """
+    return (tuple(sorted((number_of(c) for c in cards), reverse=True)), max(cards))
+
+
 def why_not_play(cards: Sequence[int]) -> str | None:
     """``None`` if the cards are a play, else why not."""
     try:
@@ -77,15 +89,15 @@ def classify(cards: Sequence[int]) -> Play:
     specials = [c for c in cs if c >= VICE_PREMIER]
     if specials:
         if n == 2 and cs == (VICE_PREMIER, VICE_PREMIER):
-            return Play("pair", cs, _desc(cs))
+            return Play("pair", cs, ((11, 11), VICE_PREMIER))  # above every numbered pair
         raise InvalidMoveError(f"{text} is not a play: Vice Premiers pair only with each other, "
                                "and the President plays only alone")
     same = len(set(numbers)) == 1
     if same:
         if n == 2:
-            return Play("pair", cs, _desc(cs))
+            return Play("pair", cs, _poker(cs))
         if n == 3:
-            return Play("triple", cs, _desc(cs))
+            return Play("triple", cs, _poker(cs))
         return Play("gang", cs, (n, numbers[0], _desc(cs)))
     if n != 5:
         raise InvalidMoveError(f"{text} is not a play: {n} cards must all be one number "
@@ -95,17 +107,14 @@ def classify(cards: Sequence[int]) -> Play:
     colours = {colour_of(c) for c in cs if c != STUDENT_LEADER}
     flush = len(colours) == 1
     if straight and flush:
-        return Play("straight_flush", cs, (3, _desc(cs)))
+        return Play("straight_flush", cs, (3, *_poker(cs)))
     counts = sorted((numbers.count(x), x) for x in set(numbers))
     if [c for c, _ in counts] == [2, 3]:
-        triple_number = counts[1][1]
-        triple = _desc([c for c in cs if number_of(c) == triple_number])
-        pair = _desc([c for c in cs if number_of(c) != triple_number])
-        return Play("full_house", cs, (2, triple_number, triple, pair))
+        return Play("full_house", cs, (2, counts[1][1], counts[0][1], max(cs)))
     if flush:
-        return Play("flush", cs, (1, _desc(cs)))
+        return Play("flush", cs, (1, *_poker(cs)))
     if straight:
-        return Play("straight", cs, (0, _desc(cs)))
+        return Play("straight", cs, (0, *_poker(cs)))
     raise InvalidMoveError(f"{text} is not a play: five cards must be a straight, flush, full house "
                            "or straight flush")
 

@@ -186,3 +186,71 @@ def test_a_caught_last_card_can_only_pass():
     assert m.turn == 0 and m.legal() == [] and m.can_pass()  # r9 would win, but it is barred
     m.pass_turn()
     assert m.turn == 1
+
+
+def test_ties_between_plays_follow_poker_rules():
+    # RULES.md (seed 003): "compare the highest number, then the next highest, and so on (a full
+    # house compares its triple, then its pair); only when every number is equal does the colour
+    # of the highest card decide"
+    from sisepai.engine.gangoffour.plays import beats
+
+    def b(a, c):
+        return beats(parse_gof_cards(a), parse_gof_cards(c))
+
+    assert b("g10 g8 g3 g2 g1", "r10 r7 r6 r5 r3") and not b("r10 r7 r6 r5 r3", "g10 g8 g3 g2 g1")
+    assert b("r10 r8 r6 r4 r2", "y10 y8 y6 y4 y2")  # every number equal: the red 10 decides
+    assert b("g9 g9 g9 y2 y2", "r8 r8 r8 r10 r10")  # the triple first
+    assert b("g9 g9 y9 y3 g3", "r9 r9 y9 y2 r2")  # then the pair
+    assert b("g4 y5 g6 g7 g8", "r3 y4 r5 r6 r7")  # straights: the highest number
+    assert b("y6 g6", "g6 g6") and not b("g6 g6", "y6 g6")
+    assert b("vp vp", "r10 r10")
+
+
+def test_the_biggest_scorer_tie_compares_the_cards_left_one_by_one():
+    m = _match_with_hands(["m1", "g10 g9 g3", "g10 g8 g7", "r1 r2 r3"])
+    m.play("m1")
+    m.start_deal()
+    give = next(e for e in reversed(m.events) if e["type"] == "give")
+    # players 1, 2 and 3 score 3 each; 1 and 2 both hold a green 10, then 9 beats 8
+    assert give["from"] == 1
+
+
+def _finished_match(seed=3):
+    match = play_match(seed, ["greedy", "random", "random", "random"])
+    return json.loads(json.dumps(match.events))
+
+
+def _rejected(events):
+    with pytest.raises(SisepaiError) as err:
+        GofMatch.replay(events)
+    assert "\n" not in str(err.value)
+    return str(err.value)
+
+
+def test_replay_rejects_a_wrong_exchange_or_direction_and_an_unfinished_log():
+    events = _finished_match()
+    GofMatch.replay(events)
+    i = next(k for k, e in enumerate(events) if e["type"] == "give")
+    wrong_from = dict(events[i], **{"from": (events[i]["from"] + 1) % 4})
+    assert "exchange" in _rejected(events[:i] + [wrong_from] + events[i + 1:])
+    j = next(k for k, e in enumerate(events) if e["type"] == "deal")
+    flipped = dict(events[j], direction=-events[j]["direction"])
+    assert "direction" in _rejected(events[:j] + [flipped] + events[j + 1:])
+    assert "match_end" in _rejected(events[:-1])
+    assert "match_end" in _rejected(events[: len(events) // 2])
+    hands = list(events[j]["hands"])
+    hands[0] = hands[0].replace("g2", "g3", 1) if "g2" in hands[0] else "g2 " + hands[0].split(" ", 1)[1]
+    assert "deal" in _rejected(events[:j] + [dict(events[j], hands=hands)] + events[j + 1:])
+
+
+def test_a_silent_last_card_cannot_go_out():
+    # RULES.md: "a player with one card left must announce it"; the table sees every card count, so
+    # an unannounced last card counts as caught and may not be played to win
+    m = _match_with_hands(["m1 r9", "g3 g4", "y3 y4", "g2 y2"])
+    m.play("m1", announce=False)
+    m.play("g3")
+    m.pass_turn()
+    m.pass_turn()
+    assert m.turn == 0 and m.legal() == []
+    with pytest.raises(IllegalMoveError, match="not announced"):
+        m.play("r9")
