@@ -89,6 +89,7 @@ class Game:
         self.outcome: Outcome | None = None
         self.moves: list[MoveType] = []
         self._stack: list[tuple] = []
+        self._claims: dict[int, list[ClaimOption]] = {}  # claim options on the shown card, by player
         self.events: list[dict] = [{
             "type": "deal", "players": self.n, "rules": self.rules.name, "dealer": dealer,
             "hands": [format_cards(sorted(h)) for h in hands], "pile": format_cards(self.pile),
@@ -161,8 +162,15 @@ class Game:
         return [p for p in order if p not in self.answers]
 
     def claim_options(self, player: int) -> list[ClaimOption]:
-        """Every claim ``player`` has on the shown card."""
+        """Every claim ``player`` has on the shown card (worked out once a state: bots, the move
+        check and the resolution all ask)."""
         assert self.shown is not None
+        hit = self._claims.get(player)
+        if hit is None:
+            hit = self._claims[player] = self._claim_options(player)
+        return hit
+
+    def _claim_options(self, player: int) -> list[ClaimOption]:
         locked_cards = 3 * len(self.locked[player])
         return claim_options(self.hands[player], self.shown.card, self.relation(player),
                              self.exposed_cards(player) + locked_cards, self.rules.hand_size,
@@ -216,7 +224,9 @@ class Game:
         self._stack.append(self._snapshot())
         self.moves.append(move)
         self.events.append(_event(move))
+        self._claims = {}
         self._apply(move)
+        self._claims = {}
 
     def pop(self) -> MoveType:
         """Undo the last move."""
@@ -224,6 +234,7 @@ class Game:
             raise IllegalMoveError("no move to undo")
         move = self.moves.pop()
         self._restore(self._stack.pop())
+        self._claims = {}
         return move
 
     def _snapshot(self) -> tuple:
