@@ -22,7 +22,7 @@ from .claims import Claim, Relation, claims, hand_after
 from .decompose import COMPONENTS, BestTable, can_split, meld_points
 from .melds import MeldKind, all_melds
 from .rules import Rules, resolve_rules
-from .scoring import HandLike, MeldLike, _prepare, to_ids
+from .scoring import HandLike, MeldLike, _prepare, one_card, to_ids
 
 K = 0
 
@@ -433,7 +433,7 @@ def best_meld(
     """
     r = resolve_rules(rules)
     ids, melds = _prepare(cards, exposed, r)
-    shown_id = to_ids([shown])[0] if not isinstance(shown, int) else shown
+    shown_id = one_card(shown)
     seen = counts_of(ids + [c for m in melds for c in m.cards] + to_ids(visible) + [shown_id])
     return meld_options(counts_of(ids), shown_id, relation, sum(len(m) for m in melds), seen, r,
                         _exposed_points(melds, r))[0]
@@ -484,7 +484,7 @@ def advise(
     counts = counts_of(ids)
     exposed_cards = sum(len(m) for m in melds)
     visible_ids = to_ids(visible)
-    shown_id = None if shown is None else (shown if isinstance(shown, int) else to_ids([shown])[0])
+    shown_id = None if shown is None else one_card(shown)
     seen = counts_of(ids + [c for m in melds for c in m.cards] + visible_ids + ([shown_id] if shown_id is not None else []))
     check_copies([k for k in range(NUM_KINDS) for _ in range(seen[k])], r.packs, r.jokers)
     dist = distance_counts(counts, exposed_cards, r)

@@ -22,7 +22,7 @@ import unicodedata
 from collections import Counter
 from typing import Iterable, Sequence
 
-from .errors import InvalidCardError, TooManyCopiesError
+from .errors import InvalidCardError, TooManyCopiesError, shorten
 
 SUITS = "GWYR"
 """Suit letters: Green, White, Yellow, Red."""
@@ -201,7 +201,7 @@ def parse_card_id(token: str) -> int:
         card_id = TOKEN_TO_ID.get(stripped[0].upper() + stripped[1].upper())
     if card_id is None:
         raise InvalidCardError(
-            f"unknown card {token!r}: use a suit G/W/Y/R then a rank K/A/E/R/H/C/P "
+            f"unknown card {shorten(token)}: use a suit G/W/Y/R then a rank K/A/E/R/H/C/P "
             f"(e.g. GK, rh, G將) or J for a joker"
         )
     return card_id

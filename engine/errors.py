@@ -5,6 +5,17 @@
 """
 
 
+def shorten(text: object, limit: int = 24) -> str:
+    """``repr`` of user input cut to ``limit`` characters, for error messages: an error never
+    echoes a megabyte back.
+
+    >>> shorten("X" * 1000)
+    "'XXXXXXXXXXXXXXXXXXXXXXXX…' (1000 characters)"
+    """
+    s = str(text)
+    return repr(s) if len(s) <= limit else f"{s[:limit]!r}"[:-1] + f"…' ({len(s)} characters)"
+
+
 class SisepaiError(ValueError):
     """Base class of every error the engine raises on bad input."""
 
@@ -15,6 +26,10 @@ class InvalidCardError(SisepaiError):
 
 class TooManyCopiesError(SisepaiError):
     """More copies of a card (or more jokers) than the deck holds."""
+
+
+class TooManyCardsError(SisepaiError):
+    """A hand bigger than the rules allow (21 cards in Four Color Cards, 16 in Gang of Four)."""
 
 
 class InvalidMeldError(SisepaiError):

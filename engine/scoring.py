@@ -18,7 +18,7 @@ from typing import Iterable, Sequence
 
 from .cards import CARD_CODES, Card, check_copies, counts_of, pad, parse_card_ids
 from .decompose import BestTable, decompositions, meld_points
-from .errors import SisepaiError
+from .errors import SisepaiError, TooManyCardsError, shorten
 from .melds import Meld
 from .rules import Rules, resolve_rules
 
@@ -104,10 +104,33 @@ class Payment:
     amount: int
 
 
+def one_card(card: str | Card | int) -> int:
+    """The class id of exactly one card; :class:`SisepaiError` for none or several.
+
+    >>> one_card("WC")
+    12
+    >>> one_card("WC WC")
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: one card expected, got 2: 'WC WC'
+    """
+    ids = to_ids([card]) if not isinstance(card, int) else [Card.from_id(card).id]
+    if len(ids) != 1:
+        raise SisepaiError(f"one card expected, got {len(ids)}: {shorten(card)}")
+    return ids[0]
+
+
 def _prepare(cards: HandLike, exposed: Sequence[MeldLike], rules: Rules) -> tuple[list[int], list[Meld]]:
+    """Card ids and exposed melds, checked: within the deck's copies, and no more cards than a
+    hand holds (a longer hand would only make the search slow)."""
     ids = to_ids(cards)
+    if len(ids) > rules.hand_size:
+        raise TooManyCardsError(f"{len(ids)} cards, but a hand holds at most {rules.hand_size}")
     melds = [to_meld(m, rules) for m in exposed]
     all_ids = ids + [c for m in melds for c in m.cards]
+    if len(all_ids) > rules.hand_size:
+        raise TooManyCardsError(f"{len(ids)} concealed and {len(all_ids) - len(ids)} exposed cards, but a hand "
+                                f"holds at most {rules.hand_size}")
     check_copies(all_ids, packs=rules.packs, jokers=rules.jokers)
     return ids, melds
 
@@ -149,7 +172,7 @@ def score(
     counts = counts_of(ids)
     exposed_scored = tuple(ScoredMeld(m, meld_points(m, r, exposed=True), True) for m in melds)
     exposed_total = sum(sm.points for sm in exposed_scored)
-    win_id = to_ids([winning_card])[0] if winning_card is not None else None
+    win_id = one_card(winning_card) if winning_card is not None else None
     if win_id is not None and win_id not in ids:
         raise SisepaiError(f"the winning card {CARD_CODES[win_id]} is not among the concealed cards")
     claimed_matters = win_id is not None and not self_drawn and (

@@ -1,7 +1,7 @@
 """Gang of Four: cards, plays and comparisons, legal moves, a match to 100, bots and advice.
 
 >>> from sisepai.engine.gangoffour import beats, parse_play, deal_scores
->>> beats(parse_play("g2 y2 r2 g2"), parse_play("r10 r10 r10"))
+>>> beats(parse_play("g2 y2 r2 g2"), parse_play("r10 r10 y10"))
 True
 >>> deal_scores([0, 7, 8, 16])
 [0, 7, 16, 80]

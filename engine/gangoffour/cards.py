@@ -19,7 +19,7 @@ import random
 import re
 from typing import Iterable
 
-from ..errors import InvalidCardError
+from ..errors import InvalidCardError, shorten
 
 COLOURS = "gyr"
 """Colours, low to high: green, yellow, red."""
@@ -27,6 +27,7 @@ COLOUR_NAMES = {"g": "green", "y": "yellow", "r": "red"}
 STUDENT_LEADER = 3  # value of m1
 VICE_PREMIER = 40
 PRESIDENT = 41
+DECK_SIZE = 64
 
 
 def number_value(number: int, colour: str) -> int:
@@ -100,11 +101,11 @@ def parse_gof_card(token: str, suits: dict[str, str] | None = None) -> int:
         rank, suit = (m.group(1), m.group(2)) if _POKER.match(t) else (m.group(2), m.group(1))
         table = suits or POKER_SUITS
         if suit == "d":
-            raise InvalidCardError(f"unknown card {token!r}: with poker cards the diamonds are removed (only AD, the Student Leader, stays)")
+            raise InvalidCardError(f"unknown card {shorten(token)}: with poker cards the diamonds are removed (only AD, the Student Leader, stays)")
         number = 1 if rank == "a" else 10 if rank in ("10", "t") else int(rank)
         return number_value(number, table[suit])
     raise InvalidCardError(
-        f"unknown card {token!r}: use g1..g10, y1..y10, r1..r10, m1, vp, pr "
+        f"unknown card {shorten(token)}: use g1..g10, y1..y10, r1..r10, m1, vp, pr "
         f"(or poker cards: 2C..10H, AS, AD = Student Leader, KS = President, joker = Vice Premier)"
     )
 
@@ -116,7 +117,10 @@ def parse_gof_cards(text: str | Iterable[str]) -> list[int]:
     ['g5', 'r5']
     """
     tokens = re.split(r"[\s,;]+", text.strip()) if isinstance(text, str) else list(text)
-    return sorted(parse_gof_card(t) for t in tokens if t)
+    tokens = [t for t in tokens if t]
+    if len(tokens) > DECK_SIZE:
+        raise InvalidCardError(f"{len(tokens)} cards, but the whole deck has {DECK_SIZE}")
+    return sorted(parse_gof_card(t) for t in tokens)
 
 
 def gof_deck() -> list[int]:

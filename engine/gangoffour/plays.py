@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InvalidMoveError
-from .cards import PRESIDENT, STUDENT_LEADER, VICE_PREMIER, colour_of, format_gof, gof_code, number_of, parse_gof_cards
+from .cards import (PRESIDENT, STUDENT_LEADER, VICE_PREMIER, check_gof_copies, colour_of, format_gof, gof_code, number_of,
+                    parse_gof_cards)
 
 FIVE_CARD_ORDER = ("straight", "flush", "full_house", "straight_flush")
 KINDS = ("single", "pair", "triple", *FIVE_CARD_ORDER, "gang")
@@ -135,8 +136,16 @@ def beats(play: Sequence[int] | Play, previous: Sequence[int] | Play) -> bool:
 
 
 def parse_play(text: str) -> Play:
-    """Parse and classify a play written as text."""
-    return classify(parse_gof_cards(text))
+    """Parse and classify a play written as text, within the deck's copies.
+
+    >>> parse_play("g1 " * 200)
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.InvalidCardError: 3 copies of g1, but the deck has only 2
+    """
+    cards = parse_gof_cards(text)
+    check_gof_copies(cards)
+    return classify(cards)
 
 
 __all__ = ["Play", "KINDS", "beats", "classify", "parse_play", "why_not_play", "PRESIDENT"]

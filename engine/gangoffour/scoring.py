@@ -31,11 +31,20 @@ def deal_score(cards_left: int) -> int:
 
 
 def deal_scores(cards_left: Sequence[int]) -> list[int]:
-    """Scores for every player's cards left.
+    """Scores for every player's cards left: four players, exactly one of them out of cards.
 
     >>> deal_scores([0, 3, 8, 16])
     [0, 3, 16, 80]
+    >>> deal_scores([0, 0, 3, 5])
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: a deal has one winner, the player with no cards left; got 2
     """
+    if len(cards_left) != 4:
+        raise SisepaiError(f"Gang of Four has 4 players, got {len(cards_left)} counts of cards left")
+    winners = sum(1 for n in cards_left if n == 0)
+    if winners != 1:
+        raise SisepaiError(f"a deal has one winner, the player with no cards left; got {winners}")
     return [deal_score(n) for n in cards_left]
 
 

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 
 from sisepai.engine.advice import advise
 from sisepai.engine.rules import resolve_rules
-from sisepai.engine.scoring import _prepare, score, to_ids
+from sisepai.engine.scoring import _prepare, one_card, score, to_ids
 from sisepai.vision.announce import all_names
 
 from ..schemas import AdviseRequest, ScoreRequest
@@ -41,7 +41,7 @@ def _codes(ids: list[int]) -> list[str]:
 def advise_hand(body: AdviseRequest) -> dict:
     rules = resolve_rules(body.rules)
     ids, exposed = _prepare(body.cards, body.exposed, rules)
-    shown = to_ids([body.shown])[0] if body.shown else None
+    shown = one_card(body.shown) if body.shown else None
     if body.relation not in ("own", "previous", "other"):
         from sisepai.engine.errors import SisepaiError
 

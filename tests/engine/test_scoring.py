@@ -1,5 +1,6 @@
 import pytest
 
+from sisepai.engine.errors import TooManyCardsError
 from sisepai.engine import Rules, RulesError, SisepaiError, all_scores, is_winning, payments, score
 from sisepai.engine.scoring import Payment
 
@@ -38,7 +39,8 @@ def test_korean_claimed_winning_card_makes_its_meld_exposed():
 
 def test_korean_quads():
     hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC WC"
-    assert not is_winning(hand.replace(" WC", "", 1) + " GK GK")  # 22 cards
+    with pytest.raises(TooManyCardsError, match="22 cards"):  # more than a hand holds: refused at once
+        is_winning(hand.replace(" WC", "", 1) + " GK GK")
     base = "GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J"  # 16 cards
     groups = 1 + 1 + 1 + 1 + 2 + 3  # two command, two field, four soldiers, joker
     assert score(base + " GK WC WC WC WC", rules="korean").total == groups + 8  # concealed quad

@@ -45,7 +45,7 @@ def test_ties_like_poker():
     assert not beats(P("r5 g5"), P("r5 g5"))
     assert beats(P("g3 y4 r5 g6 r7"), P("g3 y4 r5 g6 y7"))
     assert beats(P("g4 y5 r6 g7 g8"), P("r3 r4 y5 r6 r7"))
-    assert beats(P("r3 r3 r3 g2 g2"), P("g2 g2 y2 r10 r10"))  # full house by its triple
+    assert beats(P("r3 r3 y3 g2 g2"), P("g2 g2 y2 r10 r10"))  # full house by its triple
 
 
 def test_five_card_categories():
@@ -64,7 +64,7 @@ def test_size_and_kind_must_match():
 def test_gangs_of_every_size_beat_everything(size):
     gang = P(" ".join((["g1", "y1", "r1", "m1", "g1", "y1", "r1"])[:size]))
     assert gang.kind == "gang"
-    for other in ("pr", "vp vp", "r10 r10 r10", "y4 y5 y6 y7 y8"):
+    for other in ("pr", "vp vp", "r10 r10 y10", "y4 y5 y6 y7 y8"):
         assert beats(gang, P(other))
         assert not beats(P(other), gang)
 
