@@ -37,6 +37,10 @@ def _load_preset_file(path: Path) -> dict[str, Any]:
             return tomllib.load(fh)
     except FileNotFoundError:
         raise RulesError(f"rules file not found: {path}") from None
+    except IsADirectoryError:
+        raise RulesError(f"{path} is a folder, not a rules file") from None
+    except OSError as exc:
+        raise RulesError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"rules file {path} is not valid TOML: {exc}") from None
 

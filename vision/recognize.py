@@ -82,6 +82,10 @@ class ImageError(ValueError):
     """An image that cannot be read: missing, corrupt, empty or too large."""
 
 
+class ImageTooLargeError(ImageError):
+    """An image whose header declares more than :data:`MAX_PIXELS` pixels: refused before decoding."""
+
+
 @dataclass
 class Recognition:
     """What one image holds: face-up cards, face-down backs, and timing."""
@@ -121,22 +125,50 @@ def check_image(image: np.ndarray | None, name: str = "image") -> np.ndarray:
 
 def load_image(path: str | Path) -> np.ndarray:
     """Read an image file as BGR, honouring EXIF orientation; :class:`ImageError` if unreadable."""
-    import cv2
-
     p = Path(path)
     if not p.is_file():
-        raise ImageError(f"{path}: no such file")
+        raise ImageError(f"{path}: no such file" if not p.is_dir() else f"{path}: a folder, not an image")
     if p.stat().st_size > 80_000_000:
         raise ImageError(f"{path}: file too large ({p.stat().st_size // 1_000_000} MB)")
-    data = np.fromfile(str(p), dtype=np.uint8)
-    return check_image(cv2.imdecode(data, cv2.IMREAD_COLOR), str(path))
+    return decode_image(p.read_bytes(), str(path))
+
+
+def image_size(data: bytes, name: str = "upload") -> tuple[int, int]:
+    """``(width, height)`` from an encoded image's header alone, nothing decoded.
+
+    A 400 KB PNG can declare 30000 x 30000 pixels (an "image bomb"): its size is known, and
+    refused, before a single pixel is allocated.
+
+    >>> import cv2
+    >>> image_size(cv2.imencode(".png", np.zeros((20, 30, 3), np.uint8))[1].tobytes())
+    (30, 20)
+    """
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                return im.size
+    except Image.DecompressionBombError:
+        raise ImageTooLargeError(f"{name}: declares too many pixels (limit {MAX_PIXELS // 1_000_000} MP)") from None
+    except Exception:  # noqa: BLE001 - PIL raises many types on a damaged header
+        raise ImageError(f"{name}: cannot read the image (corrupt, or not JPEG, PNG, WebP or BMP)") from None
 
 
 def decode_image(data: bytes, name: str = "upload") -> np.ndarray:
+    """Decode an encoded image to BGR. Its header is read first: past :data:`MAX_PIXELS` it is
+    refused (:class:`ImageTooLargeError`) before any large allocation."""
     import cv2
 
     if not data:
         raise ImageError(f"{name}: empty file")
+    width, height = image_size(data, name)
+    if width * height > MAX_PIXELS:
+        raise ImageTooLargeError(f"{name}: {width}x{height} is too large (limit {MAX_PIXELS // 1_000_000} MP)")
     return check_image(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), name)
 
 
@@ -656,5 +688,5 @@ def _default() -> Recognizer:
     return _DEFAULT
 
 
-__all__ = ["Detections", "ImageError", "Recognition", "Recognizer", "check_image", "decode_image", "load_image",
+__all__ = ["Detections", "ImageError", "ImageTooLargeError", "Recognition", "Recognizer", "check_image", "decode_image", "load_image",
            "recognize", "CARD_CODES"]
