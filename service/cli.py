@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
 
@@ -15,13 +16,27 @@ def register(sub: argparse._SubParsersAction) -> None:
 writes when listening beyond localhost), SISEPAI_MAX_UPLOAD_MB, SISEPAI_CORS_ORIGINS (comma-separated).
 examples:
   sisepai serve                       # http://127.0.0.1:8000
-  SISEPAI_TOKEN=secret sisepai serve --host 0.0.0.0 --port 8080 --db ~/games.sqlite""")
+  SISEPAI_TOKEN=secret sisepai serve --host 0.0.0.0 --port 8080 --db ~/games.sqlite
+  SISEPAI_TOKEN=secret sisepai serve --host 0.0.0.0 --https   # phones on the LAN: https://IP:8000/
+The page asks for the token once and keeps it in the browser. Requests from pages on other sites,
+and Host names other than localhost, IP addresses and --allow-host names, are refused.""")
     p.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="port (default 8000)")
     p.add_argument("--db", default=None, help="the ledger's SQLite file")
     p.add_argument("--no-model", action="store_true", help="start without the recognition model")
     p.add_argument("--deck", metavar="NAME", default=None,
                    help="read an enrolled deck by default (sisepai deck list); the page can pick another")
+    p.add_argument("--https", action="store_true",
+                   help="serve over HTTPS so phones on the LAN may use their camera (a self-signed certificate "
+                        "is made on first run unless --certfile/--keyfile are given)")
+    p.add_argument("--certfile", type=Path, default=None, help="PEM certificate for --https")
+    p.add_argument("--keyfile", type=Path, default=None, help="PEM private key for --https")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a host name the page may be opened by, besides localhost and IP addresses "
+                        "(repeatable; e.g. a name your LAN's DNS gives this machine)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="recognition workers (default: half the cores); more requests wait in a short "
+                        "queue, then get 503 with Retry-After")
     p.set_defaults(func=_serve)
 
 
@@ -33,7 +48,26 @@ def _serve(args) -> int:
     from sisepai.service.main import create_app
     from sisepai.service.settings import Settings
 
-    settings = Settings.from_env(host=args.host, port=args.port, db=args.db, deck=args.deck)
+    settings = Settings.from_env(host=args.host, port=args.port, db=args.db, deck=args.deck, workers=args.workers)
+    settings.allowed_hosts = tuple(settings.allowed_hosts) + tuple(args.allow_host)
+    if args.workers is not None and args.workers < 1:
+        raise SisepaiError("--workers must be at least 1")
+    tls = {}
+    if args.https or args.certfile or args.keyfile:
+        if bool(args.certfile) != bool(args.keyfile):
+            raise SisepaiError("give both --certfile and --keyfile, or neither (a self-signed certificate)")
+        if args.certfile:
+            for f in (args.certfile, args.keyfile):
+                if not f.is_file():
+                    raise SisepaiError(f"{f}: no such file")
+            cert, key = args.certfile, args.keyfile
+        else:
+            from sisepai.service.tls import self_signed_certificate
+            from sisepai.vision.decks import home
+
+            cert, key = self_signed_certificate(home() / "tls")
+            print(f"sisepai: self-signed certificate {cert} (browsers warn once; accept it on each phone)")
+        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     if settings.deck:
         from sisepai.vision.decks import deck_info
 
@@ -43,10 +77,14 @@ def _serve(args) -> int:
     if not settings.local_only and not settings.token:
         print("sisepai serve: listening beyond localhost without SISEPAI_TOKEN: ledger writes are closed")
     app = create_app(settings)
-    print(f"sisepai: open http://{settings.host if settings.host != '0.0.0.0' else '127.0.0.1'}:{settings.port}/ "
+    scheme = "https" if tls else "http"
+    print(f"sisepai: open {scheme}://{settings.host if settings.host != '0.0.0.0' else '127.0.0.1'}:{settings.port}/ "
           f"(ledger: {settings.db})", flush=True)
+    if not tls and not settings.local_only:
+        print("sisepai: over plain http, phones get no camera (not a secure page): add --https")
     try:
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+        uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
+                    ws_max_size=int(settings.max_upload_mb * 1024 * 1024) + 1024, **tls)
     except OSError as exc:
         raise SisepaiError(f"cannot listen on {settings.host}:{settings.port}: {exc}") from None
     return 0

@@ -1,8 +1,8 @@
 """``create_app()``: the FastAPI app. The model loads once, in ``lifespan``; the ledger opens there too.
 
 >>> app = create_app(Settings(db=":memory:", load_model=False))
->>> sorted(r.path for r in app.routes if r.path.startswith("/api/"))[:3]
-['/api/advise', '/api/gof/advise', '/api/gof/beats']
+>>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/"))[:3]
+['/api/advise', '/api/decks', '/api/decks/cut']
 """
 
 from __future__ import annotations
@@ -13,13 +13,15 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from sisepai.engine.errors import SisepaiError
 
+from .guards import Guard
 from .settings import Settings
 from .store import Ledger
+from .work import WorkPool
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("sisepai.service")
@@ -49,11 +51,15 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
                 log.warning("model not loaded: %s", exc)
         yield
         app.state.ledger.close()
+        app.state.pool.close()
 
-    app = FastAPI(title="sisepai", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="sisepai", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Four Color Cards (四色牌) and Gang of Four: scoring, advice, card recognition, "
                               "a live table assistant and a game-night ledger.")
     app.state.settings = settings
+    app.state.pool = WorkPool(settings.workers, settings.queue)
+    app.add_middleware(Guard, upload_limit=int(settings.max_upload_mb * 1024 * 1024),
+                       allowed_hosts=settings.allowed_hosts)
 
     if settings.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
@@ -79,5 +85,10 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
 
     for module in (engine, vision, decks, ledger, gof, live):
         app.include_router(module.router)
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> FileResponse:  # the API reference, served from here (no CDN), built from /openapi.json
+        return FileResponse(STATIC / "api.html")
+
     app.mount("/", StaticFiles(directory=str(STATIC), html=True), name="static")
     return app

@@ -24,6 +24,11 @@ class Settings:
     reader: str | None = None
     deck: str | None = None
     """The enrolled deck read by default (``sisepai serve --deck NAME``, ``SISEPAI_DECK``)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names besides localhost and IP addresses the page may be opened by (``--allow-host``)."""
+    workers: int | None = None
+    """Recognition workers (default: half the cores); ``queue`` more requests may wait."""
+    queue: int = 2
 
     @classmethod
     def from_env(cls, **overrides) -> "Settings":
@@ -39,6 +44,8 @@ class Settings:
             detector=env.get("SISEPAI_DETECTOR") or None,
             reader=env.get("SISEPAI_READER") or None,
             deck=env.get("SISEPAI_DECK") or None,
+            allowed_hosts=tuple(h for h in env.get("SISEPAI_ALLOWED_HOSTS", "").split(",") if h),
+            workers=int(env["SISEPAI_WORKERS"]) if env.get("SISEPAI_WORKERS") else None,
         )
         for k, v in overrides.items():
             if v is not None:

@@ -160,8 +160,9 @@ class Ledger:
         return totals
 
     def to_csv(self) -> str:
+        """The ledger as CSV; a cell that a spreadsheet would run as a formula is defused."""
         buf = io.StringIO()
-        w = csv.writer(buf)
+        w = _SafeWriter(csv.writer(buf))
         w.writerow(["deal", "time", "winner", "points", "rules", "source", "payer", "payee", "amount"])
         for d in self.deals():
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(d["created"]))
@@ -171,6 +172,29 @@ class Ledger:
                 w.writerow([d["id"], stamp, d["winner"], d["points"], d["rules"], d["source"], p["payer"],
                             p["payee"], p["amount"]])
         return buf.getvalue()
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: a string starting like a formula (``= + - @``, tab
+    or carriage return) gets a leading apostrophe, as OWASP advises against CSV injection.
+
+    >>> csv_cell("=SUM(A1:A9)"), csv_cell("Ann"), csv_cell(-3)
+    ("'=SUM(A1:A9)", 'Ann', -3)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    def __init__(self, writer):
+        self.writer = writer
+
+    def writerow(self, row) -> None:
+        self.writer.writerow([csv_cell(v) for v in row])
 
 
 def _clean(name: str) -> str:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from .ledger import check_token
-from .vision import read_upload
+from .vision import decode_or_refuse, read_upload
 
 router = APIRouter(prefix="/api/decks", tags=["decks"])
 MAX_PHOTOS = 4
@@ -76,11 +76,16 @@ async def cut(request: Request, files: list[UploadFile] = File(...)) -> dict:
 
     if not 1 <= len(files) <= MAX_PHOTOS:
         raise HTTPException(422, f"send 1 to {MAX_PHOTOS} photos of the grid")
-    images = [await read_upload(request, f) for f in files]
-    try:
-        faces = await run_in_threadpool(lambda: DeckFaces(cut_grid(images)))
-    except DeckError as exc:
-        raise HTTPException(422, str(exc)) from None
+    uploads = [await read_upload(request, f) for f in files]
+
+    def work() -> DeckFaces:
+        images = [decode_or_refuse(data, name) for data, name in uploads]
+        try:
+            return DeckFaces(cut_grid(images))
+        except DeckError as exc:
+            raise HTTPException(422, str(exc)) from None
+
+    faces = await request.app.state.pool.run(work)
     drafts = _drafts(request.app)
     while len(drafts) >= MAX_DRAFTS:
         drafts.pop(next(iter(drafts)))

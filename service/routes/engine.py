@@ -5,24 +5,24 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from sisepai.engine.advice import advise
-from sisepai.engine.rules import resolve_rules
 from sisepai.engine.scoring import _prepare, one_card, score, to_ids
 from sisepai.vision.announce import all_names
 
+from ..rules import network_rules
 from ..schemas import AdviseRequest, ScoreRequest
 
 router = APIRouter(prefix="/api")
 
 
 @router.get("/health", summary="Is the service up, and is the model loaded?")
-def health(request: Request) -> dict:
+async def health(request: Request) -> dict:
     return {"status": "ok", "model": request.app.state.recognizer is not None,
             "model_error": request.app.state.model_error}
 
 
 @router.post("/score", summary="Score a hand", description="Is the hand a win, and what does its best split score?")
 def score_hand(body: ScoreRequest) -> dict:
-    rules = resolve_rules(body.rules)
+    rules = network_rules(body.rules)
     ids, exposed = _prepare(body.cards, body.exposed, rules)
     result = score(ids, exposed, rules, winning_card=body.winning_card, self_drawn=not body.claimed)
     return {"cards": _codes(ids) + [c for m in exposed for c in m.codes],
@@ -39,13 +39,9 @@ def _codes(ids: list[int]) -> list[str]:
 
 @router.post("/advise", summary="Waits, claims, the best meld and the best discard")
 def advise_hand(body: AdviseRequest) -> dict:
-    rules = resolve_rules(body.rules)
+    rules = network_rules(body.rules)
     ids, exposed = _prepare(body.cards, body.exposed, rules)
     shown = one_card(body.shown) if body.shown else None
-    if body.relation not in ("own", "previous", "other"):
-        from sisepai.engine.errors import SisepaiError
-
-        raise SisepaiError(f"relation must be own, previous or other, got {body.relation!r}")
     return advise(ids, shown, exposed, to_ids(body.visible) if body.visible else [], body.relation, rules).to_dict()
 
 

@@ -8,6 +8,7 @@ import hmac
 from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import PlainTextResponse
 
+from ..rules import network_rules
 from ..schemas import DealRequest, PlayerRequest
 
 router = APIRouter(prefix="/api/ledger", tags=["ledger"])
@@ -16,7 +17,7 @@ router = APIRouter(prefix="/api/ledger", tags=["ledger"])
 def check_token(request: Request, token: str | None) -> None:
     settings = request.app.state.settings
     if settings.token:
-        if not token or not hmac.compare_digest(token, settings.token):
+        if not token or not hmac.compare_digest(token.encode("utf-8", "replace"), settings.token.encode("utf-8")):
             raise HTTPException(401, "ledger writes need the token: send it as the X-Sisepai-Token header")
     elif not settings.local_only:
         raise HTTPException(403, "ledger writes are closed: the service listens beyond localhost and no "
@@ -38,6 +39,7 @@ def add_player(body: PlayerRequest, request: Request, x_sisepai_token: str | Non
 @router.post("/deals", summary="Record a deal (by hand or from an auto-scored hand)")
 def add_deal(body: DealRequest, request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
     check_token(request, x_sisepai_token)
+    network_rules(body.rules)  # a preset name
     return request.app.state.ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
                                              "auto" if body.cards else "manual", body.cards, body.note)
 

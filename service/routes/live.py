@@ -10,8 +10,7 @@ import asyncio
 import json
 import time
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.concurrency import run_in_threadpool
+from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
 
 router = APIRouter()
 
@@ -30,8 +29,6 @@ async def live(ws: WebSocket) -> None:
         await ws.close(code=1011)
         return
     if ws.query_params.get("deck"):
-        from fastapi import HTTPException
-
         from .vision import deck_recognizer
 
         try:
@@ -49,6 +46,23 @@ async def live(ws: WebSocket) -> None:
         await ws.close(code=1008)
         return
     palette = SuitPalette()  # this session's deck colours, learned frame by frame
+    pool = app.state.pool
+    frame_limit = int(app.state.settings.max_upload_mb * 1024 * 1024)
+
+    def command(text: str) -> str | None:
+        """A text message: ``{"hand": "GK GA ...", "seat": "S"}``; the error to send back, if any."""
+        try:
+            cmd = json.loads(text) if len(text) <= 4096 else None
+        except ValueError:
+            cmd = None
+        if not isinstance(cmd, dict) or not isinstance(cmd.get("hand", ""), (str, type(None))):
+            return 'commands are JSON like {"hand": "GK GA GE ...", "seat": "S"}, under 4 KB'
+        if "hand" in cmd:
+            try:
+                assistant.__init__(hand=cmd["hand"] or None, user_seat=str(cmd.get("seat", seat))[:8])
+            except ValueError as exc:
+                return str(exc)[:300]
+        return None
     latest: dict = {"frame": None, "dropped": 0}
     wake = asyncio.Event()
     start = time.perf_counter()
@@ -63,14 +77,12 @@ async def live(ws: WebSocket) -> None:
                     break
                 data = msg.get("bytes")
                 if data is None:
-                    text = msg.get("text") or ""
-                    if text.startswith("{"):
-                        cmd = json.loads(text)
-                        if cmd.get("hand") is not None:
-                            try:
-                                assistant.__init__(hand=cmd["hand"] or None, user_seat=cmd.get("seat", seat))
-                            except ValueError as exc:
-                                await ws.send_json({"type": "error", "detail": str(exc)})
+                    detail = command(msg.get("text") or "")
+                    if detail:
+                        await ws.send_json({"type": "error", "detail": detail})
+                    continue
+                if len(data) > frame_limit:
+                    await ws.send_json({"type": "error", "detail": f"frame over {frame_limit // 1_000_000} MB: dropped"})
                     continue
                 if latest["frame"] is not None:
                     latest["dropped"] += 1  # still busy with the previous frame: drop the older one
@@ -90,13 +102,22 @@ async def live(ws: WebSocket) -> None:
             if data is None:
                 continue
             t = time.perf_counter() - start
+            if pool.full:  # every worker busy with uploads: drop this frame, the next one will do
+                latest["dropped"] += 1
+                continue
+
+            def work(frame: bytes):
+                image = decode_image(frame, "frame")
+                return image.shape[:2], recognizer.recognize(image, False, palette)
+
             try:
-                image = decode_image(data, "frame")
+                (h, w), result = await pool.run(work, data)
             except ImageError as exc:
                 await ws.send_json({"type": "error", "detail": str(exc)})
                 continue
-            result = await run_in_threadpool(recognizer.recognize, image, False, palette)
-            h, w = image.shape[:2]
+            except HTTPException:  # the pool filled up meanwhile
+                latest["dropped"] += 1
+                continue
             state, events = assistant.process(result.detections, t, w, h, backs=len(result.backs))
             msg = {"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
                    "events": events, "ms": round(result.ms, 1), "dropped": latest["dropped"]}

@@ -5,7 +5,7 @@ const SUITS = ["G", "W", "Y", "R"], RANKS = ["K", "A", "E", "R", "H", "C", "P"];
 const GLYPH = { G: "將士象車馬砲卒", W: "將士象車馬砲卒", Y: "帥仕相俥傌炮兵", R: "帥仕相俥傌炮兵" };
 let names = {};
 let hand = [];
-let ws = null, busy = false, frames = 0;
+let ws = null, busy = false, frames = 0, retry = 1000, sending = false;
 
 document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => {
   document.querySelectorAll("nav button, .tab").forEach((x) => x.classList.remove("active"));
@@ -15,6 +15,24 @@ document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click
 }));
 
 fetch("/api/names").then((r) => r.json()).then((n) => { names = n; });
+
+// --- writes: the ledger's token, asked once and kept in this browser ----------------------------
+const TOKEN_KEY = "sisepai-token";
+async function write(url, options = {}) {
+  const send = () => {
+    const headers = { ...(options.headers || {}) };
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (token) headers["X-Sisepai-Token"] = token;
+    return fetch(url, { ...options, method: options.method || "POST", headers });
+  };
+  let r = await send();
+  if (r.status === 401) {
+    const token = prompt("This table's ledger needs its token (the SISEPAI_TOKEN the server was started with):");
+    if (token) { localStorage.setItem(TOKEN_KEY, token.trim()); r = await send(); }
+  }
+  return r;
+}
+function detailText(j) { return typeof j.detail === "string" ? j.detail : JSON.stringify(j.detail); }
 
 function chip(code) {
   const s = document.createElement("span");
@@ -51,7 +69,13 @@ function say(text) {
 }
 
 // --- live --------------------------------------------------------------------------------------
+function cameraBlocked() {
+  if (window.isSecureContext && navigator.mediaDevices) return null;
+  return "the camera needs a secure page: open this page over HTTPS (start the server with sisepai serve --https) or on localhost";
+}
 $("start").addEventListener("click", async () => {
+  const blocked = cameraBlocked();
+  if (blocked) { $("status").textContent = blocked; return; }
   try {
     const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720, facingMode: "environment" }, audio: false });
     $("video").srcObject = stream;
@@ -70,8 +94,13 @@ function connect() {
   const q = params.toString() ? "?" + params.toString() : "";
   ws = new WebSocket(`${proto}://${location.host}/api/live${q}`);
   ws.binaryType = "arraybuffer";
-  ws.onopen = () => { $("status").textContent = "live"; sendFrame(); };
-  ws.onclose = () => { $("status").textContent = "disconnected"; setTimeout(connect, 2000); };
+  ws.onopen = () => { busy = false; retry = 1000; $("status").textContent = "live"; sendFrame(); };
+  ws.onclose = () => {  // a restarted server: reconnect, then frames flow again
+    busy = false;
+    $("status").textContent = `disconnected: retrying in ${Math.round(retry / 1000)} s`;
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 15000);
+  };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
     busy = false;
@@ -83,16 +112,21 @@ function connect() {
   };
 }
 
-function sendFrame() {
+function sendFrame() {  // one loop at a time, however often the socket reconnects
+  if (sending) return;
+  sending = true;
+  frameLoop();
+}
+function frameLoop() {
   const video = $("video");
-  if (!ws || ws.readyState !== 1) return;
+  if (!ws || ws.readyState !== 1) { sending = false; return; }
   if (!busy && video.videoWidth) {
     const c = document.createElement("canvas");
     c.width = video.videoWidth; c.height = video.videoHeight;
     c.getContext("2d").drawImage(video, 0, 0);
     c.toBlob((b) => { if (b && ws.readyState === 1) { busy = true; b.arrayBuffer().then((a) => ws.send(a)); } }, "image/jpeg", 0.8);
   }
-  setTimeout(sendFrame, 100);
+  setTimeout(frameLoop, 100);
 }
 
 const COLOURS = { G: "#3c3", W: "#fff", Y: "#fd2", R: "#f44", J: "#a22" };
@@ -103,7 +137,7 @@ function draw(msg) {
   g.clearRect(0, 0, canvas.width, canvas.height);
   g.lineWidth = 3; g.font = "bold 20px sans-serif";
   const box = $("cards");
-  box.innerHTML = "";
+  box.replaceChildren();
   for (const d of msg.detections) {
     const col = COLOURS[d.card === "J" ? "J" : d.card[0]];
     g.strokeStyle = col; g.fillStyle = col;
@@ -136,7 +170,7 @@ function addPick(code) {
 }
 function renderHand() {
   const box = $("myhand");
-  box.innerHTML = "";
+  box.replaceChildren();
   hand.forEach((c, i) => { const ch = chip(c); ch.addEventListener("click", () => { hand.splice(i, 1); renderHand(); }); box.appendChild(ch); });
   if (ws && ws.readyState === 1) ws.send(JSON.stringify({ hand: hand.join(" ") }));
 }
@@ -246,27 +280,35 @@ $("recordform").addEventListener("submit", async (e) => {
   const body = { players, winner: $("recwinner").value.trim() || null, points: confirmed.points || 0,
                  discarder: $("recdiscarder").value.trim() || null, rules: $("rules").value, cards: confirmed.cards.join(" ") };
   if (confirmed.points === null) { $("scoreout").textContent = "not a winning hand: fix the cards before recording"; return; }
-  const r = await fetch("/api/ledger/deals", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
-  $("scoreout").textContent = r.ok ? `recorded deal #${j.id}: ${body.winner} ${body.points} points` : "Error: " + (typeof j.detail === "string" ? j.detail : JSON.stringify(j.detail));
+  $("scoreout").textContent = r.ok ? `recorded deal #${j.id}: ${body.winner} ${body.points} points` : "Error: " + detailText(j);
 });
 
 // --- ledger ------------------------------------------------------------------------------------
 async function loadLedger() {
   const j = await (await fetch("/api/ledger")).json();
-  const rows = Object.entries(j.totals).map(([p, t]) => `<tr><td>${p}</td><td>${t}</td></tr>`).join("");
-  $("totals").innerHTML = `<tr><th>Player</th><th>Total</th></tr>${rows}`;
+  const row = (cells, tag) => {
+    const tr = document.createElement("tr");
+    for (const c of cells) { const td = document.createElement(tag); td.textContent = String(c); tr.appendChild(td); }
+    return tr;
+  };
+  $("totals").replaceChildren(row(["Player", "Total"], "th"), ...Object.entries(j.totals).map(([p, t]) => row([p, t], "td")));
   $("ledgerout").textContent = j.deals.slice(-10).map((d) => `#${d.id} ${d.winner || "draw"} ${d.points}: ` + d.payments.map((p) => `${p.payer}→${p.payee} ${p.amount}`).join(", ")).join("\n");
 }
 $("dealform").addEventListener("submit", async (e) => {
   e.preventDefault();
   const body = { players: $("players").value.split(",").map((s) => s.trim()).filter(Boolean), winner: $("winner").value || null,
                  points: +$("points").value, discarder: $("discarder").value || null };
-  const r = await fetch("/api/ledger/deals", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  if (!r.ok) { $("ledgerout").textContent = "Error: " + JSON.stringify((await r.json()).detail); return; }
+  const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!r.ok) { $("ledgerout").textContent = "Error: " + detailText(await r.json()); return; }
   loadLedger();
 });
-$("undo").addEventListener("click", async () => { await fetch("/api/ledger/undo", { method: "POST" }); loadLedger(); });
+$("undo").addEventListener("click", async () => {
+  const r = await write("/api/ledger/undo");
+  if (!r.ok) { $("ledgerout").textContent = "Undo failed: " + detailText(await r.json()); return; }
+  loadLedger();
+});
 
 // --- my deck -----------------------------------------------------------------------------------
 function deckParam() { return $("deckchoice").value ? "&deck=" + encodeURIComponent($("deckchoice").value) : ""; }
@@ -292,6 +334,8 @@ let gridShots = [], draft = null;
 $("snap").addEventListener("click", async () => {
   const v = $("video");
   if (!v.srcObject) {
+    const blocked = cameraBlocked();
+    if (blocked) { $("deckstatus").textContent = blocked + "; or choose photos below"; return; }
     try { v.srcObject = await navigator.mediaDevices.getUserMedia({ video: { width: 1920, height: 1080, facingMode: "environment" } }); await v.play(); }
     catch (e) { $("deckstatus").textContent = "camera unavailable: " + e.message; return; }
   }
@@ -324,7 +368,7 @@ $("cutbtn").addEventListener("click", async () => {
 $("adapt").addEventListener("click", async () => {
   const name = $("deckname").value.trim();
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { $("deckstatus").textContent = "name the deck: letters, digits, - or _"; return; }
-  const r = await fetch("/api/decks", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ draft, name }) });
+  const r = await write("/api/decks", { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ draft, name }) });
   const j = await r.json();
   if (!r.ok) { $("deckstatus").textContent = typeof j.detail === "string" ? j.detail : "could not start"; return; }
   $("adapt").disabled = true;

@@ -42,8 +42,12 @@ def test_health_and_page(tmp_path):
         assert c.get("/api/health").json()["status"] == "ok"
         page = c.get("/")
         assert page.status_code == 200 and "getUserMedia" in c.get("/app.js").text
-        for text in (page.text, c.get("/app.js").text, c.get("/style.css").text):
-            assert "https://" not in text and "http://" not in text  # works offline: no CDN
+        docs = c.get("/docs")
+        assert docs.status_code == 200 and "/api.js" in docs.text
+        for path in ("/", "/app.js", "/style.css", "/docs", "/api.js"):
+            text = c.get(path).text
+            assert "https://" not in text and "http://" not in text, path  # works offline: no CDN
+        assert c.get("/favicon.svg").status_code == 200
         schema = c.get("/openapi.json").json()
         assert "/api/score" in schema["paths"] and "/api/gof/beats" in schema["paths"]
 

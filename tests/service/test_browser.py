@@ -67,8 +67,8 @@ def test_live_page_shows_cards_and_announces(server, tmp_path):
         page = browser.new_page(viewport={"width": 1100, "height": 900})
         page.goto(server + "/")
         page.click("#start")
-        page.wait_for_function("document.querySelectorAll('#cards .chip').length > 0", timeout=90_000)
-        page.wait_for_function("Array.from(document.querySelectorAll('#events li')).some(li => li.textContent.includes('shows'))",
+        page.wait_for_function("() => document.querySelectorAll('#cards .chip').length > 0", timeout=90_000)
+        page.wait_for_function("() => Array.from(document.querySelectorAll('#events li')).some(li => li.textContent.includes('shows'))",
                                timeout=90_000)
         shot = DOCS_SCREENSHOT if os.environ.get("SISEPAI_UPDATE_SCREENSHOT") == "1" else tmp_path / "page.png"
         page.screenshot(path=str(shot))
@@ -100,24 +100,24 @@ def test_confirm_a_photographed_hand_on_a_phone_and_record_it(server, tmp_path):
         page.goto(server + "/")
         page.click("nav button[data-tab=score]")
         page.set_input_files("#photo", str(photo))
-        page.wait_for_function("document.querySelectorAll('#melds .chip').length === 21", timeout=60_000)
+        page.wait_for_function("() => document.querySelectorAll('#melds .chip').length === 21", timeout=60_000)
         assert page.locator("#confirmscore").inner_text().startswith("a win:")
         assert page.locator("#melds .meld").count() >= 6  # shown in meld groups
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # fits the phone's width
-        read = sorted(page.evaluate("Array.from(document.querySelectorAll('#melds .chip')).map(c => c.textContent)"))
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # fits the phone's width
+        read = sorted(page.evaluate("() => Array.from(document.querySelectorAll('#melds .chip')).map(c => c.textContent)"))
         # remove one card: no longer a win; add it back through the picker: a win again
         first = page.locator("#melds .chip").first
         glyph = first.inner_text()
         first.tap()
         page.locator("#fixpicker button.remove").tap()
-        page.wait_for_function("document.querySelector('#confirmscore').textContent.includes('not a winning hand')")
+        page.wait_for_function("() => document.querySelector('#confirmscore').textContent.includes('not a winning hand')")
         page.click("#addcard")
         page.locator("#fixpicker button", has_text=glyph).first.tap()
-        page.wait_for_function("document.querySelector('#confirmscore').textContent.startsWith('a win:')")
+        page.wait_for_function("() => document.querySelector('#confirmscore').textContent.startsWith('a win:')")
         page.fill("#recplayers", "Ann, Bo, Cy, Di")
         page.fill("#recwinner", "Ann")
         page.click("#record")
-        page.wait_for_function("document.querySelector('#scoreout').textContent.startsWith('recorded deal')")
+        page.wait_for_function("() => document.querySelector('#scoreout').textContent.startsWith('recorded deal')")
         browser.close()
     deal = httpx.get(server + "/api/ledger").json()["deals"][-1]
     assert deal["winner"] == "Ann" and deal["points"] > 0

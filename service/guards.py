@@ -1,0 +1,177 @@
+"""What the service checks before a request reaches a route: its size, its host, where it comes
+from, and the headers every answer carries.
+
+One pure ASGI middleware, :class:`Guard`, so nothing is parsed before it has looked:
+
+- **Body size.** A ``Content-Length`` past the route's limit gets 413 at once; a body sent
+  without one is counted as it streams and cut off at the limit. Image uploads may carry
+  ``max_upload_mb``; every other body :data:`JSON_LIMIT` bytes.
+- **Trusted hosts.** The ``Host`` header must be ``localhost``, an IP address, or a name given
+  with ``--allow-host``: a page on another domain that resolves to this machine (DNS rebinding)
+  is refused.
+- **Same-origin writes.** A ``POST`` (or any write) from a browser page on another origin is
+  refused (its ``Origin`` or ``Sec-Fetch-Site`` says so), even a ``no-cors`` one. Programs that
+  send no ``Origin`` (curl, scripts) are unaffected; ledger writes still need the token.
+- **Headers.** A Content-Security-Policy that allows only this origin's scripts and styles,
+  ``nosniff``, no framing and no referrer.
+
+>>> host_allowed("localhost:8000", ()), host_allowed("192.168.1.20:8000", ()), host_allowed("evil.example", ())
+(True, True, False)
+>>> same_origin("http://localhost:8000", "localhost:8000"), same_origin("https://evil.example", "localhost:8000")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from typing import Iterable
+from urllib.parse import urlsplit
+
+from starlette.exceptions import HTTPException
+
+JSON_LIMIT = 64 * 1024
+"""Largest JSON (or other non-upload) body, in bytes: a 21-card hand is under 100."""
+UPLOAD_PATHS = {"/api/recognize": 1, "/api/score-image": 1, "/api/decks/cut": 4}
+"""Routes that take images, and how many images at most."""
+UPLOAD_OVERHEAD = 64 * 1024
+"""Multipart framing allowed on top of the image limit."""
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+       "media-src 'self' blob: mediastream:; connect-src 'self' ws: wss:; object-src 'none'; "
+       "base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+def _split_host(host: str) -> str:
+    """The name part of a ``Host`` header (``[::1]:8000`` -> ``::1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def host_allowed(host: str, allowed: Iterable[str]) -> bool:
+    """Whether a ``Host`` header names this machine: localhost, an IP literal, or an allowed name."""
+    name = _split_host(host)
+    if not name:
+        return False
+    if name in ("localhost", "testserver") or name.endswith(".localhost") or name in {a.lower() for a in allowed}:
+        return True
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return False
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """Whether an ``Origin`` header names the same host and port as the ``Host`` header."""
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    default = {"http": "80", "https": "443"}[parts.scheme]
+
+    def norm(netloc: str) -> tuple[str, str]:
+        netloc = netloc.lower()
+        name = _split_host(netloc)
+        port = netloc.rsplit(":", 1)[1] if netloc.rsplit(":", 1)[-1].isdigit() and not netloc.endswith("]") else default
+        return name, port
+
+    return norm(parts.netloc) == norm(host)
+
+
+def _header(scope: dict, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+async def _refuse(send, status: int, detail: str, headers: list[tuple[bytes, bytes]] = ()) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *SECURITY_HEADERS, *headers]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyTooLarge(HTTPException):
+    """Raised from ``receive`` once a streamed body passes its limit: an HTTP exception, so a
+    route that is parsing the body answers 413 rather than a parse error."""
+
+    def __init__(self, limit: int):
+        super().__init__(413, f"request body over {limit // 1024} KB")
+
+
+class Guard:
+    """The ASGI middleware described in the module docstring."""
+
+    def __init__(self, app, upload_limit: int, allowed_hosts: Iterable[str] = ()):
+        self.app = app
+        self.upload_limit = upload_limit
+        self.allowed_hosts = tuple(allowed_hosts)
+
+    def limit_for(self, path: str) -> int:
+        images = UPLOAD_PATHS.get(path)
+        return images * self.upload_limit + UPLOAD_OVERHEAD if images else JSON_LIMIT
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        host = _header(scope, b"host") or ""
+        if not host_allowed(host, self.allowed_hosts):
+            if scope["type"] == "websocket":
+                return await send({"type": "websocket.close", "code": 1008})
+            return await _refuse(send, 400, "unknown Host: open the page by IP address or localhost, or start "
+                                            "the server with --allow-host NAME")
+        if scope["type"] == "websocket":
+            origin = _header(scope, b"origin")
+            if origin is not None and not same_origin(origin, host):
+                return await send({"type": "websocket.close", "code": 1008})
+            return await self.app(scope, receive, send)
+        if scope["method"] in WRITE_METHODS:
+            origin = _header(scope, b"origin")
+            site = _header(scope, b"sec-fetch-site")
+            if (origin is not None and origin != "null" and not same_origin(origin, host)) or origin == "null" \
+                    or site in ("cross-site", "same-site"):
+                return await _refuse(send, 403, "cross-site write refused: send writes from this service's own page")
+        limit = self.limit_for(scope["path"])
+        length = _header(scope, b"content-length")
+        if length is not None:
+            if not length.isdigit():
+                return await _refuse(send, 400, "bad Content-Length")
+            if int(length) > limit:
+                return await _refuse(send, 413, f"request body over {limit // 1024} KB")
+        received = 0
+        started = False
+
+        async def counted_receive():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(limit)
+            return message
+
+        async def send_with_headers(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message = dict(message, headers=[*message.get("headers", []), *SECURITY_HEADERS])
+            await send(message)
+
+        try:
+            await self.app(scope, counted_receive, send_with_headers)
+        except BodyTooLarge:
+            if not started:
+                await _refuse(send, 413, f"request body over {limit // 1024} KB")

@@ -1,0 +1,51 @@
+"""Rules as the network may give them: a preset name, or a preset with inline overrides. Never a
+path: rules files are a command-line feature (``--rules FILE.toml``), and a server must not open
+files a client names.
+
+>>> network_rules("korean").name
+'korean'
+>>> network_rules(RulesOverrides(preset="seesek", four_card_points=4)).points["quad"]
+4
+>>> network_rules("/etc/passwd.toml")
+Traceback (most recent call last):
+...
+sisepai.engine.errors.RulesError: rules must be a preset name (korean, seesek) or {"preset", "points", ...}; rules files are for the command line
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from sisepai.engine.errors import RulesError
+from sisepai.engine.rules import POINT_KEYS, Rules, preset_names
+
+
+class RulesOverrides(BaseModel):
+    """A preset with some points or options changed, e.g. ``{"preset": "seesek", "points": {"joker": 5}}``."""
+
+    preset: str = Field("seesek", max_length=20)
+    points: dict[str, int] = Field(default_factory=dict, max_length=len(POINT_KEYS))
+    four_card_points: int | None = Field(None, ge=2, le=4)
+    jokers: int | None = Field(None, ge=0, le=8)
+
+
+def network_rules(value: "str | RulesOverrides | None") -> Rules:
+    """The :class:`Rules` for a request: a preset name, or :class:`RulesOverrides`."""
+    if value is None:
+        return Rules.preset("seesek")
+    if isinstance(value, str):
+        if value not in preset_names():
+            raise RulesError(f"rules must be a preset name ({', '.join(preset_names())}) or "
+                             '{"preset", "points", ...}; rules files are for the command line')
+        return Rules.preset(value)
+    base = network_rules(value.preset)
+    unknown = set(value.points) - set(POINT_KEYS)
+    if unknown:
+        raise RulesError(f"unknown scoring key(s) {', '.join(sorted(unknown))[:200]}; known: {', '.join(POINT_KEYS)}")
+    if any(not 0 <= v <= 100 for v in value.points.values()):
+        raise RulesError("points must be 0 to 100")
+    options = {k: v for k, v in (("four_card_points", value.four_card_points), ("jokers", value.jokers)) if v is not None}
+    rules = Rules.preset(base.name, **options)
+    if value.points:
+        rules = rules.with_options(points_items=tuple(sorted({**rules.points, **value.points}.items())))
+    return rules
