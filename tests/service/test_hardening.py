@@ -1,0 +1,168 @@
+"""The service against hostile and careless clients: each test fails without its guard."""
+
+import struct
+import threading
+import time
+import zlib
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from sisepai.service.main import create_app
+from sisepai.service.settings import Settings
+
+from .test_api import READY, CountingRecognizer, jpeg
+
+THIRTY = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC GA GE WA WE YA YE RA RE GR GH"
+
+
+class BlockingRecognizer(CountingRecognizer):
+    """Holds each recognition until ``release`` is set, to fill the worker pool on purpose."""
+
+    def __init__(self):
+        super().__init__()
+        self.release = threading.Event()
+        self.started = threading.Event()
+
+    def recognize(self, image, zoom_out=True, palette=None):
+        self.started.set()
+        self.release.wait(10)
+        return super().recognize(image, zoom_out, palette)
+
+
+def client(tmp_path, recognizer=None, **kw):
+    settings = Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False, **kw)
+    return TestClient(create_app(settings, recognizer=recognizer or CountingRecognizer()))
+
+
+def png_bomb(width: int, height: int) -> bytes:
+    """A tiny PNG whose header declares ``width`` x ``height`` pixels."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b"")
+
+
+def test_a_hand_over_the_rules_size_gets_422_at_once(tmp_path):
+    with client(tmp_path) as c:
+        t = time.perf_counter()
+        r = c.post("/api/advise", json={"cards": THIRTY})
+        assert r.status_code == 422 and "at most 21" in r.json()["detail"]
+        assert time.perf_counter() - t < 2
+
+
+def test_recognition_runs_in_a_bounded_pool_and_health_stays_quick(tmp_path):
+    rec = BlockingRecognizer()
+    with client(tmp_path, rec, workers=1, queue=0) as c:
+        first = {}
+        worker = threading.Thread(target=lambda: first.update(r=c.post("/api/recognize", files={"file": ("a.jpg", jpeg(), "image/jpeg")})))
+        worker.start()
+        assert rec.started.wait(5)
+        t = time.perf_counter()
+        assert c.get("/api/health").status_code == 200
+        assert c.post("/api/score", json={"cards": READY + " YK"}).json()["winning"]
+        assert time.perf_counter() - t < 1.0  # the event loop is free while a recognition runs
+        busy = c.post("/api/recognize", files={"file": ("b.jpg", jpeg(), "image/jpeg")})
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
+        rec.release.set()
+        worker.join(10)
+        assert first["r"].status_code == 200
+
+
+@pytest.mark.parametrize("side", [20_000, 30_000])
+def test_an_image_bomb_is_refused_from_its_header(tmp_path, side):
+    rec = CountingRecognizer()
+    with client(tmp_path, rec) as c:
+        t = time.perf_counter()
+        r = c.post("/api/recognize", files={"file": ("bomb.png", png_bomb(side, side), "image/png")})
+        assert r.status_code == 413 and ("too many pixels" in r.json()["detail"] or "too large" in r.json()["detail"])
+        assert time.perf_counter() - t < 2 and rec.calls == 0
+        medium = c.post("/api/recognize", files={"file": ("m.png", png_bomb(8000, 8000), "image/png")})
+        assert medium.status_code == 413 and "8000x8000" in medium.json()["detail"]
+
+
+def test_an_image_bomb_over_the_websocket_is_an_error_message(tmp_path):
+    with client(tmp_path) as c, c.websocket_connect("/api/live") as ws:
+        ws.send_bytes(png_bomb(30_000, 30_000))
+        assert ws.receive_json()["type"] == "error"
+        ws.send_bytes(jpeg())
+        assert ws.receive_json()["type"] == "state"  # the connection carries on
+
+
+def test_bodies_are_limited_before_they_are_read(tmp_path):
+    with client(tmp_path, max_upload_mb=1) as c:
+        big = c.post("/api/recognize", files={"file": ("big.jpg", b"\xff" * 3_000_000, "image/jpeg")})
+        assert big.status_code == 413
+        r = c.post("/api/score", content=b"{" + b" " * 100_000 + b"}", headers={"content-type": "application/json"})
+        assert r.status_code == 413
+        r = c.post("/api/score", json={"cards": "GK " * 2000})
+        assert r.status_code == 422  # every string has a maximum length
+        r = c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 1,
+                                              "rules": "seesek", "cards": "GK" * 5000})
+        assert r.status_code == 422 and c.get("/api/ledger").json()["deals"] == []
+
+
+def test_rules_over_the_network_are_never_a_path(tmp_path):
+    secret = tmp_path / "secret.toml"
+    secret.write_text('preset = "seesek"\nadmin_password = "x"\n')
+    with client(tmp_path) as c:
+        for rules in (str(secret), str(tmp_path), "/etc/passwd.toml"):
+            r = c.post("/api/score", json={"cards": READY + " YK", "rules": rules})
+            assert r.status_code == 422 and "preset name" in r.json()["detail"] and "admin" not in r.text
+        r = c.post("/api/score", json={"cards": READY + " YK", "rules": {"preset": "seesek", "points": {"joker": 5}}})
+        assert r.status_code == 200 and r.json()["points"] == 13  # inline overrides still work
+
+
+def test_the_csv_export_defuses_formulas(tmp_path):
+    with client(tmp_path) as c:
+        for name in ("=cmd|' /C calc'!A0", "@SUM(A1)", "+1+1", "-2"):
+            assert c.post("/api/ledger/deals", json={"players": [name, "Bo"], "winner": name, "points": 3}).status_code == 200
+        csv = c.get("/api/ledger/export.csv").text
+        assert "'=cmd" in csv and "'@SUM" in csv and "'+1+1" in csv and "'-2" in csv
+        assert "\n=cmd" not in csv and ",=cmd" not in csv
+
+
+def test_cross_site_writes_and_foreign_hosts_are_refused(tmp_path):
+    with client(tmp_path) as c:
+        c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 3})
+        evil = c.post("/api/ledger/undo", headers={"Origin": "https://evil.example"})
+        assert evil.status_code == 403 and len(c.get("/api/ledger").json()["deals"]) == 1
+        assert c.post("/api/ledger/undo", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
+        assert c.post("/api/ledger/undo", headers={"Origin": "http://testserver"}).status_code == 200  # the page itself
+        assert c.get("/api/health", headers={"Host": "rebind.evil.example"}).status_code == 400
+        assert c.get("/api/health", headers={"Host": "192.168.1.20:8000"}).status_code == 200
+        with pytest.raises(WebSocketDisconnect):
+            with c.websocket_connect("/api/live", headers={"Origin": "https://evil.example"}) as ws:
+                ws.receive_json()
+
+
+def test_every_answer_carries_a_content_security_policy(tmp_path):
+    with client(tmp_path) as c:
+        for path in ("/", "/api/health", "/docs"):
+            headers = c.get(path).headers
+            assert "script-src 'self'" in headers["content-security-policy"]
+            assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+
+
+def test_small_failures(tmp_path):
+    with client(tmp_path, host="0.0.0.0", token="s3cret") as c:
+        r = c.post("/api/ledger/undo", headers={"X-Sisepai-Token": "sécret".encode()})
+        assert r.status_code == 401  # a non-ASCII token is a wrong token, not a crash
+    with client(tmp_path) as c:
+        r = c.post("/api/score", json={"cards": "X" * 150})
+        assert r.status_code == 422 and len(r.text) < 400  # an unknown card is not echoed whole
+        r = c.post("/api/advise", json={"cards": READY, "shown": "WC WC"})
+        assert r.status_code == 422 and "one card" in r.json()["detail"]
+        assert c.post("/api/gof/score", json={"left": [0] + [3] * 100_000}).status_code in (413, 422)
+        assert c.post("/api/gof/score", json={"left": [1, 2, 3, 4]}).status_code == 422
+        assert c.post("/api/gof/score", json={"left": [0, 0, 3, 4]}).status_code == 422
+        assert c.post("/api/gof/beats", json={"play": "g1 " * 60, "previous": "r5"}).status_code == 422
+        with c.websocket_connect("/api/live") as ws:
+            ws.send_text("{not json")
+            assert ws.receive_json()["type"] == "error"
+            ws.send_text('{"hand": 5}')
+            assert ws.receive_json()["type"] == "error"
+            ws.send_bytes(jpeg())
+            assert ws.receive_json()["type"] == "state"  # still connected
