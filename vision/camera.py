@@ -18,6 +18,11 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import cv2
+
+try:  # a missing camera is reported in one line by this module, not by OpenCV's warnings
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+except AttributeError:  # pragma: no cover - an OpenCV build without the logging module
+    pass
 import numpy as np
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}

@@ -76,3 +76,11 @@ def test_watch_failure_paths_are_clear(tmp_path, make, needle):
 def test_open_source_kinds(tmp_path):
     with pytest.raises(SourceError):
         open_source(str(tmp_path / "missing"))
+
+
+def test_a_missing_camera_is_reported_without_opencv_noise():
+    code = ("from sisepai.vision.camera import LiveSource, SourceError\n"
+            "try:\n    next(iter(LiveSource(7, retries=1, backoff=0.01)))\nexcept SourceError as e:\n    print(e)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "could not be opened" in proc.stdout
+    assert "WARN" not in proc.stderr and "OpenCV" not in proc.stderr and len(proc.stderr.splitlines()) <= 2
