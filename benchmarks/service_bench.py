@@ -1,4 +1,9 @@
-"""Service load: 8 concurrent clients scoring for 30 s and 2 live WebSocket streams, on loopback."""
+"""Service load on loopback: 8 scoring clients and a health probe, first alone, then with 2 clients
+recognising photos (POST /api/recognize) at the same time, then with 2 live WebSocket streams.
+
+Reports scoring requests a second and p95, health p95, and what the recognising clients got
+(answers, and 503 "busy" answers from the bounded worker pool).
+"""
 
 import asyncio
 import json
@@ -18,7 +23,7 @@ import websockets
 from sisepai.datasets.scene import make_scene
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
-DURATION = float(os.environ.get("BENCH_SECONDS", "30"))
+DURATION = float(os.environ.get("BENCH_SECONDS", "20"))
 
 
 def free_port() -> int:
@@ -41,33 +46,62 @@ async def scorer(client, url, stop, lat, errors):
         lat.append((time.perf_counter() - t) * 1000)
 
 
-async def stream(url, frames, stop, counts, errors, i):
+async def health(client, url, stop, lat):
+    while time.perf_counter() < stop:
+        t = time.perf_counter()
+        await client.get(url)
+        lat.append((time.perf_counter() - t) * 1000)
+        await asyncio.sleep(0.05)
+
+
+async def recogniser(client, url, photos, stop, counts):
+    k = 0
+    while time.perf_counter() < stop:
+        r = await client.post(url, files={"file": ("table.jpg", photos[k % len(photos)], "image/jpeg")})
+        counts[r.status_code] = counts.get(r.status_code, 0) + 1
+        if r.status_code == 503:
+            await asyncio.sleep(float(r.headers.get("retry-after", "1")) / 4)
+        k += 1
+
+
+async def stream(url, frames, stop, counts, i):
     async with websockets.connect(url, max_size=2**24) as ws:
         k = 0
         while time.perf_counter() < stop:
             await ws.send(frames[k % len(frames)])
-            msg = json.loads(await ws.recv())
-            if msg.get("type") != "state":
-                errors.append(msg)
+            json.loads(await ws.recv())
             counts[i] += 1
             k += 1
 
 
-async def main(port):
-    frames = []
-    for i in range(6):
-        ok, buf = cv2.imencode(".jpg", make_scene(77, i, "table").image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 85])
-        frames.append(buf.tobytes())
+async def phase(port, photos, recognising: int, streams: int) -> str:
     base = f"http://127.0.0.1:{port}"
     stop = time.perf_counter() + DURATION
-    lat, errors, counts = [], [], [0, 0]
-    async with httpx.AsyncClient(timeout=30) as client:
+    lat, hl, errors, rec_counts, frames = [], [], [], {}, [0] * streams
+    async with httpx.AsyncClient(timeout=60) as client:
         tasks = [scorer(client, base + "/api/score", stop, lat, errors) for _ in range(8)]
-        tasks += [stream(f"ws://127.0.0.1:{port}/api/live", frames, stop, counts, errors, i) for i in range(2)]
+        tasks.append(health(client, base + "/api/health", stop, hl))
+        tasks += [recogniser(client, base + "/api/recognize", photos, stop, rec_counts) for _ in range(recognising)]
+        tasks += [stream(f"ws://127.0.0.1:{port}/api/live", photos, stop, frames, i) for i in range(streams)]
         await asyncio.gather(*tasks)
-    print(f"service 8 scoring clients + 2 live streams, {DURATION:.0f} s: {len(lat) / DURATION:,.0f} req/s, "
-          f"p50 {np.percentile(lat, 50):.1f} ms, p95 {np.percentile(lat, 95):.1f} ms; "
-          f"{counts[0] / DURATION:.1f} and {counts[1] / DURATION:.1f} frames/s per stream; {len(errors)} errors")
+    load = "alone" if not recognising and not streams else \
+        f"+ {recognising} recognising" if recognising else f"+ {streams} live streams"
+    extra = ""
+    if recognising:
+        extra = f"; recognitions {rec_counts.get(200, 0) / DURATION:.1f}/s, {rec_counts.get(503, 0)} busy (503)"
+    if streams:
+        extra = "; " + ", ".join(f"{f / DURATION:.1f}" for f in frames) + " frames/s per stream"
+    return (f"service 8 scoring clients {load:<16} {len(lat) / DURATION:>6,.0f} req/s, p95 "
+            f"{np.percentile(lat, 95):.1f} ms; health p95 {np.percentile(hl, 95):.1f} ms; {len(errors)} errors{extra}")
+
+
+async def main(port):
+    photos = []
+    for i in range(6):
+        ok, buf = cv2.imencode(".jpg", make_scene(77, i, "table").image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 85])
+        photos.append(buf.tobytes())
+    for recognising, streams in ((0, 0), (2, 0), (0, 2)):
+        print(await phase(port, photos, recognising, streams), flush=True)
 
 
 port = free_port()
