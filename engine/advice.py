@@ -100,6 +100,7 @@ def _partial_splitters(allow_general_pair: bool) -> tuple[_PartialSplitter, ...]
     return tuple(_PartialSplitter(c, allow_general_pair) for c in COMPONENTS)
 
 
+@lru_cache(maxsize=4096)
 def _draws_needed(s: int, t: int, delta: int) -> int:
     """Fewest draws when ``s`` single cards and ``t`` two-card partials each need one card and the
     hand must grow by ``delta`` cards (each draw brings one card; discards drop units).
@@ -276,6 +277,9 @@ def discard_options(counts: Sequence[int], exposed_cards: int, seen: Sequence[in
 
 def _merge(a: dict[int, int], pairs) -> dict[int, int]:
     """Minkowski sum of two (singles -> fewest partials) frontiers."""
+    if len(pairs) == 1:  # the common case: one way to split a component, a plain shift
+        (s2, t2), = pairs
+        return {s1 + s2: t1 + t2 for s1, t1 in a.items()}
     out: dict[int, int] = {}
     for s1, t1 in a.items():
         for s2, t2 in pairs:
@@ -329,8 +333,10 @@ def _discard_distances(counts: Sequence[int], exposed_cards: int, rules: Rules) 
 
 def _keep_value(code: str) -> int:
     """Tie-break: discard soldiers and low cards before high ones (lower id = higher rank)."""
-    k = CARD_CODES.index(code)
-    return -(k % 7)
+    return -(_CODE_ID[code] % 7)
+
+
+_CODE_ID = {code: k for k, code in enumerate(CARD_CODES)}
 
 
 def best_discard(

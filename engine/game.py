@@ -90,6 +90,7 @@ class Game:
         self.moves: list[MoveType] = []
         self._stack: list[tuple] = []
         self._claims: dict[int, list[ClaimOption]] = {}  # claim options on the shown card, by player
+        self._responders: tuple | None = None  # (shown, answers so far, players still to answer)
         self.events: list[dict] = [{
             "type": "deal", "players": self.n, "rules": self.rules.name, "dealer": dealer,
             "hands": [format_cards(sorted(h)) for h in hands], "pile": format_cards(self.pile),
@@ -153,13 +154,18 @@ class Game:
 
     def responders(self) -> list[int]:
         """Players who must still answer the shown card, in turn order from its owner."""
-        if self.phase != "claims" or self.shown is None:
+        shown = self.shown
+        if self.phase != "claims" or shown is None:
             return []
-        owner = self.shown.owner
-        order = [(owner + k) % self.n for k in range(self.n)]
-        if self.shown.source == "discard":
-            order = order[1:]
-        return [p for p in order if p not in self.answers]
+        n, owner, answers = self.n, shown.owner, self.answers
+        cached = self._responders
+        key = tuple(answers)
+        if cached is not None and cached[0] is shown and cached[1] == key:
+            return cached[2]
+        start = 1 if shown.source == "discard" else 0
+        out = [p for p in ((owner + k) % n for k in range(start, n)) if p not in answers]
+        self._responders = (shown, key, out)
+        return out
 
     def claim_options(self, player: int) -> list[ClaimOption]:
         """Every claim ``player`` has on the shown card (worked out once a state: bots, the move

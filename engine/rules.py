@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -29,6 +30,18 @@ OPTION_KEYS = (
     "allow_general_pair", "packs", "jokers", "hand_size", "deal", "misdeal",
     "distinguish_exposed", "stop_at", "description",
 )
+
+
+def _preset_data(path: Path) -> dict[str, Any]:
+    """A built-in preset's table, read once (a game deals with its rules thousands of times)."""
+    import copy
+
+    return copy.deepcopy(_cached_preset(path))
+
+
+@lru_cache(maxsize=16)
+def _cached_preset(path: Path) -> dict[str, Any]:
+    return _load_preset_file(path)
 
 
 def _load_preset_file(path: Path) -> dict[str, Any]:
@@ -103,7 +116,7 @@ class Rules:
         path = PRESET_DIR / f"{name}.toml"
         if not path.is_file():
             raise RulesError(f"unknown rules preset {name!r}; choose one of: {', '.join(preset_names())}")
-        return cls._from_mapping(_load_preset_file(path), options)
+        return cls._from_mapping(_preset_data(path), options)
 
     @classmethod
     def from_toml(cls, path: str | Path, **options: Any) -> "Rules":
@@ -121,7 +134,7 @@ class Rules:
         base_path = PRESET_DIR / f"{base_name}.toml"
         if not base_path.is_file():
             raise RulesError(f"{path}: unknown preset {base_name!r}; choose one of: {', '.join(preset_names())}")
-        base = _load_preset_file(base_path)
+        base = _preset_data(base_path)
         merged = {**base, **{k: v for k, v in data.items() if k != "points"}}
         merged["points"] = {**base["points"], **data.get("points", {})}
         merged.setdefault("name", base_name)
