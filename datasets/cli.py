@@ -91,7 +91,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deck-faces", type=Path, default=None, metavar="DIR",
                    help="lay a real deck's face images (GK.png ... RP.png, J.png) instead of generated styles")
     p.add_argument("--max-tilt", type=float, default=45.0, metavar="DEG", help="largest camera tilt (default 45)")
+    p.add_argument("--format", default="yolo-obb", metavar="LIST",
+                   help="label formats, comma-separated: yolo-obb (ultralytics OBB labels, the default), coco "
+                        "(annotations/instances_{train,val}.json), hf (a Hugging Face imagefolder: "
+                        "images/{train,val}/metadata.jsonl). The JSON ground truth and a dataset card "
+                        "(README.md) are always written")
     p.set_defaults(func=_generate)
+
+    p = dsub.add_parser("merge", help="join the shards of one generation (--shard K/N) into one dataset",
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                        epilog="""example, three machines then one:
+  sisepai dataset generate --out part1 --n 30000 --seed 1 --shard 1/3 --format coco
+  sisepai dataset generate --out part2 --n 30000 --seed 1 --shard 2/3 --format coco
+  sisepai dataset generate --out part3 --n 30000 --seed 1 --shard 3/3 --format coco
+  sisepai dataset merge data/cards part1 part2 part3
+The result is byte-identical to generating the 30000 scenes on one machine.""")
+    p.add_argument("out", type=Path, metavar="OUT")
+    p.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR")
+    p.set_defaults(func=_merge)
 
     p = dsub.add_parser("preview", help="draw the labels of some scenes on a contact sheet (PNG)")
     p.add_argument("dir", type=Path, metavar="DIR")
@@ -126,13 +143,19 @@ def _generate(args) -> int:
 
         DeckFaces.load(args.deck_faces)  # checked here, so a bad folder fails before any worker starts
         deck_faces = str(args.deck_faces.resolve())
+    from sisepai.datasets.formats import check_formats
+
+    formats = check_formats(args.format)
     opts = GenerateOptions(seed=args.seed, size=args.size, layouts=args.layouts, val=args.val, crops=args.crops,
-                           font_split=args.fonts, max_tilt=args.max_tilt, deck_faces=deck_faces)
+                           font_split=args.fonts, max_tilt=args.max_tilt, deck_faces=deck_faces,
+                           yolo="yolo-obb" in formats)
     out: Path = args.out
     try:
-        prepare_folders(out)
+        prepare_folders(out, yolo=opts.yolo)
     except OSError as exc:
         raise SisepaiError(f"cannot write to {out}: {exc}") from None
+    meta = _meta(args, formats, deck_faces)
+    (out / "dataset.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
     workers = args.workers or os.cpu_count() or 1
     bar = Progress(len(indices), "scenes")
     summary = {"train": 0, "val": 0, "labelled": 0, "crops": 0}
@@ -149,6 +172,46 @@ def _generate(args) -> int:
     bar.close()
     print(f"wrote {len(indices)} scenes to {out} ({summary['train']} train, {summary['val']} val), "
           f"{summary['labelled']} labelled cards" + (f", {summary['crops']} crops" if args.crops else ""))
+    if n_shards > 1:
+        print(f"shard {k}/{n_shards}: join the shards with sisepai dataset merge OUT SHARD_DIR... "
+              "(it writes the COCO, Hugging Face and card files of the whole dataset)")
+        return 0
+    _finish(out, meta)
+    return 0
+
+
+def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
+    """``dataset.json``: what made the dataset, the same for every shard of a generation."""
+    from sisepai.datasets.scene import GENERATOR_VERSION
+
+    return {"generator": GENERATOR_VERSION, "n": args.n, "seed": args.seed, "layouts": list(args.layouts),
+            "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
+            "max_tilt": args.max_tilt, "formats": list(formats),
+            "deck_faces": Path(deck_faces).name if deck_faces else None, "shard": list(args.shard)}
+
+
+def _finish(out: Path, meta: dict) -> None:
+    """The dataset-wide files: COCO and Hugging Face layouts, the card and its contact sheet."""
+    from sisepai.datasets.card import write_card
+    from sisepai.datasets.formats import write_formats
+
+    write_formats(out, meta["formats"])
+    write_card(out, meta, _load_records(out))
+    print(f"dataset card: {out / 'README.md'}")
+
+
+def _merge(args) -> int:
+    require_vision()
+    from sisepai.datasets.formats import merge
+
+    for shard in args.shards:
+        if not shard.is_dir():
+            raise SisepaiError(f"{shard}: no such folder")
+    if args.out.exists() and any(args.out.iterdir()):
+        raise SisepaiError(f"{args.out} is not empty: merge into a new folder")
+    meta = merge(args.out, args.shards)
+    print(f"merged {len(args.shards)} shards into {args.out}: {meta['n']} scenes")
+    _finish(args.out, meta)
     return 0
 
 
@@ -165,10 +228,11 @@ def _tally(summary: dict, r: dict) -> None:
 
 
 def _load_records(folder: Path) -> list[dict]:
-    if not (folder / "data.yaml").is_file():
-        raise SisepaiError(f"{folder} is not a sisepai dataset (no data.yaml); make one with: sisepai dataset generate")
+    if not (folder / "data.yaml").is_file() and not (folder / "dataset.json").is_file():
+        raise SisepaiError(f"{folder} is not a sisepai dataset (no dataset.json or data.yaml); make one with: "
+                           "sisepai dataset generate")
     records = []
-    for path in sorted((folder / "annotations").glob("*/*.json")):
+    for path in sorted((folder / "annotations").glob("*/[0-9]*.json")):
         try:
             records.append(json.loads(path.read_text()))
         except json.JSONDecodeError as exc:
@@ -192,36 +256,20 @@ def _preview(args) -> int:
 
 
 def _stats(args) -> int:
-    from collections import Counter
+    from sisepai.datasets.card import dataset_stats
 
-    records = _load_records(args.dir)
-    per_class, per_layout, vis, fonts = Counter(), Counter(), Counter(), Counter()
-    labelled = hidden = 0
-    for r in records:
-        per_layout[r["layout"]] += 1
-        fonts[r["deck"]["font"]] += 1
-        for c in r["cards"]:
-            if not c["face_up"]:
-                per_class["back"] += 1
-                continue
-            bucket = min(int(c["char_visible"] * 10), 9) / 10
-            vis[f"{bucket:.1f}-{bucket + 0.1:.1f}"] += 1
-            if c["labelled"]:
-                per_class[c["card"]] += 1
-                labelled += 1
-            else:
-                hidden += 1
-    stats = {"scenes": len(records), "layouts": dict(per_layout), "labelled_cards": labelled,
-             "unlabelled_face_up_cards": hidden, "per_class": dict(sorted(per_class.items())),
-             "char_visible_histogram": dict(sorted(vis.items())), "fonts": dict(fonts.most_common())}
+    stats = dataset_stats(_load_records(args.dir), args.dir)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False))
         return 0
-    print(f"{len(records)} scenes: " + ", ".join(f"{k} {v}" for k, v in sorted(per_layout.items())))
-    print(f"{labelled} labelled cards, {hidden} face-up cards left unlabelled (character under half visible)")
-    print("per class: " + "  ".join(f"{k} {v}" for k, v in sorted(per_class.items())))
-    print("character visibility: " + "  ".join(f"{k}: {v}" for k, v in sorted(vis.items())))
-    print(f"{len(fonts)} font families")
+    print(f"{stats['scenes']} scenes: " + ", ".join(f"{k} {v}" for k, v in stats["layouts"].items())
+          + f"; {stats['disk_bytes'] / 1e6:,.1f} MB on disk")
+    print(f"{stats['labelled_cards']} labelled cards, {stats['unlabelled_face_up_cards']} face-up cards left "
+          "unlabelled (character under half visible)")
+    print("per class: " + "  ".join(f"{k} {v}" for k, v in stats["per_class"].items()))
+    print(f"class balance (rarest / commonest): {stats['class_balance']}")
+    print("character visibility: " + "  ".join(f"{k}: {v}" for k, v in stats["char_visible_histogram"].items()))
+    print(f"{len(stats['fonts'])} font families")
     return 0
 
 

@@ -7,6 +7,8 @@ Layout of a dataset folder::
     images/{train,val}/NNNNNN.jpg
     labels/{train,val}/NNNNNN.txt  class x1 y1 x2 y2 x3 y3 x4 y4 (normalised), labelled cards only
     annotations/{train,val}/NNNNNN.json   every card: code, corners, ends, visibility, zone, meld
+    dataset.json                   what made it: generator, seed, options, formats, shard
+    README.md, preview.png         the dataset card (:mod:`.card`); COCO and Hugging Face files: :mod:`.formats`
     crops/{train,val}/CODE/NNNNNN_K_E.png (with --crops): each visible card end, upright, 64x64
 """
 
@@ -39,6 +41,8 @@ class GenerateOptions:
     max_tilt: float = 45.0
     deck_faces: str | None = None
     """A folder of a real deck's face images (:mod:`.deck_faces`) to lay instead of generated styles."""
+    yolo: bool = True
+    """Write the ultralytics OBB labels (``labels/``)."""
 
 
 @lru_cache(maxsize=4)
@@ -103,7 +107,8 @@ def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
     ok, buf = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, scene.camera.jpeg])
     assert ok
     (out / "images" / split / f"{name}.jpg").write_bytes(buf.tobytes())
-    (out / "labels" / split / f"{name}.txt").write_text("\n".join(obb_lines(scene)) + ("\n" if scene.labelled() else ""))
+    if opts.yolo:
+        (out / "labels" / split / f"{name}.txt").write_text("\n".join(obb_lines(scene)) + ("\n" if scene.labelled() else ""))
     record = scene_record(scene, index, opts, split, name)
     (out / "annotations" / split / f"{name}.json").write_text(json.dumps(record, sort_keys=True))
     n_crops = 0
@@ -122,8 +127,9 @@ def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
             "crops": n_crops}
 
 
-def prepare_folders(out: Path) -> None:
-    for sub in ("images", "labels", "annotations"):
+def prepare_folders(out: Path, yolo: bool = True) -> None:
+    for sub in ("images", "labels", "annotations") if yolo else ("images", "annotations"):
         for split in ("train", "val"):
             (out / sub / split).mkdir(parents=True, exist_ok=True)
-    write_data_yaml(out)
+    if yolo:
+        write_data_yaml(out)
