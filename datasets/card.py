@@ -134,7 +134,9 @@ def write_card(folder: Path, meta: dict, records: list[dict]) -> Path:
               "Debian package's, shipped in sisepai's `datasets/fonts/licenses/`):", "",
               "| font family | scenes | licence (package) |", "|---|---|---|"]
     lines += [f"| {family} | {n} | {licences.get(family, '')} |" for family, n in stats["fonts"].items()]
-    lines += ["", "The pictures themselves are released under CC0 1.0 by whoever generates them.", "",
+    lines += ["", "sisepai itself is MIT-licensed; whoever generates a dataset chooses its licence. The glyph "
+              "shapes come from the fonts above, whose licences (mostly OFL, Arphic and GPL with font "
+              "exception) allow rendering them into pictures.", "",
               "## Known biases", "", BIASES, "## Contact sheet", "", "![labelled scenes](preview.png)", ""]
     path = folder / "README.md"
     path.write_text("\n".join(lines), encoding="utf-8")
