@@ -73,8 +73,39 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="fit the detector run into H hours instead of --detector-epochs (re-planned after epoch 1)")
     p.add_argument("--reader-minutes", type=float, default=None, metavar="M",
                    help="as many reader epochs as fit in M minutes (timed on a few steps), instead of --reader-epochs")
-    p.add_argument("--no-install", action="store_true", help="keep the new weights in --runs, not models/")
+    p.add_argument("--install", action="store_true",
+                   help="copy the new weights over the shipped ones in models/ (by default they stay in --runs)")
+    p.add_argument("--no-install", action="store_true", help=argparse.SUPPRESS)  # the old default, kept for scripts
     p.set_defaults(func=_train)
+
+
+def _check_train_args(args, steps: list[str]) -> None:
+    """Every argument checked before any long work starts: a missing test set or a dataset
+    without crops fails in a second, not after hours of training."""
+    for flag, path in (("--detector-init", args.detector_init), ("--reader-init", args.reader_init)):
+        if path is not None and not path.is_file():
+            raise SisepaiError(f"{flag} {path}: no such weights file")
+    if not (args.data / "data.yaml").is_file():
+        raise SisepaiError(f"{args.data} is not a generated dataset: sisepai dataset generate --out {args.data} ...")
+    if "detector" in steps:
+        for d in args.detector_data:
+            if not (d / "data.yaml").is_file():
+                raise SisepaiError(f"--detector-data {d} is not a generated dataset")
+    if "reader" in steps:
+        for d in [args.data, *args.reader_data]:
+            if not (d / "crops").is_dir():
+                raise SisepaiError(f"{d} has no crops: generate it with --crops")
+    if "evaluate" in steps:
+        if not args.test:
+            raise SisepaiError("evaluate needs --test DIR (a held-out generated test set); "
+                               "or leave it out with --only detector --only reader")
+        if not any((args.test / "annotations").glob("*/*.json")):
+            raise SisepaiError(f"--test {args.test} holds no generated scenes")
+    if args.install and args.no_install:
+        raise SisepaiError("--install and --no-install contradict each other")
+    for n, name in ((args.detector_epochs, "--detector-epochs"), (args.reader_epochs, "--reader-epochs")):
+        if n < 1:
+            raise SisepaiError(f"{name} must be at least 1")
 
 
 def _train(args) -> int:
@@ -82,53 +113,47 @@ def _train(args) -> int:
 
     require_vision()
     steps = args.only or ["detector", "reader", "evaluate"]
-    for flag, path in (("--detector-init", args.detector_init), ("--reader-init", args.reader_init)):
-        if path is not None and not path.is_file():
-            raise SisepaiError(f"{flag} {path}: no such weights file")
+    _check_train_args(args, steps)
     if args.device != "cpu":
         _require_gpu(args.device)
-    if not (args.data / "data.yaml").is_file():
-        raise SisepaiError(f"{args.data} is not a generated dataset: sisepai dataset generate --out {args.data} ...")
     runs = args.runs.resolve()
+    trained: dict[str, Path] = {}
     if "detector" in steps:
         from sisepai.models.prepare import combine_detector_sets
         from sisepai.models.train import train_detector
 
-        for d in args.detector_data:
-            if not (d / "data.yaml").is_file():
-                raise SisepaiError(f"--detector-data {d} is not a generated dataset")
         yaml = combine_detector_sets([args.data, *args.detector_data], runs / "detector_data.yaml")
         print(f"detector: training on {yaml} ({args.detector_epochs} epochs, imgsz {args.imgsz})")
         lr = args.detector_lr or (0.004 if args.detector_init else 0.01)
-        best = train_detector(yaml, runs, epochs=args.detector_epochs, imgsz=args.imgsz, batch=args.batch,
-                              init=args.detector_init, lr0=lr, device=args.device, workers=args.workers,
-                              hours=args.detector_hours, cache="ram" if args.device != "cpu" else False)
-        if not args.no_install:
-            shutil.copyfile(best, MODELS / "detector.pt")
-            print(f"detector: installed {best} -> {MODELS / 'detector.pt'}")
+        trained["detector"] = train_detector(
+            yaml, runs, epochs=args.detector_epochs, imgsz=args.imgsz, batch=args.batch, init=args.detector_init,
+            lr0=lr, device=args.device, workers=args.workers, hours=args.detector_hours,
+            cache="ram" if args.device != "cpu" else False)
     if "reader" in steps:
         from sisepai.models.prepare import none_crops
         from sisepai.models.train_reader import train_reader
 
         sets = [args.data, *args.reader_data]
         for d in sets:
-            if not (d / "crops").is_dir():
-                raise SisepaiError(f"{d} has no crops: generate it with --crops")
             if not (d / "crops" / "train" / "none").is_dir():
                 print(f"reader: cutting 'none' crops from {d}: {none_crops(d, per_image=5)}")
         out = runs / "reader" / "reader.pt"
         train_reader(sets, out, epochs=args.reader_epochs, checkpoint=runs / "reader" / "checkpoint.pt",
                      init=args.reader_init, lr=args.reader_lr, minutes=args.reader_minutes,
                      device=_torch_device(args.device))
-        if not args.no_install:
-            shutil.copyfile(out, MODELS / "reader.pt")
-            print(f"reader: installed {out} -> {MODELS / 'reader.pt'}")
+        trained["reader"] = out
+    for kind, path in trained.items():
+        if args.install:
+            shutil.copyfile(path, MODELS / f"{kind}.pt")
+            print(f"{kind}: installed {path} -> {MODELS / f'{kind}.pt'}")
+        else:
+            print(f"{kind}: new weights in {path} (add --install to replace {MODELS / f'{kind}.pt'})")
     if "evaluate" in steps:
-        if not args.test:
-            raise SisepaiError("evaluate needs --test DIR (a held-out generated test set)")
-        metrics = evaluate_all(args.test)
-        (MODELS / "metrics.json").write_text(json.dumps(metrics, indent=1))
+        metrics = evaluate_all(args.test, trained.get("detector"), trained.get("reader"))
+        target = MODELS / "metrics.json" if args.install or not trained else runs / "metrics.json"
+        target.write_text(json.dumps(metrics, indent=1))
         print(json.dumps(metrics, indent=1))
+        print(f"metrics: {target}")
     return 0
 
 

@@ -35,6 +35,9 @@ def train_detector(
     """Train (or resume) the OBB detector from a model YAML, or fine-tune it from ``init`` weights
     (no warm-up, ``lr0`` falling tenfold); returns the best weights.
 
+    The optimizer is named (SGD, momentum 0.937): ultralytics' ``optimizer="auto"`` picks its own
+    optimizer and learning rate and ignores ``lr0``.
+
     ``device`` is ultralytics' (``"cpu"``, ``"0"`` for the first CUDA GPU). ``hours`` fits the run into
     that time instead of ``epochs`` (ultralytics re-plans the epochs after the first one).
     """
@@ -55,7 +58,7 @@ def train_detector(
         tune = {"lr0": lr0, "lrf": 0.1, "warmup_epochs": 0} if init else {"lr0": lr0}
         model.train(**tune,
             data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
-            amp=False, fliplr=0.0, flipud=0.0, mosaic=1.0, close_mosaic=max(1, epochs // 5), plots=False,
+            optimizer="SGD", momentum=0.937, amp=False, fliplr=0.0, flipud=0.0, mosaic=1.0, close_mosaic=max(1, epochs // 5), plots=False,
             project=str(runs), name=name, exist_ok=True, seed=0, deterministic=True, patience=100,
             save_period=1, verbose=True, cache=cache, degrees=0.0, scale=0.4, translate=0.1,
             **({"time": hours} if hours else {}),
