@@ -113,9 +113,9 @@ def _train(args) -> int:
 
     require_vision()
     steps = args.only or ["detector", "reader", "evaluate"]
-    _check_train_args(args, steps)
     if args.device != "cpu":
         _require_gpu(args.device)
+    _check_train_args(args, steps)
     runs = args.runs.resolve()
     trained: dict[str, Path] = {}
     if "detector" in steps:

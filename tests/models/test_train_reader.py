@@ -101,3 +101,20 @@ def test_a_time_budget_plans_the_epochs_and_a_resume_keeps_the_plan(tiny_crops, 
     train_reader([tiny_crops], out, epochs=50, batch=16, samples_per_epoch=32, checkpoint=ckpt, arch="v1",
                  minutes=5, progress=again.append)
     assert not any("fit in" in m for m in again) and any("resuming" in m for m in again)
+
+
+def test_train_checks_its_arguments_before_any_long_work(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    exe = Path(sys.executable).with_name("sisepai")
+    data = tmp_path / "data"
+    proc = subprocess.run([str(exe), "dataset", "generate", "--out", str(data), "--n", "2", "--size", "320x180",
+                           "--crops", "--workers", "1"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    t = time.perf_counter()
+    proc = subprocess.run([str(exe), "train", "--data", str(data)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "evaluate needs --test" in proc.stderr
+    assert time.perf_counter() - t < 30  # refused before training, not after
+    assert not (Path(sys.executable).parent / "runs").exists()
