@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# System packages some tests and features use: Chromium (the browser test), Tesseract with
-# traditional Chinese (the OCR cross-check) and espeak-ng (spoken announcements).
+# System packages some tests and features use: Chromium (the browser tests) and espeak-ng
+# (spoken announcements). Tesseract is not needed: the OCR cross-check does not help the reader
+# (models/MODEL_CARD.md) and is an optional extra, sisepai[ocr].
 # Installs what is missing when run as root with apt-get; otherwise says what to install.
 set -u
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
-command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
-[ -e /usr/share/tesseract-ocr/5/tessdata/chi_tra.traineddata ] || [ -e /usr/share/tesseract-ocr/4.00/tessdata/chi_tra.traineddata ] || need+=(tesseract-ocr-chi-tra)
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
