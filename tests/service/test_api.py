@@ -142,20 +142,41 @@ def test_gang_of_four_routes(tmp_path):
 
 
 def test_live_websocket_drops_stale_frames_and_sessions_are_separate(tmp_path):
-    rec = CountingRecognizer()
+    import threading
+
+    class Held(CountingRecognizer):
+        """Holds the first recognition until released, so frames pile up behind it."""
+
+        def __init__(self):
+            super().__init__()
+            self.started, self.release = threading.Event(), threading.Event()
+
+        def recognize(self, image, zoom_out=True, palette=None):
+            self.started.set()
+            self.release.wait(10)
+            return super().recognize(image, zoom_out, palette)
+
+    rec = Held()
     app = create_app(Settings(db=str(tmp_path / "l.sqlite"), load_model=False), recognizer=rec)
     with TestClient(app) as c:
-        with c.websocket_connect("/api/live") as a, c.websocket_connect("/api/live?hand=GK%20GA") as b:
-            for _ in range(5):
+        with c.websocket_connect("/api/live") as a:
+            a.send_bytes(jpeg())
+            assert rec.started.wait(5)
+            for _ in range(4):  # arrive while the first is being read: only the newest is kept
                 a.send_bytes(jpeg())
-            msg = a.receive_json()
-            assert msg["type"] == "state" and "cards" in msg and "events" in msg
+            import time
+
+            time.sleep(0.3)
+            rec.release.set()
+            first, second = a.receive_json(), a.receive_json()
+            assert first["type"] == second["type"] == "state" and "cards" in first and "events" in first
+            assert rec.calls == 2 and second["dropped"] == 3  # the first frame and the newest; 3 dropped
+        with c.websocket_connect("/api/live") as b, c.websocket_connect("/api/live?hand=GK%20GA") as d:
             b.send_bytes(jpeg())
-            assert b.receive_json()["type"] == "state"
-            a.send_bytes(b"garbage")
-            seen = [a.receive_json() for _ in range(1)]
-            assert any(m["type"] in ("error", "state") for m in seen)
-        assert rec.calls <= 7
+            d.send_bytes(jpeg())
+            assert b.receive_json()["dropped"] == 0 and d.receive_json()["dropped"] == 0  # sessions are separate
+            b.send_bytes(b"garbage")
+            assert b.receive_json()["type"] == "error"
 
 
 def test_decks_are_listed_and_chosen_by_name_only(tmp_path, monkeypatch):
