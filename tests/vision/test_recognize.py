@@ -33,10 +33,10 @@ def f1(recognizer, layout, n, seed=123):
 
 @pytest.mark.model
 def test_reads_tables_and_finished_hands(recognizer):
-    # regression guards well under the shipped model's level (F1 0.89 hand, 0.85 table on 300 test scenes;
-    # the targets, 0.98, are in models/MODEL_CARD.md)
-    assert f1(recognizer, "hand", 3) >= 0.55
-    assert f1(recognizer, "table", 3) >= 0.55
+    # just under what the shipped models read on these three scenes each (hand 0.933, table 0.970):
+    # a regression of a card or two fails; the full measurement is in models/MODEL_CARD.md
+    assert f1(recognizer, "hand", 3) >= 0.90
+    assert f1(recognizer, "table", 3) >= 0.94
 
 
 @pytest.mark.model
@@ -45,7 +45,11 @@ def test_batch_and_any_size(recognizer):
     img = scene.image[..., ::-1].copy()
     results = recognizer.recognize_batch([img, cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)])
     assert len(results) == 2 and (results[1].width, results[1].height) == (360, 640)
-    assert results[0].detections.to_cards() == [] or set(results[0].detections.to_cards()[0]) >= {"card", "polygon", "confidence"}
+    det = results[0].detections
+    right, false, missed, _ = _match(det.codes, det.centers, det.confidence, scene.labelled())
+    assert right >= len(scene.labelled()) - 2 and false <= 2  # 18 of 19 read, one false, at 640x360
+    assert set(det.to_cards()[0]) >= {"card", "polygon", "confidence"}
+    assert abs(len(results[1].detections) - len(det)) <= 2  # the portrait copy reads about as many
 
 
 def test_bad_images_are_refused():
@@ -137,7 +141,7 @@ def test_watch_a_short_game_video(tmp_path):
     shown = [e for e in events if e["type"] == "card_shown"]
     assert shown and all(e["seat"] in ("S", "E", "N", "W", "center") for e in shown)
     hits = sum(any(e["card"] == g["card"] and 0 <= e["t"] - g["t"] <= 1.5 for e in shown) for g in truth)
-    assert hits >= 0.5 * len(truth)
+    assert hits >= len(truth) - 1 and len(shown) <= len(truth) + 1  # the shipped models: 6 of 6, none false
 
 
 @pytest.mark.model
