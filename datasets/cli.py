@@ -67,7 +67,7 @@ def _layouts(text: str) -> tuple[str, ...]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    ds = sub.add_parser("dataset", help="generate labelled synthetic scenes (YOLO OBB + JSON ground truth)",
+    ds = sub.add_parser("dataset", help="generate labelled synthetic scenes (YOLO OBB, COCO, Hugging Face), merge shards",
                         description="Synthetic labelled Four Color Cards scenes.", epilog=EPILOG,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     dsub = ds.add_subparsers(dest="dataset_command", metavar="COMMAND", parser_class=sub._parser_class)

@@ -249,21 +249,23 @@ output of --json: {"cards": [...], "winning": true|false, "points": int|null, "m
 _EXTRA_COMMANDS: list[Callable] = []
 
 
+COMMAND_GROUP = "sisepai.commands"
+"""The entry-point group other packages register their subcommands in (``pyproject.toml``): the
+engine names no higher layer; each plugin imports its heavy modules only when its command runs."""
+
+
 def _register_extras() -> None:
-    """Other packages add their subcommands here; each imports its heavy modules only when run."""
-    from importlib import import_module
+    """Add every installed plugin's subcommands, in the order of their entry-point names."""
+    from importlib.metadata import entry_points
 
     if _EXTRA_COMMANDS:
         return
-    for module in ("sisepai.engine.play_cli", "sisepai.engine.gangoffour.cli", "sisepai.datasets.cli",
-                   "sisepai.models.cli", "sisepai.models.deck_cli", "sisepai.vision.cli", "sisepai.service.cli"):
+    for ep in sorted(entry_points(group=COMMAND_GROUP), key=lambda e: e.name):
         try:
-            mod = import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name == module:
-                continue
-            raise
-        _EXTRA_COMMANDS.append(mod.register)
+            register = ep.load()
+        except ModuleNotFoundError:  # a plugin whose package or extra is not installed: its commands are absent
+            continue
+        _EXTRA_COMMANDS.append(register)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -127,3 +127,17 @@ def test_simulate_json_and_replay(tmp_path):
 def test_simulate_bad_bots():
     proc = run(["simulate", "--bots", "greedy,smart", "--players", "2"])
     assert proc.returncode == 2 and "unknown bot 'smart'" in proc.stderr
+
+
+def test_the_engine_names_no_higher_layer():
+    # subcommands of the higher layers are plugins (entry points in pyproject.toml), so the engine
+    # package depends on nothing above it, not even by a module name in a string
+    import re
+    from pathlib import Path
+
+    import sisepai.engine as engine
+
+    root = Path(engine.__file__).parent
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"sisepai\.(vision|datasets|models|service)", text), path
