@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from sisepai.engine.bots import make_bots
-from sisepai.engine.cards import CARD_CODES
+from sisepai.engine.cards import CARD_CODES, SEATS
 from sisepai.engine.game import Game
 
 from .backgrounds import background
@@ -30,7 +30,6 @@ from .camera import Camera
 from .render import DeckStyle, render_back, render_face
 from .scene import Placed, _paste
 
-SEATS = ("S", "E", "N", "W")  # seat index 0..3 in turn order (counterclockwise from the bottom)
 ANGLE = {"S": 0.0, "E": -90.0, "N": 180.0, "W": 90.0}
 
 

@@ -17,14 +17,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .cards import CARD_CODES, JOKER, NUM_KINDS, check_copies, counts_of
+from .cards import CARD_CODES, GENERAL as K, JOKER, NUM_KINDS, check_copies, counts_of
 from .claims import Claim, Relation, claims, hand_after
 from .decompose import COMPONENTS, BestTable, can_split, meld_points
 from .melds import MeldKind, all_melds
 from .rules import Rules, resolve_rules
 from .scoring import HandLike, MeldLike, _prepare, one_card, to_ids
 
-K = 0
 
 
 # --- distance to win -------------------------------------------------------------------------

@@ -29,6 +29,11 @@ SUITS = "GWYR"
 RANKS = "KAERHCP"
 """Rank letters, highest first: General, Advisor, Elephant, Chariot, Horse, Cannon, Soldier."""
 
+GENERAL = 0
+"""Rank index of the General (``RANKS[GENERAL] == "K"``); a card id ``k`` is a General when ``k % 7 == GENERAL``."""
+SEATS = ("S", "E", "N", "W")
+"""The four seats, in turn order: the next player is to the right (counterclockwise seen from above)."""
+
 SUIT_NAMES = {"G": "Green", "W": "White", "Y": "Yellow", "R": "Red"}
 RANK_NAMES = {
     "K": "General", "A": "Advisor", "E": "Elephant", "R": "Chariot",

@@ -11,6 +11,7 @@ import json
 import sys
 from typing import Callable, Sequence
 
+from .claims import RELATIONS
 from .errors import SisepaiError
 
 EPILOG = """\
@@ -230,7 +231,7 @@ output of --json: {"cards": [...], "winning": true|false, "points": int|null, "m
   sisepai advise "..." --exposed "GR GH GC" --visible "WP YP"  # cards seen elsewhere on the table""")
     p.add_argument("cards", nargs="+", metavar="CARDS", help="your concealed cards")
     p.add_argument("--shown", metavar="CARD", help="a card just drawn or discarded")
-    p.add_argument("--relation", choices=("own", "previous", "other"), default="own",
+    p.add_argument("--relation", choices=RELATIONS, default="own",
                    help="whose card --shown is: your own draw (default), the previous player's, or another's")
     p.add_argument("--exposed", action="append", default=[], metavar="MELD", help="your exposed melds (repeatable)")
     p.add_argument("--visible", default="", metavar="CARDS", help="other cards face up on the table")

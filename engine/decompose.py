@@ -32,14 +32,6 @@ COMPONENTS: tuple[tuple[int, ...], ...] = tuple(
 _SHIFTS = ((8, 4, 0), (12, 8, 4, 0))
 
 
-def component_key(counts: Sequence[int], comp: tuple[int, ...]) -> int:
-    """Pack a component's counts into one int (4 bits a card: up to 15 copies)."""
-    key = 0
-    for i in comp:
-        key = (key << 4) | counts[i]
-    return key
-
-
 class _ComponentSplitter:
     """All splits of one component's count states, memoised."""
 

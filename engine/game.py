@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from .cards import CARD_CODES, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
+from .cards import CARD_CODES, GENERAL as K, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
 from .claims import Claim as ClaimOption
 from .claims import ClaimKind, claims as claim_options, hand_after
 from .decompose import BestTable, can_split, meld_points
@@ -37,7 +37,6 @@ from .moves import Claim, Discard, Draw, Meld, MoveType, Pass, Win
 from .rules import OPTION_KEYS, Rules, resolve_rules
 from .scoring import Payment, payments
 
-K = 0
 
 
 @dataclass(frozen=True)

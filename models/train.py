@@ -11,9 +11,6 @@ from pathlib import Path
 
 from .yolo_env import setup_offline
 
-MODELS_DIR = Path(__file__).resolve().parent
-DETECTOR_WEIGHTS = MODELS_DIR / "detector.pt"
-READER_WEIGHTS = MODELS_DIR / "reader.pt"
 
 
 def train_detector(

@@ -6,9 +6,11 @@ construction (the :mod:`.guards` middleware also caps the body at 64 KB).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import BaseModel, Field
+
+from sisepai.engine.claims import Relation
 
 from .rules import RulesOverrides
 
@@ -38,7 +40,7 @@ class ScoreRequest(BaseModel):
 class AdviseRequest(BaseModel):
     cards: str = Field(..., max_length=CARDS, examples=[READY])
     shown: str | None = Field(None, max_length=8, examples=["YK"], description="a card just drawn or discarded")
-    relation: Literal["own", "previous", "other"] = Field("own", examples=["own"])
+    relation: Relation = Field("own", examples=["own"])
     exposed: list[Annotated[str, Field(max_length=MELD)]] = Field(default_factory=list, max_length=7)
     visible: str = Field("", max_length=1000, description="other cards face up on the table")
     rules: RulesField = _rules()

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sisepai.engine.advice import best_discard
-from sisepai.engine.cards import CARD_CODES, counts_of, parse_card_id, parse_card_ids
+from sisepai.engine.cards import CARD_CODES, SEATS, counts_of, parse_card_id, parse_card_ids
 from sisepai.engine.claims import claims as claim_options, hand_after
 from sisepai.engine.decompose import BestTable
 from sisepai.engine.errors import SisepaiError
@@ -30,10 +30,10 @@ from sisepai.engine.melds import Meld, why_not_meld
 from sisepai.engine.rules import Rules
 
 from .detections import Detections
-from .table import SEATS, TableState, Zones
+from .table import TableState, Zones
 from .tracker import CardTracker, Track
 
-TURN_ORDER = ("S", "E", "N", "W")  # counterclockwise seen from above: the next player is to the right
+TURN_ORDER = SEATS  # the engine's seats are in turn order: the next player is to the right
 MOVE_SECONDS = 3.0
 RETURN_SECONDS = 20.0
 """A card seen again where a card of its kind was lost, within this many seconds of its

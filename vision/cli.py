@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from sisepai.engine.cards import SEATS
 from sisepai.engine.errors import SisepaiError
 
 
@@ -84,7 +85,7 @@ ago was misread: "card" is what it is, "was" what was said), card_removed, win_c
     p.add_argument("--speak", action="store_true", help="read announcements aloud (espeak-ng)")
     p.add_argument("--lang", choices=("en", "zh", "vi"), default="en", help="announcement language")
     p.add_argument("--hand", metavar="CARDS", help="your own hand, for claim and discard advice")
-    p.add_argument("--seat", choices=("S", "E", "N", "W"), default="S", help="your seat (default S)")
+    p.add_argument("--seat", choices=SEATS, default="S", help="your seat (default S)")
     p.add_argument("--seats", metavar="FILE", help="a zone calibration JSON")
     p.add_argument("--claimed", type=int, metavar="POINTS", help="a claimed score to check on a win")
     p.add_argument("--rules", default="seesek")

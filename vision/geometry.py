@@ -75,14 +75,6 @@ def inside(point: np.ndarray, poly: np.ndarray) -> bool:
     return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
 
 
-def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex quadrilaterals."""
-    a32, b32 = np.float32(a), np.float32(b)
-    inter, _ = cv2.intersectConvexConvex(a32, b32)
-    union = cv2.contourArea(a32) + cv2.contourArea(b32) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
 def groups_along(values: np.ndarray, step: float) -> list[list[int]]:
     """Indices of ``values`` (positions along one axis) in rows, nearest first: a new row starts
     where a value lies more than ``step`` past the mean of the row so far.

@@ -22,10 +22,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.engine.cards import SEATS
 from sisepai.engine.errors import SisepaiError
 
-SEATS = ("S", "E", "N", "W")
-SEAT_NAMES = {"S": "South", "E": "East", "N": "North", "W": "West", "center": "the centre"}
 
 
 class Zones:
