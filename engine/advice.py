@@ -307,12 +307,22 @@ _DISCARD_CACHE: dict[tuple, dict[int, int]] = {}
 def _discard_distances(counts: Sequence[int], exposed_cards: int, rules: Rules) -> dict[int, int]:
     splitters = _partial_splitters(rules.allow_general_pair)
     fronts = [sp.frontier(tuple(counts[i] for i in comp)) for sp, comp in zip(splitters, COMPONENTS)]
+    # Most components split one way only (a frontier of one point): they add a fixed shift. Only
+    # the others need merging, with prefix and suffix merges so each can be left out in turn.
+    base_s = base_t = 0
+    multi: list[int] = []
+    for j, f in enumerate(fronts):
+        if len(f) == 1:
+            (s1, t1), = f
+            base_s, base_t = base_s + s1, base_t + t1
+        else:
+            multi.append(j)
     prefix = [{0: 0}]
-    for f in fronts:
-        prefix.append(_merge(prefix[-1], f))
+    for j in multi:
+        prefix.append(_merge(prefix[-1], fronts[j]))
     suffix = [{0: 0}]
-    for f in reversed(fronts):
-        suffix.append(_merge(suffix[-1], f))
+    for j in reversed(multi):
+        suffix.append(_merge(suffix[-1], fronts[j]))
     suffix.reverse()
     delta = rules.hand_size - exposed_cards - (sum(counts) - 1)
     out: dict[int, int] = {}
@@ -322,11 +332,19 @@ def _discard_distances(counts: Sequence[int], exposed_cards: int, rules: Rules) 
             if not counts[i] or not _discardable(i):
                 continue
             if others is None:
-                others = _merge(prefix[j], suffix[j + 1].items())
+                if j in multi:
+                    m = multi.index(j)
+                    rest, ds, dt = _merge(prefix[m], suffix[m + 1].items()), base_s, base_t
+                else:
+                    (s1, t1), = fronts[j]
+                    rest, ds, dt = prefix[-1], base_s - s1, base_t - t1
+                others = {s + ds: t + dt for s, t in rest.items()}
+            if delta < 0:
+                out[i] = distance_counts(_minus(counts, i), exposed_cards, rules)
+                continue
             local = tuple(counts[x] - (x == i) for x in comp)
             total = _merge(others, splitters[j].frontier(local))
-            out[i] = min(_draws_needed(s, t, delta) for s, t in total.items()) if delta >= 0 else \
-                distance_counts(_minus(counts, i), exposed_cards, rules)
+            out[i] = min(_draws_needed(s, t, delta) for s, t in total.items())
     return dict(sorted(out.items()))
 
 

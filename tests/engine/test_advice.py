@@ -141,3 +141,17 @@ def test_advised_win_points_match_a_brute_force_scorer(rules):
         assert advice.best.wins and advice.best.points == expected, (rest, won, exposed, relation)
         checked += 1
     assert checked == 60
+
+
+def test_discard_distances_equal_the_distance_after_each_discard():
+    from sisepai.engine.advice import _discard_distances, distance_counts, _minus
+    from sisepai.engine.cards import counts_of, shuffled_deck
+    from sisepai.engine.rules import Rules
+
+    rules = Rules.preset("seesek")
+    rng = random.Random(3)
+    for _ in range(60):
+        hand = counts_of([c.id for c in shuffled_deck(rng.random())[:21]])
+        fast = _discard_distances(hand, 0, rules)
+        for k, d in fast.items():
+            assert d == distance_counts(_minus(hand, k), 0, rules)
