@@ -35,8 +35,9 @@ def test_shards_partition_the_set(tmp_path):
     images1 = {k for k in d1 if k.startswith("images/")}
     images2 = {k for k in d2 if k.startswith("images/")}
     assert images1 and images2 and not (images1 & images2)
-    merged = {**d1, **d2}
-    assert merged == df
+    whole = {"README.md", "preview.png", "dataset.json"}  # dataset-wide files: `dataset merge` writes them
+    merged = {k: v for k, v in {**d1, **d2}.items() if k not in whole}
+    assert merged == {k: v for k, v in df.items() if k not in whole}
 
 
 def test_dataset_layout_and_labels(tmp_path):
