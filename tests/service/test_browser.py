@@ -125,3 +125,80 @@ def test_confirm_a_photographed_hand_on_a_phone_and_record_it(server, tmp_path):
     assert deal["winner"] == "Ann" and deal["points"] > 0
     assert sorted(deal["cards"].split()) == truth
     assert len(read) == 21
+
+
+def _start(app, port: int, host: str = "127.0.0.1"):
+    import uvicorn
+
+    srv = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if srv.started:
+            break
+        time.sleep(0.1)
+    return srv, thread
+
+
+def _stop(srv, thread) -> None:
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_the_page_on_a_lan_token_once_reconnects_and_explains_the_camera(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+    from sisepai.service.tls import local_addresses
+
+    from .test_api import CountingRecognizer
+
+    port = _free_port()
+    db = str(tmp_path / "l.sqlite")
+
+    def app(rec):
+        return create_app(Settings(db=db, load_model=False, token="s3cret", host="0.0.0.0"), recognizer=rec)
+
+    first = CountingRecognizer()
+    running = _start(app(first), port, host="0.0.0.0")
+    args = ["--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
+        page = browser.new_page()
+        prompts = []
+        page.on("dialog", lambda d: (prompts.append(d.message), d.accept("s3cret")))
+        page.goto(f"http://127.0.0.1:{port}/")
+        # the ledger's token: asked once, kept in the browser
+        page.click("nav button[data-tab=ledger]")
+        for points in ("3", "5"):
+            page.fill("#players", "Ann, Bo")
+            page.fill("#winner", "Ann")
+            page.fill("#points", points)
+            page.click("#dealform button[type=submit]")
+            page.wait_for_function("() => document.querySelector('#totals').textContent.includes('Ann')")
+        assert len(prompts) == 1 and "token" in prompts[0]
+        # live: frames flow; after a server restart the page reconnects and frames flow again
+        page.click("nav button[data-tab=live]")
+        page.click("#start")
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('live')", timeout=30_000)
+        deadline = time.time() + 20
+        while first.calls == 0 and time.time() < deadline:
+            time.sleep(0.2)
+        assert first.calls > 0
+        _stop(*running)
+        page.wait_for_function("() => document.querySelector('#status').textContent.includes('disconnected')", timeout=20_000)
+        second = CountingRecognizer()
+        running = _start(app(second), port, host="0.0.0.0")
+        deadline = time.time() + 40
+        while second.calls == 0 and time.time() < deadline:
+            time.sleep(0.2)
+        assert second.calls > 0  # frames resumed without a reload
+        # over plain http on a LAN address the page is not a secure context: it says why
+        lan = next((a for a in local_addresses() if ":" not in a and not a.startswith("127.")), None)
+        if lan:
+            page.goto(f"http://{lan}:{port}/")
+            page.click("#start")
+            page.wait_for_function("() => document.querySelector('#status').textContent.includes('secure page')")
+        browser.close()
+    _stop(*running)

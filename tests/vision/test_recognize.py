@@ -109,7 +109,7 @@ def test_recognize_cli_contract(tmp_path):
 def test_weak_readings_are_left_out(recognizer):
     from sisepai.vision.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE
 
-    scene = make_scene(11, 0, "fan", font_split="holdout")  # one reading at 0.2
+    scene = make_scene(11, 1, "fan", font_split="holdout")  # one reading at 0.13
     img = scene.image[..., ::-1].copy()
     reported = recognizer.recognize(img).detections
     floors = recognizer.min_confidence, recognizer.min_end_confidence
@@ -229,7 +229,7 @@ def test_still_cards_keep_their_reading_between_video_frames(recognizer):
     video.reader = type("Counting", (), {"read": staticmethod(counting), "classes": recognizer.reader.classes})()
     frames = [video.recognize(img, zoom_out=False).detections for _ in range(4)]
     assert len(frames[0]) > 0
-    assert all(f.codes == frames[0].codes for f in frames)  # the same still cards, the same reading
+    assert all(sorted(f.codes) == sorted(frames[0].codes) for f in frames)  # the same still cards, the same readings
     assert read[1] < read[0] and read[2] < read[0]  # still cards were not read again...
     assert read[3] == read[0]  # ...until their reading was max_age frames old
 
