@@ -13,6 +13,8 @@ from pathlib import Path
 from sisepai.engine.errors import SisepaiError
 
 MODELS = Path(__file__).resolve().parent
+WEIGHTS = Path(__file__).resolve().parents[1] / "vision" / "weights"
+"""The shipped weights (the runtime's, in ``sisepai.vision``): ``--install`` replaces them."""
 
 EPILOG = """\
 steps (all by default; pick with --only):
@@ -29,10 +31,10 @@ examples (the shipped model, see models/MODEL_CARD.md):
   sisepai dataset generate --out data/fans6 --n 700 --seed 6 --layouts fan --crops
   sisepai dataset generate --out data/test_holdout12 --n 300 --seed 99 --fonts holdout --val 1 --crops
   sisepai train --data data/train1 --only detector --detector-epochs 9
-  sisepai train --data data/crops3 --only detector --detector-init models/detector.pt --detector-epochs 4 --detector-lr 0.002 --runs runs/det3
-  sisepai train --data data/crops5 --detector-data data/fans6 --only detector --detector-init models/detector.pt --detector-epochs 2 --detector-lr 0.002 --runs runs/d5
+  sisepai train --data data/crops3 --only detector --detector-init vision/weights/detector.pt --detector-epochs 4 --detector-lr 0.002 --runs runs/det3
+  sisepai train --data data/crops5 --detector-data data/fans6 --only detector --detector-init vision/weights/detector.pt --detector-epochs 2 --detector-lr 0.002 --runs runs/d5
   sisepai train --data data/train1 --reader-data data/crops2 data/crops3 --only reader --reader-epochs 16 --runs runs/v2
-  sisepai train --data data/crops5 --reader-data data/fans6 --only reader --reader-init models/reader.pt --reader-epochs 8 --reader-lr 0.0015 --runs runs/r5
+  sisepai train --data data/crops5 --reader-data data/fans6 --only reader --reader-init vision/weights/reader.pt --reader-epochs 8 --reader-lr 0.0015 --runs runs/r5
   sisepai train --data data/train1 --test data/test_holdout12 --only evaluate
 On a CUDA GPU (the shipped weights' last run, models/train_gpu.sh):
   sisepai train --data DIR --detector-data DIR --only detector --device 0 --workers 10 --batch 64 --detector-hours 0.1
@@ -59,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--imgsz", type=int, default=640)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--detector-init", type=Path, metavar="PT",
-                   help="fine-tune the detector from these weights (e.g. models/detector.pt) instead of from scratch")
+                   help="fine-tune the detector from these weights (e.g. vision/weights/detector.pt) instead of from scratch")
     p.add_argument("--detector-lr", type=float, default=None,
                    help="initial learning rate (default 0.01 from scratch, 0.004 when fine-tuning)")
     p.add_argument("--reader-epochs", type=int, default=8)
@@ -144,10 +146,10 @@ def _train(args) -> int:
         trained["reader"] = out
     for kind, path in trained.items():
         if args.install:
-            shutil.copyfile(path, MODELS / f"{kind}.pt")
-            print(f"{kind}: installed {path} -> {MODELS / f'{kind}.pt'}")
+            shutil.copyfile(path, WEIGHTS / f"{kind}.pt")
+            print(f"{kind}: installed {path} -> {WEIGHTS / f'{kind}.pt'}")
         else:
-            print(f"{kind}: new weights in {path} (add --install to replace {MODELS / f'{kind}.pt'})")
+            print(f"{kind}: new weights in {path} (add --install to replace {WEIGHTS / f'{kind}.pt'})")
     if "evaluate" in steps:
         metrics = evaluate_all(args.test, trained.get("detector"), trained.get("reader"))
         target = MODELS / "metrics.json" if args.install or not trained else runs / "metrics.json"
@@ -186,7 +188,7 @@ def evaluate_all(test: Path, detector: Path | None = None, reader: Path | None =
     rec = Recognizer.load(detector, reader)
     split = "val" if any((test / "annotations" / "val").glob("*.json")) else "train"
     metrics = {"test_set": str(test), "recognizer": evaluate_recognizer(rec, test, split)}
-    metrics["reader_on_holdout_crops"] = reader_metrics(reader or MODELS / "reader.pt", [test], split)
+    metrics["reader_on_holdout_crops"] = reader_metrics(reader or WEIGHTS / "reader.pt", [test], split)
     portrait = evaluate_recognizer(rec, test, split, portrait=True)
     metrics["portrait"] = {"layouts": {k: {"f1": v["f1"], "precision": v["precision"], "recall": v["recall"]}
                                        for k, v in portrait["layouts"].items()}, "overall": portrait["overall"]}

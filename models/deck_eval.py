@@ -59,7 +59,7 @@ def crop_reading(reader_weights: Path, dataset: Path) -> dict:
     from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
 
     from .enrol import accuracy
-    from .reader_net import INPUT, build_reader
+    from sisepai.vision.reader_net import INPUT, build_reader
 
     images, labels = [], []
     for ann in sorted((dataset / "annotations" / "val").glob("*.json")):

@@ -30,7 +30,7 @@ import numpy as np
 from sisepai.datasets.deck_faces import DeckFaces
 
 from .prepare import back_end_quads, none_quads
-from .reader_net import INPUT, NONE, READER_CLASSES, build_reader
+from sisepai.vision.reader_net import INPUT, NONE, READER_CLASSES, build_reader
 
 OVERRUN = 1.3
 """The fine-tune stops at this multiple of its planned minutes, should the machine slow down."""

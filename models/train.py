@@ -9,7 +9,7 @@ import json
 import time
 from pathlib import Path
 
-from .yolo_env import setup_offline
+from sisepai.vision.yolo_env import setup_offline
 
 
 

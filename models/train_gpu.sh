@@ -9,7 +9,7 @@
 #   sisepai train --data DIR --test data/test_holdout12 --only evaluate   (see models/MODEL_CARD.md)
 # Environment knobs: N_MIXED / N_FANS (scenes), SEED, DEVICE (0), SECONDS_BUDGET (wall clock for
 # the whole script), WORK (scratch folder), READER_INIT (fine-tune the reader from these weights, e.g.
-# models/reader.pt, rather than train it from scratch). With DEVICE=cpu and small N it runs anywhere (a smoke test).
+# vision/weights/reader.pt, rather than train it from scratch). With DEVICE=cpu and small N it runs anywhere (a smoke test).
 set -euo pipefail
 START=$(date +%s)
 OUT=${OUT:-runs/gpu}
@@ -45,7 +45,7 @@ reader_minutes=$(python3 -c "print(round(max(1, $left - 150) / 60, 2))")  # load
 log "detector gets $det_hours h, reader $reader_minutes min"
 loaders=$(( CORES > 8 ? CORES - 5 : 1 ))
 sisepai train --data "$WORK/mixed" --detector-data "$WORK/fans" --only detector --runs "$WORK/runs" --no-install \
-  --detector-init models/detector.pt --detector-lr 0.004 --detector-epochs 12 --detector-hours "$det_hours" \
+  --detector-init vision/weights/detector.pt --detector-lr 0.004 --detector-epochs 12 --detector-hours "$det_hours" \
   --device "$DEVICE" --workers "$loaders" --batch 64 >"$OUT/detector.log" 2>&1 &
 det=$!
 OMP_NUM_THREADS=4 sisepai train --data "$WORK/mixed" --reader-data "$WORK/fans" --only reader --runs "$WORK/runs" \
@@ -58,7 +58,7 @@ save_detector() {
   python3 - "$WORK/runs/detector/weights" "$OUT" <<'EOF' || true
 import shutil, sys
 from pathlib import Path
-from sisepai.models.yolo_env import setup_offline
+from sisepai.vision.yolo_env import setup_offline
 setup_offline()
 from ultralytics.utils.torch_utils import strip_optimizer
 weights, out = Path(sys.argv[1]), Path(sys.argv[2])

@@ -17,7 +17,7 @@ import numpy as np
 
 from sisepai.engine.errors import SisepaiError
 
-from .reader_net import DEFAULT_ARCH, INPUT, READER_CLASSES, build_reader
+from sisepai.vision.reader_net import DEFAULT_ARCH, INPUT, READER_CLASSES, build_reader
 
 
 def load_crops(folders: Sequence[Path], split: str, limit_per_class: int | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -21,7 +21,7 @@ def tiny_crops(tmp_path_factory) -> Path:
 
 
 def test_reader_trains_saves_and_resumes(tiny_crops, tmp_path):
-    from sisepai.models.reader_net import READER_CLASSES
+    from sisepai.vision.reader_net import READER_CLASSES
     from sisepai.models.train_reader import load_crops, train_reader
     from sisepai.vision.reader import Reader
 
@@ -56,7 +56,7 @@ def test_reader_trains_saves_and_resumes(tiny_crops, tmp_path):
 
 
 def test_unknown_arch_is_refused():
-    from sisepai.models.reader_net import build_reader
+    from sisepai.vision.reader_net import build_reader
 
     with pytest.raises(ValueError, match="unknown reader arch"):
         build_reader(arch="v9")

@@ -51,3 +51,18 @@ def test_a_reader_without_calibration_crops_reads_in_floats(tmp_path, monkeypatc
     assert Reader.load(tmp_path / "old.pt").precision == "float32"
     monkeypatch.setattr(reader_module, "INT8_ENGINES", ("no-such-engine",))  # a CPU without the engine
     assert Reader.load().precision == "float32"
+
+
+def test_the_runtime_imports_no_training_code():
+    # vision holds the runtime (networks, weight loading, the shipped weights); training and
+    # evaluation in sisepai.models use it, never the reverse
+    import re
+    from pathlib import Path
+
+    import sisepai.vision as vision
+
+    root = Path(vision.__file__).parent
+    assert (root / "weights" / "detector.pt").is_file() and (root / "weights" / "reader.pt").is_file()
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(from|import)\s+sisepai\.models", text, re.M), path
