@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import cv2
 import numpy as np
@@ -241,25 +241,41 @@ def covered_ends(card_polys: Sequence[np.ndarray], quads: Sequence[np.ndarray], 
     return out
 
 
+class Candidate(NamedTuple):
+    """One possible card in a picture, before the floors and duplicates are applied: its outline,
+    its reading (29 card kinds, then "not a card"), the detector's confidence in the outline, and
+    whether the outline is a whole ``card`` or a lone ``end``."""
+
+    polygon: np.ndarray
+    probs: np.ndarray
+    det_conf: float
+    kind: str
+
+    def with_probs(self, probs: np.ndarray) -> "Candidate":
+        return self._replace(probs=probs)
+
+
 def drop_duplicates(cand: list, overlap: float = 0.6) -> list:
-    """Readings ``(polygon, probs, det_conf, kind)`` without the second sighting of one card: the same
+    """:class:`Candidate` readings without the second sighting of one card: the same
     card kind, overlapping by more than ``overlap`` of the smaller outline (a card found twice, or a
     card and its own end); the more confident one stays.
 
     >>> sq = lambda x: np.float32([[x, 0], [x + 10, 0], [x + 10, 10], [x, 10]])
     >>> p = np.eye(30)[3]
-    >>> [c[2] for c in drop_duplicates([(sq(0), p, 0.5, "card"), (sq(2), p, 0.9, "end"), (sq(30), p, 0.4, "card")])]
+    >>> found = [Candidate(sq(0), p, 0.5, "card"), Candidate(sq(2), p, 0.9, "end"), Candidate(sq(30), p, 0.4, "card")]
+    >>> [c.det_conf for c in drop_duplicates(found)]
     [0.9, 0.4]
     """
     import cv2
 
     def score(c):
-        return c[2] * float(np.max(c[1][:NUM_CARDS]))
+        return c[2] * float(np.max(c[1][:NUM_CARDS]))  # det_conf times the reading's belief
 
     kept: list = []
     for c in sorted(cand, key=score, reverse=True):
-        code = int(np.argmax(c[1][:NUM_CARDS]))
-        a = np.float32(c[0])
+        polygon, probs = c[0], c[1]
+        code = int(np.argmax(probs[:NUM_CARDS]))
+        a = np.float32(polygon)
         dup = False
         for k in kept:
             if int(np.argmax(k[1][:NUM_CARDS])) != code:
@@ -580,8 +596,7 @@ class Recognizer:
                     view_colour[v] = paper_colour(straighten(rgb, quads[v], 12, margin=-0.15))
             return view_colour[v]
 
-        # candidates: (polygon, probabilities, detector confidence, kind)
-        cand: list[tuple[np.ndarray, np.ndarray, float, str]] = []
+        cand: list[Candidate] = []
         colours: list[np.ndarray | None] = []  # each candidate's paper colour, when the palette is on
         colour_of = (lambda views: np.median([colour_at(v) for v in views], axis=0)) \
             if self.palette_mode != "off" else None
@@ -591,7 +606,7 @@ class Recognizer:
             views = [2 * k, 2 * k + 1] + [end_row[j] for j, o in enumerate(owner) if o == k and end_row[j] >= 0]
             usable = [v for v in views if probs[v][-1] < 0.5 and v not in covered] \
                 or [min(views, key=lambda v: probs[v][-1])]
-            cand.append((poly, card_reading([probs[v] for v in usable]), float(cards.confidence[k]), "card"))
+            cand.append(Candidate(poly, card_reading([probs[v] for v in usable]), float(cards.confidence[k]), "card"))
             colours.append(colour_of(usable) if colour_of else None)
         # ends outside every whole card, that the reader takes for card ends
         lone = [j for j in range(len(end_polys)) if owner[j] < 0 and np.argmax(probs[end_row[j]]) != NUM_CARDS]
@@ -601,39 +616,40 @@ class Recognizer:
         for a, b, card in pair_lone_ends(rgb, [end_polys[lone[k]] for k in plain], [lone_kinds[k] for k in plain]):
             ja, jb = lone[plain[a]], lone[plain[b]]  # two ends of one card whose outline the detector missed
             paired.update((ja, jb))
-            cand.append((card, card_reading([probs[end_row[ja]], probs[end_row[jb]]]),
-                         float(ends.confidence[[ja, jb]].mean()), "card"))
+            cand.append(Candidate(card, card_reading([probs[end_row[ja]], probs[end_row[jb]]]),
+                                  float(ends.confidence[[ja, jb]].mean()), "card"))
             colours.append(colour_of([end_row[ja], end_row[jb]]) if colour_of else None)
         for j in lone:
             if j not in paired:
-                cand.append((end_polys[j], probs[end_row[j]], float(ends.confidence[j]), "end"))
+                cand.append(Candidate(end_polys[j], probs[end_row[j]], float(ends.confidence[j]), "end"))
                 colours.append(colour_of([end_row[j]]) if colour_of else None)
         cand = self._rerank_by_palette(cand, colours, palette)
         if self.still is not None:
             self.still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages,
                                 [view_colour[2 * k:2 * k + 2] if all(c is not None for c in view_colour[2 * k:2 * k + 2]) else None
                                  for k in range(len(card_polys))])
+        return self._detections(cand)
+
+    def _detections(self, cand: list[Candidate]) -> tuple[Detections, list[int]]:
+        """The candidates that pass: sure enough to compete, not a second sighting of a surer one,
+        and over the confidence floor (a lone end's floor is its own); with the indices of the
+        doubtful ones (confidence under 0.5), which a zoomed-out look may read again."""
         # too doubtful readings go first, so that they cannot hide a same-code reading as its duplicate
-        sure = [c for c in cand if float(np.max(c[1][:NUM_CARDS])) >= self.min_card_prob]
-        polys, conf, cls_ids, colour, rank, kinds, beliefs, det_confs = [], [], [], [], [], [], [], []
-        for poly, p, det_conf, kind in drop_duplicates(sure):
-            cid = int(np.argmax(p[:NUM_CARDS]))
-            confidence = det_conf * float(p[cid])
-            if confidence < (self.min_end_confidence if kind == "end" else self.min_confidence):
-                continue
-            c, r = colour_rank_confidence(p, cid)
-            polys.append(poly)
-            conf.append(confidence)
-            cls_ids.append(cid)
-            colour.append(c)
-            rank.append(r)
-            kinds.append(kind)
-            beliefs.append(p[:NUM_CARDS])
-            det_confs.append(det_conf)
-        if not polys:
+        sure = [c for c in cand if float(np.max(c.probs[:NUM_CARDS])) >= self.min_card_prob]
+        kept: list[tuple[Candidate, int, float]] = []
+        for c in drop_duplicates(sure):
+            cid = int(np.argmax(c.probs[:NUM_CARDS]))
+            confidence = c.det_conf * float(c.probs[cid])
+            if confidence >= (self.min_end_confidence if c.kind == "end" else self.min_confidence):
+                kept.append((c, cid, confidence))
+        if not kept:
             return Detections.empty(), []
-        det = Detections(np.stack(polys), np.array(conf), np.array(cls_ids), np.array(colour), np.array(rank),
-                         np.array(kinds, dtype=object), np.stack(beliefs), np.array(det_confs))
+        colour, rank = zip(*(colour_rank_confidence(c.probs, cid) for c, cid, _ in kept))
+        det = Detections(np.stack([c.polygon for c, _, _ in kept]), np.array([conf for _, _, conf in kept]),
+                         np.array([cid for _, cid, _ in kept]), np.array(colour), np.array(rank),
+                         np.array([c.kind for c, _, _ in kept], dtype=object),
+                         np.stack([c.probs[:NUM_CARDS] for c, _, _ in kept]),
+                         np.array([c.det_conf for c, _, _ in kept]))
         unsure = [i for i in range(len(det)) if det.confidence[i] < 0.5]
         return det, unsure
 
@@ -653,7 +669,8 @@ class Recognizer:
         usable = [p for p in end_probs if p[-1] < 0.5]
         return bool(usable) and float(_joint_belief(usable).max()) >= sure
 
-    def _rerank_by_palette(self, cand: list, colours: list, palette: SuitPalette | None = None) -> list:
+    def _rerank_by_palette(self, cand: list[Candidate], colours: list,
+                           palette: SuitPalette | None = None) -> list[Candidate]:
         """Weight each reading's suit by the deck's own colours (see :mod:`.palette`): learned from
         this picture's sure readings, or from the video's so far."""
         if self.palette_mode == "off":
@@ -661,16 +678,16 @@ class Recognizer:
         deck = getattr(self.reader, "deck_colours", None)
         if deck and self.split_by_deck_colours:
             # an enrolled deck: its suits' papers, told apart within the picture (or frame)
-            shared = split_by_deck_colours([c[1] for c in cand], colours, deck)
-            cand = [(poly, p, conf, kind) for (poly, _, conf, kind), p in zip(cand, shared)]
+            shared = split_by_deck_colours([c.probs for c in cand], colours, deck)
+            cand = [c.with_probs(p) for c, p in zip(cand, shared)]
         elif palette is None and self.session_palette is None and self.one_colour_per_suit:
             # one picture, one deck: its suits' papers can be shared out (not over a video's changing light)
-            shared = one_colour_per_suit([c[1] for c in cand], colours)
-            cand = [(poly, p, conf, kind) for (poly, _, conf, kind), p in zip(cand, shared)]
+            shared = one_colour_per_suit([c.probs for c in cand], colours)
+            cand = [c.with_probs(p) for c, p in zip(cand, shared)]
         palette = palette or self.session_palette or SuitPalette()
-        palette.learn(colours, [c[1] for c in cand])
-        reranked = palette.rerank_all([c[1] for c in cand], colours)
-        return [(poly, p, conf, kind) for (poly, _, conf, kind), p in zip(cand, reranked)]
+        palette.learn(colours, [c.probs for c in cand])
+        reranked = palette.rerank_all([c.probs for c in cand], colours)
+        return [c.with_probs(p) for c, p in zip(cand, reranked)]
 
 
 def recognize(image: np.ndarray) -> Detections:
