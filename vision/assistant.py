@@ -21,19 +21,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sisepai.engine.advice import best_discard
-from sisepai.engine.cards import CARD_CODES, SEATS, counts_of, parse_card_id, parse_card_ids
-from sisepai.engine.claims import claims as claim_options, hand_after
-from sisepai.engine.decompose import BestTable
+from sisepai.engine.cards import CARD_CODES, SEATS, counts_of, parse_card_ids
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.melds import Meld, why_not_meld
 from sisepai.engine.rules import Rules
 
 from .detections import Detections
 from .table import TableState, Zones
+from .table_advice import claim_advice, win_claimed
 from .tracker import CardTracker, Track
 
-TURN_ORDER = SEATS  # the engine's seats are in turn order: the next player is to the right
 MOVE_SECONDS = 3.0
 RETURN_SECONDS = 20.0
 """A card seen again where a card of its kind was lost, within this many seconds of its
@@ -47,7 +44,7 @@ with the GPU-trained models and card replacement: 0.3 -> 0.4 on seeds 7 / 11 / 1
 23 / 29 kept every other video the same and took seed 7 from recall 0.917 and 10 false
 card_shown events to 0.944 and 7 (a pink patch of cloth read as a Red Horse at 0.28-0.35);
 0.5 was no better (seeds 7 / 11 / 17: 85 cards found either way, 22 vs 23 false events).
-(With session 2's models, 0 -> 0.3 had cut false events from 11 to 4 and 9 to 8.)"""
+(With the first CPU-trained models, 0 -> 0.3 had cut false events from 11 to 4 and 9 to 8.)"""
 
 
 @dataclass
@@ -175,26 +172,7 @@ class TableAssistant:
         return out
 
     def _advice(self, shown: dict) -> list[dict]:
-        card = parse_card_id(shown["card"])
-        owner = shown["seat"]
-        if owner in TURN_ORDER:
-            prev = TURN_ORDER[(TURN_ORDER.index(self.user_seat) - 1) % 4]
-            relation = "previous" if owner == prev else "other"
-        else:
-            relation = "other"
-        options = claim_options(self.hand, card, relation, 0, self.rules.hand_size, self.rules.allow_general_pair)
-        if not options:
-            return []
-        best = options[0]
-        text = f"You can claim {shown['card']}: {best.kind.value} with {' '.join(best.meld.codes)}"
-        if not best.wins:
-            rest = hand_after(self.hand, best.meld, card)
-            ids = [k for k in range(len(rest)) for _ in range(rest[k])]
-            d = best_discard(ids, [best.meld.cards], rules=self.rules) if ids else None
-            if d:
-                text += f", then discard {d.card}"
-        return [{"t": shown["t"], "type": "advice", "text": text,
-                 "claims": [c.to_dict() for c in options]}]
+        return claim_advice(self.hand, shown, self.user_seat, self.rules)
 
     # --- table state ---------------------------------------------------------------------------
 
@@ -250,21 +228,4 @@ class TableAssistant:
         return events
 
     def _score_hand(self, seat: str, codes: list[str], t: float) -> dict | None:
-        ids = [CARD_CODES.index(c) for c in codes]
-        if len(ids) != self.rules.hand_size:
-            return None
-        best = BestTable.for_rules(self.rules).best(counts_of(ids))
-        if best is None:
-            return None
-        points, melds = best
-        ev = {"t": round(t, 3), "type": "win_claimed", "seat": seat, "cards": sorted(codes), "points": points,
-              "melds": [m.codes for m in melds]}
-        if self.claimed is not None:
-            ev["claimed"] = self.claimed
-            ev["agree"] = self.claimed == points
-            if self.claimed != points:
-                from sisepai.engine.decompose import meld_points
-
-                ev["disputed"] = ("the claim differs by " + str(self.claimed - points) + " points; melds as read: "
-                                  + "; ".join(f"{' '.join(m.codes)} = {meld_points(m, self.rules)}" for m in melds))
-        return ev
+        return win_claimed(seat, codes, t, self.rules, self.claimed)

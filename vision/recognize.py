@@ -45,7 +45,7 @@ without, 0.9468 / 0.9472 / 0.9475 from 0.6 / 0.8 / 0.9 (fan 0.894 -> 0.901), for
 more a picture. Live video does not: on seven game videos it lost one card."""
 MIN_CONFIDENCE = 0.25
 """A card is reported only when its confidence (the detector's times the reading's) is at least
-this. Measured on the 300 held-out test scenes with the shipped models (session 7): no floor 0.944 F1, 0.25 0.946 (fan 0.882 -> 0.894: most dropped cards
+this. Measured on the 300 held-out test scenes with the shipped models: no floor 0.944 F1, 0.25 0.946 (fan 0.882 -> 0.894: most dropped cards
 are slivers under the label rule, read right but not counted), 0.3 0.945, 0.4 0.942. The live
 assistant tracks only readings of 0.4 and more anyway."""
 MIN_END_CONFIDENCE = 0.3
