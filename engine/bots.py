@@ -21,7 +21,7 @@ from .advice import discard_options, distance_counts
 from .claims import hand_after
 from .cards import NUM_KINDS
 from .game import Game, Outcome
-from .moves import Claim, Discard, Meld, MoveType, Pass, Win
+from .moves import ClaimMove, Discard, MeldMove, MoveType, Pass, Win
 
 
 def _seen(game: Game, player: int) -> list[int]:
@@ -102,7 +102,7 @@ class GreedyBot:
 
 
 def _as_move(game: Game, player: int, cards: tuple[int, ...]) -> MoveType:
-    return (Meld if player == game.shown.owner else Claim)(player, cards)
+    return (MeldMove if player == game.shown.owner else ClaimMove)(player, cards)
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}

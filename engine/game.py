@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .cards import CARD_CODES, GENERAL as K, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
-from .claims import Claim as ClaimOption
+from .claims import Claim
 from .claims import ClaimKind, claims as claim_options, hand_after
 from .decompose import BestTable, can_split, meld_points
 from .errors import IllegalMoveError, SisepaiError
-from .melds import Meld as MeldValue
-from .moves import Claim, Discard, Draw, Meld, MoveType, Pass, Win
+from .melds import Meld
+from .moves import ClaimMove, Discard, Draw, MeldMove, MoveType, Pass, Win
 from .rules import OPTION_KEYS, Rules, resolve_rules
 from .scoring import Payment, payments
 
@@ -62,7 +62,7 @@ class Shown:
 
 @dataclass
 class Exposed:
-    meld: MeldValue
+    meld: Meld
     concealed: bool = False  # korean: a quad shown at the deal, or a meld made with one's own draw
 
 
@@ -88,7 +88,7 @@ class Game:
         self.outcome: Outcome | None = None
         self.moves: list[MoveType] = []
         self._stack: list[tuple] = []
-        self._claims: dict[int, list[ClaimOption]] = {}  # claim options on the shown card, by player
+        self._claims: dict[int, list[Claim]] = {}  # claim options on the shown card, by player
         self._responders: tuple | None = None  # (shown, answers so far, players still to answer)
         self.events: list[dict] = [{
             "type": "deal", "players": self.n, "rules": self.rules.name, "dealer": dealer,
@@ -125,7 +125,7 @@ class Game:
             for k in range(JOKER):
                 if counts[k] == 4:  # a dealt concealed quad is shown at once
                     counts[k] = 0
-                    self.exposed[p].append(Exposed(MeldValue.of((k,) * 4), concealed=True))
+                    self.exposed[p].append(Exposed(Meld.of((k,) * 4), concealed=True))
                 elif counts[k] == 3:  # a dealt concealed triple is locked
                     counts[k] = 0
                     self.locked[p].append(k)
@@ -166,7 +166,7 @@ class Game:
         self._responders = (shown, key, out)
         return out
 
-    def claim_options(self, player: int) -> list[ClaimOption]:
+    def claim_options(self, player: int) -> list[Claim]:
         """Every claim ``player`` has on the shown card (worked out once a state: bots, the move
         check and the resolution all ask)."""
         assert self.shown is not None
@@ -175,7 +175,7 @@ class Game:
             hit = self._claims[player] = self._claim_options(player)
         return hit
 
-    def _claim_options(self, player: int) -> list[ClaimOption]:
+    def _claim_options(self, player: int) -> list[Claim]:
         locked_cards = 3 * len(self.locked[player])
         return claim_options(self.hands[player], self.shown.card, self.relation(player),
                              self.exposed_cards(player) + locked_cards, self.rules.hand_size,
@@ -194,7 +194,7 @@ class Game:
         p = responders[0] if player is None else player
         if p not in responders:
             return []
-        kind = Meld if p == self.shown.owner else Claim
+        kind = MeldMove if p == self.shown.owner else ClaimMove
         moves: list[MoveType] = [kind(p, c.meld.cards) for c in self.claim_options(p)]
         if not self._must_meld(p):
             moves.append(Pass(p))
@@ -295,9 +295,9 @@ class Game:
                 raise IllegalMoveError(f"{CARD_CODES[self.shown.card]} cannot be discarded: the drawer must meld it")
             return
         own = player == self.shown.owner
-        if isinstance(move, Meld) and not own:
+        if isinstance(move, MeldMove) and not own:
             raise IllegalMoveError(f"player {player} did not draw the shown card: use claim, not meld")
-        if isinstance(move, Claim) and own:
+        if isinstance(move, ClaimMove) and own:
             raise IllegalMoveError(f"player {player} drew the shown card: use meld, not claim")
         if self.shown.card not in move.cards:
             raise IllegalMoveError(f"the meld must include the shown card {CARD_CODES[self.shown.card]}")
@@ -348,7 +348,7 @@ class Game:
     def _resolve(self) -> None:
         shown = self.shown
         assert shown is not None
-        best: tuple[int, int, ClaimOption, int] | None = None
+        best: tuple[int, int, Claim, int] | None = None
         order = [(shown.owner + k) % self.n for k in range(self.n)]
         for rank, p in enumerate(order):
             move = self.answers.get(p)
@@ -389,7 +389,7 @@ class Game:
             self.outcome = Outcome(None, 0, (), "the draw pile is exhausted: a draw game")
             self.events.append({"type": "end", **self.outcome.to_dict()})
 
-    def win_points(self, player: int, option: ClaimOption) -> int:
+    def win_points(self, player: int, option: Claim) -> int:
         """What the winning claim ``option`` on the shown card would score for ``player``: the
         best split of the cards left, locked dealt triples (concealed), the melds already exposed,
         and the winning meld (concealed only on the player's own draw)."""
@@ -428,7 +428,7 @@ class Game:
             n += 1
         return n
 
-    def winning_hand(self, player: int) -> tuple[list[int], list[MeldValue]]:
+    def winning_hand(self, player: int) -> tuple[list[int], list[Meld]]:
         """A player's concealed cards (locked triples included) and exposed melds."""
         ids = self.hand_ids(player) + [k for k in self.locked[player] for _ in range(3)]
         return ids, [e.meld for e in self.exposed[player]]

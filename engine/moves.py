@@ -3,7 +3,7 @@
 >>> Move.parse("draw")
 Draw()
 >>> Move.parse("meld 0 GK GA GE")
-Meld(player=0, cards=(0, 1, 2))
+MeldMove(player=0, cards=(0, 1, 2))
 >>> str(Move.parse("claim 2 WH WH WH"))
 'claim 2 WH WH WH'
 >>> str(Discard(5))
@@ -27,7 +27,7 @@ class Draw:
 
 
 @dataclass(frozen=True)
-class Meld:
+class MeldMove:
     """The drawer melds their own shown draw with 0 to 3 cards of their hand (``cards`` include it)."""
 
     player: int
@@ -38,7 +38,7 @@ class Meld:
 
 
 @dataclass(frozen=True)
-class Claim:
+class ClaimMove:
     """Another player claims the shown card for a meld (``cards`` include the shown card)."""
 
     player: int
@@ -79,7 +79,7 @@ class Win:
         return f"win {self.player}"
 
 
-MoveType = Draw | Meld | Claim | Pass | Discard | Win
+MoveType = Draw | MeldMove | ClaimMove | Pass | Discard | Win
 
 
 class Move:
@@ -102,7 +102,7 @@ class Move:
                 return Win(int(parts[1]))
             if verb in ("meld", "claim") and len(parts) >= 3:
                 cards = tuple(sorted(parse_card_ids(parts[2:])))
-                return (Meld if verb == "meld" else Claim)(int(parts[1]), cards)
+                return (MeldMove if verb == "meld" else ClaimMove)(int(parts[1]), cards)
         except ValueError as exc:
             raise InvalidMoveError(f"bad move {text!r}: {exc}") from None
         raise InvalidMoveError(f"bad move {text!r}: use draw, discard CARD, pass P, meld P CARDS, claim P CARDS or win P")

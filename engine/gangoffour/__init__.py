@@ -7,7 +7,7 @@ True
 [0, 7, 16, 80]
 """
 
-from .advice import GofAdvice, GreedyBot, RandomBot, advise
+from .advice import GofAdvice, GofGreedyBot, GofRandomBot, advise_play
 from .cards import gof_code, gof_deck, parse_gof_card, parse_gof_cards
 from .game import GofMatch
 from .legal import all_plays, legal_plays, may_pass

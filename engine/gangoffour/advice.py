@@ -1,7 +1,7 @@
 """Gang of Four advice and bots: suggest a play and say why.
 
 >>> from .cards import parse_gof_cards
->>> a = advise(parse_gof_cards("g2 g2 y2 r2 g5 y9"), parse_play("g4"))
+>>> a = advise_play(parse_gof_cards("g2 g2 y2 r2 g5 y9"), parse_play("g4"))
 >>> str(a.play), a.reason
 ('g5', 'beat g4 with the cheapest single that does not break a pair, triple or gang')
 """
@@ -60,7 +60,7 @@ def _strength(play: Play) -> int:
     return max(play.cards)
 
 
-def advise(
+def advise_play(
     hand: Sequence[int],
     current: Play | None = None,
     *,
@@ -108,7 +108,7 @@ def advise(
     return GofAdvice(None, "pass: keep the gang for when it matters")
 
 
-class RandomBot:
+class GofRandomBot:
     """Plays a uniformly random legal move (passing included when allowed)."""
 
     name = "random"
@@ -126,8 +126,8 @@ class RandomBot:
         return self.rng.choice(list(hand))
 
 
-class GreedyBot:
-    """Follows :func:`advise`."""
+class GofGreedyBot:
+    """Follows :func:`advise_play`."""
 
     name = "greedy"
 
@@ -137,7 +137,7 @@ class GreedyBot:
     def choose(self, match) -> Play | None:
         seat = match.turn
         others = [len(h) for i, h in enumerate(match.hands) if i != seat]
-        advice = advise(match.hands[seat], match.current, first_lead=match.first_lead,
+        advice = advise_play(match.hands[seat], match.current, first_lead=match.first_lead,
                         next_has_one_card=len(match.hands[match.next_seat(seat)]) == 1,
                         opponents_min_cards=min(others))
         if advice.play is None and not match.can_pass():
@@ -151,7 +151,7 @@ class GreedyBot:
         return min(loose or [c for c in hand if c != PRESIDENT] or list(hand))
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS = {"random": GofRandomBot, "greedy": GofGreedyBot}
 
 
 def parse_play_or_none(text: str | None) -> Play | None:

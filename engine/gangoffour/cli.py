@@ -129,12 +129,12 @@ def _legal(args) -> int:
 
 
 def _advise(args) -> int:
-    from .advice import advise
+    from .advice import advise_play
     from .plays import parse_play
 
     hand = _hand(args.hand)
     current = parse_play(args.on) if args.on else None
-    a = advise(hand, current, first_lead=args.first_lead, next_has_one_card=args.next_has_one,
+    a = advise_play(hand, current, first_lead=args.first_lead, next_has_one_card=args.next_has_one,
                opponents_min_cards=args.opponent_cards)
     if args.json:
         print(json.dumps(a.to_dict()))

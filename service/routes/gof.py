@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from sisepai.engine.gangoffour.advice import advise
+from sisepai.engine.gangoffour.advice import advise_play
 from sisepai.engine.gangoffour.cards import parse_gof_hand
 from sisepai.engine.gangoffour.legal import legal_plays, may_pass
 from sisepai.engine.gangoffour.plays import beats, parse_play
@@ -42,5 +42,5 @@ def gof_legal(body: GofHandRequest) -> dict:
 def gof_advise(body: GofHandRequest) -> dict:
     hand = _hand(body.hand)
     current = parse_play(body.on) if body.on else None
-    return advise(hand, current, first_lead=body.first_lead, next_has_one_card=body.next_has_one,
+    return advise_play(hand, current, first_lead=body.first_lead, next_has_one_card=body.next_has_one,
                   opponents_min_cards=body.opponent_cards).to_dict()

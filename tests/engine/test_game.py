@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from sisepai.engine import IllegalMoveError, is_winning, parse_card_ids
 from sisepai.engine.bots import make_bots, play_out
 from sisepai.engine.game import Game, deal_hands, is_misdeal
-from sisepai.engine.moves import Claim, Discard, Draw, Meld, Move, Pass
+from sisepai.engine.moves import ClaimMove, Discard, Draw, MeldMove, Move, Pass
 from sisepai.engine.rules import Rules
 
 READY_WH = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J YK WR WC"  # waits on WH (field group)
@@ -44,15 +44,15 @@ def test_korean_deal_and_misdeal():
 def test_hu_beats_pong_on_a_discard_and_the_discarder_pays():
     g = game(["GK " + FILLER.replace("GA ", "WH ", 1), FILLER, "WH WH " + FILLER[6:], READY_WH], "RK")
     g.push(Draw())
-    g.push(Meld(0, tuple(ids("RK"))))  # the drawer must meld a drawn General
+    g.push(MeldMove(0, tuple(ids("RK"))))  # the drawer must meld a drawn General
     for p in (1, 2, 3):
         assert p not in g.answers
     g.push(Pass(1)); g.push(Pass(2)); g.push(Pass(3))
     g.push(Discard(ids("WH")[0]))
-    assert {m.__class__.__name__ for m in g.legal_moves(2)} >= {"Claim", "Pass"}
+    assert {m.__class__.__name__ for m in g.legal_moves(2)} >= {"ClaimMove", "Pass"}
     g.push(Pass(1))
-    g.push(Claim(2, tuple(ids("WH WH WH"))))
-    g.push(Claim(3, tuple(ids("WR WH WC"))))
+    g.push(ClaimMove(2, tuple(ids("WH WH WH"))))
+    g.push(ClaimMove(3, tuple(ids("WR WH WC"))))
     assert g.outcome.winner == 3 and g.outcome.reason == "hu"
     assert [(p.payer, p.payee) for p in g.outcome.payments] == [(0, 3)]
     assert g.outcome.points % 2 == 1
@@ -94,10 +94,10 @@ def test_chi_only_from_the_previous_player():
     for p in (1, 2, 3):
         g.push(Pass(p))
     g.push("discard WH")
-    assert Claim(1, tuple(sorted(ids("WR WH WC")))) in g.legal_moves(1)
+    assert ClaimMove(1, tuple(sorted(ids("WR WH WC")))) in g.legal_moves(1)
     with pytest.raises(IllegalMoveError, match="chi only from the previous player"):
-        g.push(Claim(2, tuple(sorted(ids("WR WH WC")))))
-    g.push(Claim(1, tuple(sorted(ids("WR WH WC")))))
+        g.push(ClaimMove(2, tuple(sorted(ids("WR WH WC")))))
+    g.push(ClaimMove(1, tuple(sorted(ids("WR WH WC")))))
     g.push("pass 2"); g.push("pass 3")
     assert g.turn == 1 and g.phase == "discard"
 

@@ -9,7 +9,7 @@ from sisepai.engine.gangoffour import (
     GofMatch, deal_score, deal_scores, legal_plays, match_over, match_winners, may_pass, parse_gof_cards,
     parse_play, play_match,
 )
-from sisepai.engine.gangoffour.advice import BOTS, advise
+from sisepai.engine.gangoffour.advice import BOTS, advise_play
 from sisepai.engine.gangoffour.cards import gof_deck
 
 
@@ -168,11 +168,11 @@ def test_greedy_beats_random():
 
 def test_advice_keeps_gangs_and_goes_out():
     hand = parse_gof_cards("g2 y2 r2 g2 g9")
-    a = advise(hand, parse_play("g5"))
+    a = advise_play(hand, parse_play("g5"))
     assert str(a.play) == "g9"
-    a = advise(parse_gof_cards("g2 y2 r2 g2"), parse_play("r10 r10"))
+    a = advise_play(parse_gof_cards("g2 y2 r2 g2"), parse_play("r10 r10"))
     assert a.play is not None and a.play.kind == "gang" and "go out" in a.reason
-    a = advise(parse_gof_cards("g2 y2 r2 g2 g3 g4 g5 y6 y7 y8"), parse_play("r10 r10"))
+    a = advise_play(parse_gof_cards("g2 y2 r2 g2 g3 g4 g5 y6 y7 y8"), parse_play("r10 r10"))
     assert a.play is None and "gang" in a.reason
 
 
