@@ -241,6 +241,24 @@ def covered_ends(card_polys: Sequence[np.ndarray], quads: Sequence[np.ndarray], 
     return out
 
 
+@dataclass
+class Views:
+    """What a picture gives the reader: the detected whole cards and ends, which card each end
+    lies in (``owner``, -1 for none), and the straightened ends to read (``crops``, ``None`` where
+    a still card's reading is reused) with the outline each comes from (``quads``); ``end_row``
+    is each detected end's row among the crops, or -1 when it is not read on its own."""
+
+    cards: Boxes
+    ends: Boxes
+    card_polys: list[np.ndarray]
+    end_polys: list[np.ndarray]
+    owner: list[int]
+    crops: list[np.ndarray | None]
+    quads: list[np.ndarray]
+    end_row: list[int]
+    reused: list
+
+
 class Candidate(NamedTuple):
     """One possible card in a picture, before the floors and duplicates are applied: its outline,
     its reading (29 card kinds, then "not a card"), the detector's confidence in the outline, and
@@ -535,29 +553,33 @@ class Recognizer:
                 det, unsure, boxes = cdet, cunsure, whole
         return det, unsure, boxes
 
-    def _read(self, image_bgr: np.ndarray, boxes: Boxes, palette: SuitPalette | None = None,
-              turns: float = 0.0) -> tuple[Detections, list[int]]:
-        rgb = image_bgr[..., ::-1]
-        cards = boxes.select(0)
-        ends = boxes.select(1)
+    def _cut_views(self, rgb: np.ndarray, boxes: Boxes) -> "Views":
+        """Every end to read, straightened: both ends of each whole card (a blank where a still
+        card's last reading is reused), then each detected end outside every whole card."""
+        cards, ends = boxes.select(0), boxes.select(1)
         card_polys = [order_upright(p) for p in cards.polygons]
         end_polys = [order_upright(p) for p in ends.polygons]
         # each detected end belongs to the first card whose outline holds its centre, or to none
         owner = [next((k for k, cp in enumerate(card_polys) if inside(ep.mean(0), cp)), -1) for ep in end_polys]
-        crops: list[np.ndarray | None] = []
-        quads: list[np.ndarray] = []  # the outline each reading comes from, in crops' order
-        reused = self.still.lookup(card_polys) if self.still is not None else [None] * len(card_polys)
-        for poly, old in zip(card_polys, reused):
+        v = Views(cards, ends, card_polys, end_polys, owner, [], [], [-1] * len(end_polys),
+                  self.still.lookup(card_polys) if self.still is not None else [None] * len(card_polys))
+        for poly, old in zip(card_polys, v.reused):
             for end in card_ends(poly):
-                # a still card's reading is reused; a blank stands in for its crop (not read)
-                crops.append(straighten(rgb, end, self.crop) if old is None else None)
-                quads.append(end)
-        end_row = [-1] * len(end_polys)  # each detected end's row in the reader's output, or -1 when not read
+                v.crops.append(straighten(rgb, end, self.crop) if old is None else None)
+                v.quads.append(end)
         for j, (ep, o) in enumerate(zip(end_polys, owner)):
             if o < 0:  # an end outside every whole card (a card in a fan) is read on its own
-                end_row[j] = len(crops)
-                crops.append(straighten(rgb, ep, self.crop))
-                quads.append(ep)
+                v.end_row[j] = len(v.crops)
+                v.crops.append(straighten(rgb, ep, self.crop))
+                v.quads.append(ep)
+        return v
+
+    def _read(self, image_bgr: np.ndarray, boxes: Boxes, palette: SuitPalette | None = None,
+              turns: float = 0.0) -> tuple[Detections, list[int]]:
+        rgb = image_bgr[..., ::-1]
+        v = self._cut_views(rgb, boxes)
+        cards, ends, card_polys, end_polys, owner = v.cards, v.ends, v.card_polys, v.end_polys, v.owner
+        crops, quads, end_row, reused = v.crops, v.quads, v.end_row, v.reused
         fresh = [k for k, c in enumerate(crops) if c is not None]
         probs = np.zeros((len(crops), len(self.reader.classes)), np.float32)
         if fresh:
