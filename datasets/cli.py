@@ -193,10 +193,11 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
 def _finish(out: Path, meta: dict) -> None:
     """The dataset-wide files: COCO and Hugging Face layouts, the card and its contact sheet."""
     from sisepai.datasets.card import write_card
-    from sisepai.datasets.formats import write_formats
+    from sisepai.datasets.formats import SPLITS, scene_records, write_formats
 
-    write_formats(out, meta["formats"])
-    write_card(out, meta, _load_records(out))
+    records = {split: scene_records(out, split) for split in SPLITS}  # every scene's ground truth, read once
+    write_formats(out, meta["formats"], records)
+    write_card(out, meta, [r for split in SPLITS for r in records[split]])
     print(f"dataset card: {out / 'README.md'}")
 
 

@@ -96,18 +96,19 @@ def hf_rows(records: list[dict]) -> list[dict]:
     return rows
 
 
-def write_formats(folder: Path, formats: Iterable[str]) -> None:
-    """(Re)write the dataset-wide files of ``formats`` from the scenes' ground truth."""
+def write_formats(folder: Path, formats: Iterable[str], records: dict[str, list[dict]] | None = None) -> None:
+    """(Re)write the dataset-wide files of ``formats`` from the scenes' ground truth (``records``
+    by split, when already read)."""
     formats = set(formats)
     for split in SPLITS:
-        records = scene_records(folder, split)
+        records_of_split = records[split] if records is not None else scene_records(folder, split)
         if "coco" in formats:
             path = folder / "annotations" / f"instances_{split}.json"
-            path.write_text(json.dumps(coco(records), ensure_ascii=False, separators=(",", ":")))
-        if "hf" in formats and records:  # an empty split gets no metadata: the loader would see a split with no rows
+            path.write_text(json.dumps(coco(records_of_split), ensure_ascii=False, separators=(",", ":")))
+        if "hf" in formats and records_of_split:  # an empty split gets no metadata: the loader would see a split with no rows
             path = folder / "images" / split / "metadata.jsonl"
             path.write_text("".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
-                                    for row in hf_rows(records)))
+                                    for row in hf_rows(records_of_split)))
 
 
 def check_formats(text: str) -> tuple[str, ...]:

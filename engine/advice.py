@@ -25,7 +25,6 @@ from .rules import Rules, resolve_rules
 from .scoring import HandLike, MeldLike, _prepare, one_card, to_ids
 
 
-
 # --- distance to win -------------------------------------------------------------------------
 
 class _PartialSplitter:

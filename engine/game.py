@@ -27,6 +27,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
+from .advice import win_points
 from .cards import CARD_CODES, GENERAL as K, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
 from .claims import Claim
 from .claims import ClaimKind, claims as claim_options, hand_after
@@ -36,7 +37,6 @@ from .melds import Meld
 from .moves import ClaimMove, Discard, Draw, MeldMove, MoveType, Pass, Win
 from .rules import OPTION_KEYS, Rules, resolve_rules
 from .scoring import Payment, payments
-
 
 
 @dataclass(frozen=True)
@@ -229,9 +229,8 @@ class Game:
         self._stack.append(self._snapshot())
         self.moves.append(move)
         self.events.append(_event(move))
-        self._claims = {}
         self._apply(move)
-        self._claims = {}
+        self._claims = {}  # the claim options were the old state's
 
     def pop(self) -> MoveType:
         """Undo the last move."""
@@ -395,21 +394,23 @@ class Game:
         and the winning meld (concealed only on the player's own draw)."""
         assert self.shown is not None
         own_draw = self.shown.source == "draw" and player == self.shown.owner
-        rest = hand_after(self.hands[player], option.meld, self.shown.card)
-        return self._hand_points(player, rest) + meld_points(option.meld, self.rules, exposed=not own_draw)
+        return win_points(self.hands[player], option.meld, self.shown.card, "own" if own_draw else "other",
+                          self._held_points(player), self.rules)
 
-    def _hand_points(self, player: int, concealed: Sequence[int]) -> int:
+    def _held_points(self, player: int) -> int:
+        """Points of what a player holds outside the concealed cards: locked dealt triples
+        (concealed) and exposed melds (concealed when made from the deal or their own draw)."""
         r = self.rules
-        best = BestTable.for_rules(r).best_points(concealed)
-        if best is None:  # claims() only offers a win when the hand splits
-            raise AssertionError("a winning hand that does not split")
-        total = best + r.points["triple"] * len(self.locked[player])  # locked dealt triples: concealed
+        total = r.points["triple"] * len(self.locked[player])
         for e in self.exposed[player]:
             total += meld_points(e.meld, r, exposed=not e.concealed)
         return total
 
     def _win(self, player: int, shown: Shown) -> None:
-        total = self._hand_points(player, self.hands[player])
+        best = BestTable.for_rules(self.rules).best_points(self.hands[player])
+        if best is None:  # claims() and dealt_win() only offer a win when the hand splits
+            raise AssertionError("a winning hand that does not split")
+        total = best + self._held_points(player)
         # the discarder pays; on a drawn card (anyone's) every other player pays (RULES.md)
         discarder = shown.owner if shown.source == "discard" and shown.owner != player else None
         pays = tuple(payments(total, player, self.n, discarder))
@@ -551,11 +552,12 @@ def check_deal(hands: Sequence[Sequence[int]], pile: Sequence[int], dealer: int,
     have = counts_of([c for h in hands for c in h] + list(pile))
     for k in range(NUM_KINDS):
         want = rules.jokers if k == JOKER else rules.copies
-        if have[k] != want:
-            noun = "jokers" if k == JOKER else CARD_CODES[k]
-            deck = f"{rules.jokers} jokers" if k == JOKER else f"a deck of {rules.packs} pack{'s' * (rules.packs > 1)} has {want}"
-            raise SisepaiError(f"the deal holds {have[k]} {noun}, but {deck}" if k != JOKER
-                               else f"the deal holds {have[k]} jokers, but the rules play with {deck}")
+        if have[k] == want:
+            continue
+        if k == JOKER:
+            raise SisepaiError(f"the deal holds {have[k]} jokers, but the rules play with {want} jokers")
+        packs = f"{rules.packs} pack{'s' * (rules.packs > 1)}"
+        raise SisepaiError(f"the deal holds {have[k]} {CARD_CODES[k]}, but a deck of {packs} has {want}")
     for p, hand in enumerate(hands):
         want = rules.hand_size - (0 if rules.deal == "korean" and p == dealer else 1)
         if len(hand) != want:

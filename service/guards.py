@@ -141,8 +141,7 @@ class Guard:
         if scope["method"] in WRITE_METHODS:
             origin = _header(scope, b"origin")
             site = _header(scope, b"sec-fetch-site")
-            if (origin is not None and origin != "null" and not same_origin(origin, host)) or origin == "null" \
-                    or site in ("cross-site", "same-site"):
+            if (origin is not None and not same_origin(origin, host)) or site in ("cross-site", "same-site"):
                 return await _refuse(send, 403, "cross-site write refused: send writes from this service's own page")
         limit = self.limit_for(scope["path"])
         length = _header(scope, b"content-length")

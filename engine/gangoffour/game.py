@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import IllegalMoveError, SisepaiError
-from .cards import STUDENT_LEADER, format_gof, gof_code, parse_gof_card, parse_gof_cards, shuffled_gof_deck
+from .cards import STUDENT_LEADER, check_gof_copies, format_gof, gof_code, parse_gof_card, parse_gof_cards, shuffled_gof_deck
 from .legal import legal_plays, may_pass
 from .plays import Play, classify
 from .scoring import deal_scores, match_over, match_winners
@@ -36,17 +36,10 @@ class DealResult:
 
 def check_gof_deal(hands: Sequence[Sequence[int]]) -> None:
     """Raise :class:`SisepaiError` unless the hands are a deal of the whole deck: 4 players,
-    16 cards each, every card of the 64 exactly as often as the deck has it."""
-    from collections import Counter
-
-    from .cards import deck_counts
-
+    16 cards each, no card more often than the deck has it (so, 64 cards, each exactly that often)."""
     if len(hands) != PLAYERS or any(len(h) != HAND for h in hands):
         raise SisepaiError(f"a deal is {PLAYERS} hands of {HAND} cards, got {[len(h) for h in hands]}")
-    have = Counter(c for h in hands for c in h)
-    for value, n in deck_counts().items():
-        if have.get(value, 0) != n:
-            raise SisepaiError(f"the deal holds {have.get(value, 0)} {gof_code(value)}, the deck has {n}")
+    check_gof_copies(c for h in hands for c in h)
 
 
 class GofMatch:

@@ -12,6 +12,8 @@ import time
 
 from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
 
+from ..work import PoolFull
+
 router = APIRouter()
 
 
@@ -102,10 +104,6 @@ async def live(ws: WebSocket) -> None:
             if data is None:
                 continue
             t = time.perf_counter() - start
-            if pool.full:  # every worker busy with uploads: drop this frame, the next one will do
-                latest["dropped"] += 1
-                continue
-
             def work(frame: bytes):
                 image = decode_image(frame, "frame")
                 return image.shape[:2], recognizer.recognize(image, False, palette)
@@ -115,7 +113,7 @@ async def live(ws: WebSocket) -> None:
             except ImageError as exc:
                 await ws.send_json({"type": "error", "detail": str(exc)})
                 continue
-            except HTTPException:  # the pool filled up meanwhile
+            except PoolFull:  # every worker busy with uploads: drop this frame, the next one will do
                 latest["dropped"] += 1
                 continue
             state, events = assistant.process(result.detections, t, w, h, backs=len(result.backs))

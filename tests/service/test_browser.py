@@ -31,27 +31,35 @@ def _free_port() -> int:
     return port
 
 
-@pytest.fixture(scope="module")
-def server(recognizer, tmp_path_factory):
+def _start(app, port: int, host: str = "127.0.0.1"):
     import uvicorn
 
-    from sisepai.service.main import create_app
-    from sisepai.service.settings import Settings
-
-    port = _free_port()
-    app = create_app(Settings(db=str(tmp_path_factory.mktemp("db") / "l.sqlite"), load_model=False),
-                     recognizer=recognizer)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
+    srv = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     for _ in range(100):
         if srv.started:
             break
         time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}"
+    return srv, thread
+
+
+def _stop(srv, thread) -> None:
     srv.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(recognizer, tmp_path_factory):
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+
+    port = _free_port()
+    app = create_app(Settings(db=str(tmp_path_factory.mktemp("db") / "l.sqlite"), load_model=False),
+                     recognizer=recognizer)
+    running = _start(app, port)
+    yield f"http://127.0.0.1:{port}"
+    _stop(*running)
 
 
 def test_live_page_shows_cards_and_announces(server, tmp_path):
@@ -125,24 +133,6 @@ def test_confirm_a_photographed_hand_on_a_phone_and_record_it(server, tmp_path):
     assert deal["winner"] == "Ann" and deal["points"] > 0
     assert sorted(deal["cards"].split()) == truth
     assert len(read) == 21
-
-
-def _start(app, port: int, host: str = "127.0.0.1"):
-    import uvicorn
-
-    srv = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if srv.started:
-            break
-        time.sleep(0.1)
-    return srv, thread
-
-
-def _stop(srv, thread) -> None:
-    srv.should_exit = True
-    thread.join(timeout=10)
 
 
 def test_the_page_on_a_lan_token_once_reconnects_and_explains_the_camera(tmp_path):
