@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from sisepai.engine.bots import make_bots
-from sisepai.engine.cards import CARD_CODES, SEATS
+from sisepai.engine.cards import CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, SEATS
 from sisepai.engine.game import Game
 
 from .backgrounds import background
@@ -254,6 +254,131 @@ class GameVideo:
             writer.release()
         record = {"video": path.name, "seconds": self.seconds, "fps": self.fps, "width": w, "height": h,
                   "seed": self.seed, "events": self.events}
+        if truth:
+            Path(truth).write_text(json.dumps(record, indent=1))
+        return record
+
+
+def _meld_patterns() -> list[list[str]]:
+    """Every kind of meld a row of exposed cards shows: triples, command and field groups of one
+    suit, three Soldiers of three suits, and a General alone."""
+    out = [[s + r] * 3 for s in "GWYR" for r in "KAERHCP"]
+    out += [[s + "K", s + "A", s + "E"] for s in "GWYR"] + [[s + "R", s + "H", s + "C"] for s in "GWYR"]
+    out += [[a + "P", b + "P", c + "P"] for a, b, c in ("GWY", "GWR", "GYR", "WYR")]
+    out += [[s + "K"] for s in "GWYR"]
+    return out
+
+
+class TurnVideo(GameVideo):
+    """A game already under way: each seat's meld rows lie on the table from the first frame (about
+    ``cards`` face-up cards in view), and every 3 to 5 s the seat whose turn it is shows a card,
+    either in front of itself or near the middle of the table, in turn order (the next player is
+    to the right: S, E, N, W). The card shown before it leaves the table, or goes onto its owner's
+    discard stack (covering the card there). Ground truth: one ``card_shown`` per card shown; the
+    cards there from the start are the table, not events (``start`` lists them).
+
+    >>> video = TurnVideo(seed=3, cards=10, seconds=12, fps=5, size=(320, 180))
+    >>> len(video.start), [e["seat"] for e in video.events][:2] in (["S", "E"], ["E", "N"], ["N", "W"], ["W", "S"])
+    (10, True)
+    """
+
+    def __init__(self, seed: int = 0, cards: int = 30, seconds: float = 60.0, fps: float = 10.0,
+                 size: tuple[int, int] = (1280, 720), hands_over: bool = True, font_split: str = "train",
+                 centre_share: float = 0.4):
+        self.cards_in_view = cards
+        self.centre_share = centre_share
+        self.start: list[dict] = []
+        super().__init__(seed=seed, seconds=seconds, fps=fps, size=size, hands_over=hands_over,
+                         font_split=font_split)
+
+    def _edge_point(self, seat: str, depth: float, along: float) -> tuple[float, float]:
+        """A table point ``depth`` in from ``seat``'s edge and ``along`` it (left to right as that
+        seat sees it)."""
+        w, h = self.size
+        if seat == "S":
+            return along, h / 2 - depth
+        if seat == "N":
+            return -along, -(h / 2 - depth)
+        if seat == "E":
+            return w / 2 - depth, -along
+        return -(w / 2 - depth), along
+
+    def _deal_rows(self, rng: np.random.Generator) -> dict[str, list[list[str]]]:
+        """Each seat's exposed melds, about ``cards`` cards in all, from one deck's copies."""
+        left = {c: (DEFAULT_JOKERS if c == "J" else COPIES_PER_PACK) for c in CARD_CODES}
+        share = {"S": 0.3, "N": 0.3, "E": 0.2, "W": 0.2}  # the long edges hold more
+        patterns = _meld_patterns()
+        rows: dict[str, list[list[str]]] = {s: [] for s in SEATS}
+        for seat in SEATS:
+            want = round((self.cards_in_view - 1) * share[seat])
+            have = 0
+            while have < want:
+                fits = [p for p in patterns if len(p) <= max(want - have, 1)
+                        and all(left[c] >= p.count(c) for c in set(p))]
+                meld = fits[int(rng.integers(len(fits)))]
+                for c in meld:
+                    left[c] -= 1
+                rows[seat].append(list(meld))
+                have += len(meld)
+        self._left = left
+        return rows
+
+    def _script(self, step: float) -> None:
+        rng = self.rng
+        w, h = self.size
+        cw, ch = self.card_w, self.card_h
+        pile = rng.random() < 0.5
+        if pile:
+            self.slots.append(Slot(None, "center", "pile", 0.0, None, (-0.09 * w, -0.04 * h),
+                                   float(rng.uniform(-20, 20))))
+        for seat, melds in self._deal_rows(rng).items():
+            width = sum(len(m) * cw * 1.12 + cw * 0.6 for m in melds) - cw * 0.6
+            along = -width / 2 + cw * 0.56
+            for meld in melds:
+                for code in meld:
+                    x, y = self._edge_point(seat, ch * 0.62, along)
+                    self.slots.append(Slot(code, seat, "meld", 0.0, None, (x, y), ANGLE[seat] + float(rng.normal(0, 1.5))))
+                    self.start.append({"card": code, "seat": seat})
+                    along += cw * 1.12
+                along += cw * 0.6
+        deck = [c for c, n in self._left.items() for _ in range(n)]
+        rng.shuffle(deck)
+        seat = SEATS[int(rng.integers(4))]
+        t = float(rng.uniform(2.0, 3.0))
+        shown: Slot | None = None
+        stack_top: dict[str, Slot | None] = {s: None for s in SEATS}
+        while t < self.seconds - 2.0 and deck:
+            if shown is not None:  # the card shown last: taken away, or onto its owner's discard stack
+                shown.vanish = t - float(rng.uniform(0.3, 1.0))
+                if rng.random() < 0.5:
+                    x, y = self._edge_point(shown.seat, ch * 1.8, -0.16 * (w if shown.seat in "SN" else h))
+                    top = Slot(shown.code, shown.seat, "discard", shown.vanish, None,
+                               (x + float(rng.normal(0, 1.5)), y + float(rng.normal(0, 1.5))),
+                               ANGLE[shown.seat] + float(rng.normal(0, 2)))
+                    if stack_top[shown.seat] is not None:
+                        stack_top[shown.seat].vanish = shown.vanish  # covered: the stack shows its top card
+                    stack_top[shown.seat] = top
+                    self.slots.append(top)
+            code = deck.pop()
+            if rng.random() < self.centre_share:  # near the middle, a little toward its seat
+                dx, dy = {"S": (0, 1), "N": (0, -1), "E": (1, 0), "W": (-1, 0)}[seat]
+                toward = float(rng.uniform(0.0, 0.07)) * h
+                pos = (dx * toward + 0.05 * w + float(rng.normal(0, 0.02 * w)),
+                       dy * toward + float(rng.normal(0, 0.02 * h)))
+            else:  # in front of its seat
+                x, y = self._edge_point(seat, ch * 1.8, float(rng.uniform(0.02, 0.1)) * (w if seat in "SN" else h))
+                pos = (x, y)
+            shown = Slot(code, seat, "shown", t, None, pos, ANGLE[seat] + float(rng.normal(0, 4)))
+            self.slots.append(shown)
+            self.events.append({"t": round(t, 3), "type": "card_shown", "card": code, "seat": seat})
+            seat = SEATS[(SEATS.index(seat) + 1) % 4]
+            t += float(rng.uniform(3.0, 5.0))
+        self.end = t
+
+    def write(self, path: str | Path, truth: str | Path | None = None) -> dict:
+        record = super().write(path, None)
+        record["start"] = self.start
+        record["cards_in_view"] = self.cards_in_view
         if truth:
             Path(truth).write_text(json.dumps(record, indent=1))
         return record

@@ -6,11 +6,16 @@
 'South shows Green General.'
 >>> announce({"type": "card_shown", "card": "GK", "seat": "S"}, "vi")
 'Nam lật Tướng xanh.'
+>>> from sisepai.vision.events import CardShown
+>>> announce(CardShown(4.1, "RH", "E", 9, 3.6, "discard"))
+'East discards Red Horse.'
 """
 
 from __future__ import annotations
 
 from sisepai.engine.cards import ALL_CARDS, Card
+
+from .events import Event
 
 LANGUAGES = ("en", "zh", "vi")
 _ZH_SUIT = {"G": "绿", "W": "白", "Y": "黄", "R": "红"}
@@ -37,14 +42,19 @@ def card_name(code: str, lang: str = "en") -> str:
     raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)}")
 
 
-def announce(event: dict, lang: str = "en") -> str:
-    """A short sentence for an event."""
+def announce(event: Event | dict, lang: str = "en") -> str:
+    """A short sentence for an event (an :class:`~.events.Event` or its JSON form)."""
+    if not isinstance(event, dict):
+        event = event.to_json()
     seat = SEAT_WORDS[lang].get(event.get("seat", ""), event.get("seat", ""))
     t = event["type"]
-    if t in ("card_shown", "draw", "discard"):
+    if t == "table":
+        n = len(event.get("cards", []))
+        return {"en": f"The table: {n} cards face up.", "zh": f"桌面：{n}张明牌。", "vi": f"Trên bàn: {n} lá ngửa."}[lang]
+    if t == "card_shown":
         name = card_name(event["card"], lang)
-        verb = {"card_shown": ("shows", "亮出", "lật"), "draw": ("draws", "摸到", "bốc"),
-                "discard": ("discards", "打出", "đánh")}[t]
+        verb = {None: ("shows", "亮出", "lật"), "draw": ("draws", "摸到", "bốc"),
+                "discard": ("discards", "打出", "đánh")}[event.get("action")]
         return {"en": f"{seat} {verb[0]} {name}.", "zh": f"{seat}{verb[1]}{name}。", "vi": f"{seat} {verb[2]} {name}."}[lang]
     if t == "meld":
         names = ", ".join(card_name(c, lang) for c in event["cards"])

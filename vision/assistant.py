@@ -1,17 +1,17 @@
-"""The live table assistant: frames in, a steady ``TableState`` and events out.
+"""The live table assistant: frames' detections in, a steady ``TableState`` and typed events out
+(:mod:`.events`; ``t`` in seconds from the start of the source).
 
-Events (JSON-ready dicts, ``t`` in seconds from the start of the source):
-
-- ``card_shown``: a card turned face up (``card``, ``seat``): exactly once per card. A card that
-  vanishes and comes back, or moves to a meld row, is the same card and is not announced again.
-- ``draw`` / ``discard``: derived from ``card_shown`` when the draw pile shrank (a draw) or not.
-- ``meld``: cards of one seat lying together that form a meld.
-- ``card_corrected``: a card seen moments ago was misread; ``card`` is what it is, ``was`` what
-  it was announced as (no second ``card_shown``, and no ``card_removed`` for the misreading).
-- ``card_removed``: a card gone for good.
-- ``win_claimed``: a seat lays down a hand that splits into melds; it is scored (and checked
-  against ``claimed`` when given).
-- ``advice``: with the user's hand, the claims a shown card allows them and the discard to make.
+- What lies on the table when the source starts is the table, not news: the cards first seen in
+  the first :data:`START_SECONDS` are reported once, as one ``table`` event, and never announced.
+- Each card turned face up later is one ``card_shown``, with ``action`` (``draw`` when the draw
+  pile shrank before it, else ``discard``). A card that vanishes and comes back, or moves to a
+  meld row, is the same card and is not announced again.
+- Its seat is the zone it lies in; a card shown near the middle belongs to the seat whose turn
+  it is (the next player is to the right: S, E, N, W), after the last card shown, or after a
+  claim, the claimer. Only with no turn known yet does the card's own lie tell (a card lies
+  along the line from its player to the middle), and ``center`` is left for no clue at all.
+- ``meld``, ``card_corrected``, ``card_removed``, ``win_claimed`` and ``advice`` as in
+  :mod:`.events`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from sisepai.engine.melds import Meld, why_not_meld
 from sisepai.engine.rules import Rules
 
 from .detections import Detections
+from .events import (Advice, CardCorrected, CardRemoved, CardShown, Event, MeldSeen, TableSeen,
+                     WinClaimed)
 from .table import TableState, Zones
 from .table_advice import claim_advice, win_claimed
 from .tracker import CardTracker, Track
@@ -38,6 +40,16 @@ RETURN_SECONDS = 20.0
 new face-up card. Measured on seed 7's video: a plain joker in a meld, found at confidence
 0.28-0.45, was announced twice more; with this rule it is not, and no video lost a card."""
 WIN_MIN_CARDS = 15
+WIN_NEW_CARDS = 8
+"""A seat's cards are checked as a laid-down winning hand only when at least this many of them
+were laid during the session: a winner lays down a concealed hand of at least 8 cards, while
+exposed meld rows already on the table at the start are not a win."""
+START_SECONDS = 1.5
+"""The cards first seen in this many seconds from the start of the source (or the page's
+connection) are the table as it was: one ``table`` event, no announcements."""
+MELD_LINK = 1.4
+"""Cards of one seat lie in one group when their centres are within this many card widths: the
+cards of a meld lie side by side (about 1.1 widths apart), and melds lie apart."""
 MIN_CONFIDENCE = 0.4
 """Readings below this confidence are not tracked. Measured on 60 s game videos (generator 1.2),
 with the GPU-trained models and card replacement: 0.3 -> 0.4 on seeds 7 / 11 / 13 / 17 / 19 /
@@ -55,21 +67,28 @@ class Removed:
 
 
 class TableAssistant:
-    """Turns per-frame detections into a table state and events."""
+    """Turns per-frame detections into a table state and events.
+
+    >>> a = TableAssistant()
+    >>> box = np.float32([[[620, 560], [650, 560], [650, 680], [620, 680]]])  # one card at South's edge
+    >>> det = Detections(box, np.array([0.9]), np.array([CARD_CODES.index("RH")]))
+    >>> kinds = [e.type for k in range(20) for e in a.process(det, k * 0.1, 1280, 720)[1]]
+    >>> kinds  # there from the start: the table, not a card shown
+    ['table']
+    """
 
     def __init__(self, zones: Zones | None = None, hand: str | None = None, user_seat: str = "S",
                  rules: Rules | None = None, claimed: int | None = None, confirm_seconds: float = 0.5,
                  min_confidence: float = MIN_CONFIDENCE):
         self.zones = zones or Zones()
         self.min_confidence = min_confidence
+        self.confirm_seconds = confirm_seconds
         self.tracker = CardTracker(confirm_seconds=confirm_seconds)
         self.rules = rules or Rules.preset("seesek")
-        self.hand = counts_of(parse_card_ids(hand)) if hand else None
-        if user_seat not in SEATS:
-            raise SisepaiError(f"seat must be one of {', '.join(SEATS)}")
-        self.user_seat = user_seat
         self.claimed = claimed
+        self.set_hand(hand, user_seat)
         self.zone_of_track: dict[int, str] = {}
+        self.seat_of_track: dict[int, str] = {}
         self.removed: list[Removed] = []
         self.gone: list[Removed] = []  # cards reported removed, for RETURN_SECONDS
         self.reported_melds: set[frozenset[int]] = set()
@@ -77,66 +96,150 @@ class TableAssistant:
         self.pile_history: deque = deque(maxlen=15)
         self.pile_at_last_show: int | None = None
         self.size = (1, 1)
+        self.t0: float | None = None
+        self.start_ids: set[int] = set()  # the tracks of the table as it was at the start
+        self.table_sent = False
+        self.turn: str | None = None  # the seat expected to show the next card, once known
+        self.last_shown: int | None = None  # the track of the last card shown, to spot its claim
+
+    def set_hand(self, hand: str | None, user_seat: str = "S") -> None:
+        """The user's concealed hand (``"GK GA ..."``, or None) and seat, for advice."""
+        if user_seat not in SEATS:
+            raise SisepaiError(f"seat must be one of {', '.join(SEATS)}")
+        self.hand = counts_of(parse_card_ids(hand)) if hand else None
+        self.user_seat = user_seat
 
     # --- the frame loop --------------------------------------------------------------------------
 
-    def process(self, det: Detections, t: float, width: int, height: int, backs: int = 0) -> tuple[TableState, list[dict]]:
+    def process(self, det: Detections, t: float, width: int, height: int, backs: int = 0) -> tuple[TableState, list[Event]]:
         self.size = (width, height)
+        if self.t0 is None:
+            self.t0 = t
         self.pile_history.append(backs)
         if len(det) and self.min_confidence > 0:
             det = det[det.confidence >= self.min_confidence]
         confirmed, removed = self.tracker.update(det, t)
-        events: list[dict] = []
+        events: list[Event] = []
+        for tr in self.tracker.tracks.values():
+            if tr.first_seen <= self.t0 + START_SECONDS:
+                self.start_ids.add(tr.id)
         for tr in removed:
             if tr.confirmed:
                 self.removed.append(Removed(tr, t, self.zone_of_track.get(tr.id, "?")))
         for tr in confirmed:
-            zone = self._zone(tr)
-            self.zone_of_track[tr.id] = zone
-            same = self._take_moved(tr.code, t) or self._take_returned(tr, t)
-            if same is not None:
-                # the same card, moved (to a meld row, say) or seen again where it was lost: not a
-                # new face-up card, and seen since it was first seen
-                tr.confirmed_at = same.confirmed_at
-                continue
-            if tr.corrects is not None and self._take_removed(tr.corrects):
-                events.append({"t": round(t, 3), "type": "card_corrected", "card": tr.code, "was": tr.corrects.code,
-                               "seat": zone, "id": tr.id, "first_seen": round(tr.first_seen, 3)})
-                continue
-            ev = {"t": round(t, 3), "type": "card_shown", "card": tr.code, "seat": zone, "id": tr.id,
-                  "first_seen": round(tr.first_seen, 3)}
-            events.append(ev)
-            events.extend(self._derived(ev))
+            events.extend(self._confirmed(tr, t))
         for tr in self.tracker.visible():
             self.zone_of_track[tr.id] = self._zone(tr)
         keep = []
         for r in self.removed:
             if t - r.t > MOVE_SECONDS:
-                events.append({"t": round(t, 3), "type": "card_removed", "card": r.track.code, "seat": r.zone,
-                               "id": r.track.id})
+                events.append(CardRemoved(t, r.track.code, r.zone, r.track.id))
                 self.gone.append(r)
             else:
                 keep.append(r)
         self.removed = keep
         state = self.state(t)
+        if not self.table_sent and t >= self.t0 + START_SECONDS + self.confirm_seconds:
+            self.table_sent = True
+            events.insert(0, TableSeen(t, state.to_json()))
         events.extend(self._melds_and_wins(t))
         return state, events
+
+    def _confirmed(self, tr: Track, t: float) -> list[Event]:
+        """The events for a track just confirmed: none for a card of the starting table or one
+        that moved or came back, a correction, or a card shown."""
+        zone = self._zone(tr)
+        self.zone_of_track[tr.id] = zone
+        same = self._take_moved(tr, zone, t) or self._take_returned(tr, t)
+        if same is None:
+            same = self._take_same_place(tr, t)
+            if same is not None and same.code != tr.code and same.id not in self.start_ids:
+                # the card lost here moments ago, back under another reading: that one was a misreading
+                self._adopt(tr, same, zone)
+                return [CardCorrected(t, tr.code, same.code, self.seat_of_track[tr.id], tr.id, tr.first_seen)]
+        if same is not None:
+            # the same card, moved (to a meld row, say) or seen again where it was lost: not a
+            # new face-up card, and seen since it was first seen
+            self._adopt(tr, same, zone)
+            return []
+        if tr.corrects is not None and self._take_removed(tr.corrects):
+            if tr.corrects.id in self.start_ids:  # a starting card read better: still the table
+                self.start_ids.add(tr.id)
+                return []
+            seat = self.seat_of_track.get(tr.corrects.id, zone)
+            self.seat_of_track[tr.id] = seat
+            return [CardCorrected(t, tr.code, tr.corrects.code, seat, tr.id, tr.first_seen)]
+        if tr.id in self.start_ids:
+            return []
+        seat = self._seat(tr, zone)
+        self.seat_of_track[tr.id] = seat
+        shown = CardShown(t, tr.code, seat, tr.id, tr.first_seen, self._action(seat))
+        if seat in SEATS:
+            self.turn = SEATS[(SEATS.index(seat) + 1) % len(SEATS)]
+        self.last_shown = tr.id
+        out: list[Event] = [shown]
+        if self.hand is not None and seat != self.user_seat and seat in SEATS:
+            out.extend(self._advice(shown))
+        return out
+
+    def _adopt(self, tr: Track, same: Track, zone: str) -> None:
+        """``tr`` is the card ``same`` was: it takes over its history."""
+        tr.confirmed_at = same.confirmed_at
+        if same.id in self.start_ids:
+            self.start_ids.add(tr.id)
+        if same.id == self.last_shown:
+            self.last_shown = tr.id
+        self.seat_of_track[tr.id] = self.seat_of_track.get(same.id, zone)
 
     def _zone(self, tr: Track) -> str:
         return self.zones.zone_of(tr.center, *self.size)
 
-    def _take_moved(self, code: str, t: float) -> Track | None:
+    def _seat(self, tr: Track, zone: str) -> str:
+        """Whose card this is: the zone's seat; near the middle, the seat whose turn it is, or
+        with no turn known yet, the seat the card points at."""
+        if zone in SEATS:
+            return zone
+        if self.turn is not None:
+            return self.turn
+        return self._pointed_seat(tr)
+
+    def _pointed_seat(self, tr: Track) -> str:
+        """The seat a card near the middle points at: a card is laid along the line from its player
+        to the middle, so its long side and the side of the middle it lies on name the seat
+        (``center`` when it lies at the very middle)."""
+        p = tr.polygon
+        long_side = max((p[1] - p[0], p[2] - p[1]), key=lambda v: float(np.hypot(*v)))
+        w, h = self.size
+        dx, dy = float(tr.center[0] - w / 2), float(tr.center[1] - h / 2)
+        if abs(long_side[1]) >= abs(long_side[0]):  # lies up and down the frame: South or North
+            return "center" if abs(dy) < 2 else ("S" if dy > 0 else "N")
+        return "center" if abs(dx) < 2 else ("E" if dx > 0 else "W")
+
+    def _take_moved(self, tr: Track, zone: str, t: float) -> Track | None:
         """The card this new track came from, if it moved: a lost card of the same code, or a
         confirmed card of the same code no longer seen where it was. A card covered by another
-        (replaced) has not moved: it is still there, under the new one."""
+        (replaced) has not moved: it is still there, under the new one. Nor has the card shown
+        last when this one turns up where the next player shows cards: a card of the same kind
+        shown next is the likelier story."""
+        def moved(lost: Track) -> bool:
+            return lost.code == tr.code and not self._shown_next(tr, zone, lost)
+
         for i, r in enumerate(self.removed):
-            if r.track.code == code and t - r.t <= MOVE_SECONDS and not r.track.replaced:
+            if moved(r.track) and t - r.t <= MOVE_SECONDS and not r.track.replaced:
                 return self.removed.pop(i).track
-        for tr in list(self.tracker.tracks.values()):
-            if tr.confirmed and tr.code == code and t - tr.last_seen > 0.25:
-                del self.tracker.tracks[tr.id]
-                return tr
+        for old in list(self.tracker.tracks.values()):
+            if old.confirmed and moved(old) and t - old.last_seen > 0.25:
+                del self.tracker.tracks[old.id]
+                return old
         return None
+
+    def _shown_next(self, tr: Track, zone: str, lost: Track) -> bool:
+        """Whether ``tr``, found as ``lost`` (the card shown last) left, is the next card shown:
+        it lies where the player whose turn it is shows cards, and ``lost`` was not theirs."""
+        if lost.id != self.last_shown or self.turn is None:
+            return False
+        seat = zone if zone in SEATS else self.turn
+        return seat == self.turn and self.seat_of_track.get(lost.id) != self.turn
 
     def _take_removed(self, track: Track) -> bool:
         """Forget a removed track before its ``card_removed`` is reported; whether it was there."""
@@ -156,22 +259,27 @@ class TableAssistant:
                 return self.gone.pop(i).track
         return None
 
+    def _take_same_place(self, tr: Track, t: float) -> Track | None:
+        """A card lost moments ago (within MOVE_SECONDS, not covered by another) where this new
+        track lies, whatever it was read as: a hand passed over it and it came back read otherwise."""
+        for i, r in enumerate(self.removed):
+            if not r.track.replaced and t - r.t <= MOVE_SECONDS and \
+                    float(np.linalg.norm(r.track.center - tr.center)) <= 0.5 * max(r.track.size, 8.0):
+                return self.removed.pop(i).track
+        return None
+
     def _pile(self) -> int:
         return int(np.median(self.pile_history)) if self.pile_history else 0
 
-    def _derived(self, shown: dict) -> list[dict]:
-        out = []
+    def _action(self, seat: str) -> str | None:
+        """``draw`` when the face-down pile shrank since the last card shown, else ``discard``;
+        None for a card of no known seat."""
         pile = self._pile()
-        seat = shown["seat"]
-        if seat in SEATS:
-            drew = self.pile_at_last_show is not None and pile < self.pile_at_last_show
-            out.append({**{k: shown[k] for k in ("t", "card", "seat")}, "type": "draw" if drew else "discard"})
+        drew = self.pile_at_last_show is not None and pile < self.pile_at_last_show
         self.pile_at_last_show = pile
-        if self.hand is not None and seat != self.user_seat:
-            out.extend(self._advice(shown))
-        return out
+        return ("draw" if drew else "discard") if seat in SEATS else None
 
-    def _advice(self, shown: dict) -> list[dict]:
+    def _advice(self, shown: CardShown) -> list[Advice]:
         return claim_advice(self.hand, shown, self.user_seat, self.rules)
 
     # --- table state ---------------------------------------------------------------------------
@@ -181,7 +289,7 @@ class TableAssistant:
         clusters: list[list[Track]] = []
         for tr in sorted(tracks, key=lambda x: (x.center[0], x.center[1])):
             for cl in clusters:
-                if any(np.linalg.norm(tr.center - o.center) < 1.8 * max(tr.size, o.size, 8) for o in cl):
+                if any(np.linalg.norm(tr.center - o.center) < MELD_LINK * max(tr.size, o.size, 8) for o in cl):
                     cl.append(tr)
                     break
             else:
@@ -207,11 +315,12 @@ class TableAssistant:
                     st.discards[seat].extend(codes)
         return st
 
-    def _melds_and_wins(self, t: float) -> list[dict]:
-        events = []
+    def _melds_and_wins(self, t: float) -> list[Event]:
+        events: list[Event] = []
         for seat in SEATS:
             seat_tracks = [tr for tr in self.tracker.visible() if self.zone_of_track.get(tr.id) == seat]
-            if len(seat_tracks) >= WIN_MIN_CARDS and seat not in self.won:
+            new = sum(tr.id not in self.start_ids for tr in seat_tracks)
+            if len(seat_tracks) >= WIN_MIN_CARDS and new >= WIN_NEW_CARDS and seat not in self.won:
                 win = self._score_hand(seat, [tr.code for tr in seat_tracks], t)
                 if win:
                     self.won.add(seat)
@@ -223,9 +332,12 @@ class TableAssistant:
                 ids = [CARD_CODES.index(tr.code) for tr in cl]
                 if why_not_meld(ids, self.rules.allow_general_pair) is None:
                     self.reported_melds.add(key)
-                    events.append({"t": round(t, 3), "type": "meld", "seat": seat,
-                                   "cards": Meld.of(ids, self.rules.allow_general_pair).codes})
+                    if key <= self.start_ids:  # a meld of the starting table: in its state already
+                        continue
+                    events.append(MeldSeen(t, seat, Meld.of(ids, self.rules.allow_general_pair).codes))
+                    if self.last_shown in key:  # the card shown last, claimed: the claimer plays next
+                        self.turn = seat
         return events
 
-    def _score_hand(self, seat: str, codes: list[str], t: float) -> dict | None:
+    def _score_hand(self, seat: str, codes: list[str], t: float) -> WinClaimed | None:
         return win_claimed(seat, codes, t, self.rules, self.claimed)

@@ -76,9 +76,12 @@ the unsure cards.""")
   sisepai watch rtsp://table-cam/stream --speak --lang zh
   sisepai watch 0 --hand "GK GA GE ..." --seat S    # advice for your own hand
   sisepai watch game.mp4 --seats calibration.json --claimed 11
-seats: S is the bottom edge of the frame, E the right, N the top, W the left, unless --seats
-gives a calibration file: {"zones": {"S": [[x, y], ...], "E": ..., "N": ..., "W": ..., "center": ...}}
-events: card_shown (once per card), draw / discard, meld, card_corrected (a card announced moments
+seats: S is the bottom edge of the frame, E the right, N the top, W the left (a card belongs to the
+nearest edge), unless --seats gives a calibration file:
+  {"zones": {"S": [[x, y], ...], "E": ..., "N": ..., "W": ..., "center": ...}}
+A card shown near the middle belongs to the seat whose turn it is (the next player is to the right).
+events: table (what lay there at the start: no announcements for those cards), card_shown (once per
+card turned face up, "action": "draw" or "discard"), meld, card_corrected (a card announced moments
 ago was misread: "card" is what it is, "was" what was said), card_removed, win_claimed, advice""")
     p.add_argument("source", metavar="SOURCE", help="webcam index, video file, stream URL, or folder of images")
     p.add_argument("--json", action="store_true", help="events as JSON lines")
@@ -97,23 +100,18 @@ ago was misread: "card" is what it is, "was" what was said), card_removed, win_c
     p.set_defaults(func=_watch)
 
 
-def _load(args, live: bool = False):
+def _load(args):
     from sisepai.datasets.cli import require_vision
 
     require_vision()
-    from sisepai.vision.recognize import Recognizer, StillReadings
+    from sisepai.vision.recognize import Recognizer
 
     try:
-        # live video: cards at table distance, so no second, zoomed-out look at sparse frames,
-        # no extra readings of the ends inside a card, and still cards keep the last frame's
-        # reading, and doubtful ends are not read again turned (every frame counts; on seven game
-        # videos that lost one card); the deck's suit colours are learned over the whole video
-        live_options = ({"zoom_out": (), "read_inner_ends": False, "still_readings": StillReadings(),
-                         "palette": "session", "turns_below": 0.0} if live else {})
+        floors: dict = {}
         if getattr(args, "min_confidence", None) is not None:
             if not 0 <= args.min_confidence <= 1:
                 raise SisepaiError(f"--min-confidence must be between 0 and 1, not {args.min_confidence:g}")
-            live_options["min_confidence"] = live_options["min_end_confidence"] = args.min_confidence
+            floors["min_confidence"] = floors["min_end_confidence"] = args.min_confidence
         reader = args.reader
         if getattr(args, "deck", None):
             if reader is not None:
@@ -121,7 +119,7 @@ def _load(args, live: bool = False):
             from sisepai.vision.decks import reader_weights
 
             reader = reader_weights(args.deck)
-        return Recognizer.load(args.detector, reader, **live_options)
+        return Recognizer.load(args.detector, reader, **floors)
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None
 
@@ -198,17 +196,18 @@ def _watch(args) -> int:
         source = open_source(args.source, realtime=args.realtime)
     except SourceError as exc:
         raise SisepaiError(str(exc)) from None
-    rec = _load(args, live=True)
+    rec = _load(args)
     from sisepai.engine.rules import resolve_rules
     from sisepai.vision.assistant import TableAssistant
+    from sisepai.vision.session import VideoSession
     from sisepai.vision.table import Zones
     from sisepai.vision.watch import watch
 
     zones = Zones.load(args.seats) if args.seats else Zones()
     assistant = TableAssistant(zones, hand=args.hand, user_seat=args.seat, rules=resolve_rules(args.rules),
                                claimed=args.claimed)
-    summary = watch(source, rec, assistant, as_json=args.json, speak=args.speak, show=args.show,
+    summary = watch(source, VideoSession(rec, assistant), as_json=args.json, speak=args.speak, show=args.show,
                     realtime=args.realtime, lang=args.lang)
-    print(f"sisepai watch: {summary['frames']} frames, {summary['events']} events in {summary['seconds']:.1f} s",
-          file=sys.stderr)
+    print(f"sisepai watch: {summary['frames']} frames ({summary['looked']} looked at), {summary['events']} events "
+          f"in {summary['seconds']:.1f} s", file=sys.stderr)
     return 0

@@ -257,6 +257,7 @@ class Views:
     quads: list[np.ndarray]
     end_row: list[int]
     reused: list
+    looks: list  # each whole card's look (:func:`card_signature`) when still readings are kept
 
 
 class Candidate(NamedTuple):
@@ -404,46 +405,87 @@ def _mean_square(confidence: np.ndarray) -> float:
     return float((confidence ** 2).mean()) if len(confidence) else 0.0
 
 
+def card_signature(rgb: np.ndarray, outline: np.ndarray) -> np.ndarray:
+    """A card's look in brief: its straightened face averaged down to 8 x 8 colours (float32),
+    so that a camera's noise averages out and another card, or a hand, does not.
+
+    >>> img = np.full((100, 100, 3), 200, np.uint8); img[40:60, 45:55] = 30
+    >>> card = np.float32([[40, 20], [60, 20], [60, 80], [40, 80]])
+    >>> sig = card_signature(img, card)
+    >>> sig.shape, float(np.abs(sig - card_signature(img, card)).max())
+    ((8, 8, 3), 0.0)
+    """
+    face = straighten(rgb, outline, 32, margin=0.0).astype(np.float32)
+    return cv2.resize(face, (8, 8), interpolation=cv2.INTER_AREA)
+
+
+STEADY_CHANGE = 14.0
+"""A card's look (:func:`card_signature`) has changed when some colour of it moved by more than
+this many levels since it was read."""
+
+
 class StillReadings:
-    """The last video frame's card-end readings, for cards that have not moved since.
+    """Video only: the readings of cards that have not changed, kept while they stay so.
 
-    A camera over a table sees the same still cards frame after frame; re-reading them costs a
-    quarter of a busy frame. A card whose four corners each lie within ``max_shift`` pixels of a
-    card of the last frame takes that card's two end readings, for at most ``max_age`` frames in
-    a row (then it is read afresh, so a card laid exactly on another is read within
-    ``max_age + 1`` frames). Only for consecutive frames of one video: pictures that are not
-    frames of one scene must not share readings.
+    A camera over a table sees the same still cards frame after frame, so the cost of reading
+    should follow what changes, not the table. A card whose four corners each lie within
+    ``max_shift`` pixels of a card read before, and whose look (:func:`card_signature`) is within
+    :data:`STEADY_CHANGE` of its look when it was read, keeps that reading. A card laid on
+    another, a hand over it or new light is read afresh. ``max_age`` (frames) bounds how long a
+    reading is kept (None: while the card is steady). Only for consecutive frames of one video:
+    pictures that are not frames of one scene must not share readings.
 
-    >>> cache = StillReadings(max_shift=2.0, max_age=1)
-    >>> card = np.float32([[0, 0], [10, 0], [10, 60], [0, 60]])
+    >>> cache = StillReadings(max_shift=2.0)
+    >>> card, look = np.float32([[0, 0], [10, 0], [10, 60], [0, 60]]), np.zeros((8, 8, 3), np.float32)
     >>> ends = np.ones((2, 30), np.float32)
-    >>> cache.lookup([card]) == [None]
+    >>> cache.lookup([card], [look]) == [None]
     True
-    >>> cache.remember([card], [ends], [0])
-    >>> cache.lookup([card + 1.5])[0][0] is ends, cache.lookup([card + 5])[0] is None
+    >>> cache.remember([card], [ends], [0], looks=[look])
+    >>> cache.lookup([card + 1.5], [look])[0].probs is ends, cache.lookup([card + 5], [look])[0] is None
     (True, True)
-    >>> cache.remember([card], [ends], [1])  # read again from the cache: age 1
-    >>> cache.lookup([card]) == [None]  # too old: read afresh
+    >>> cache.lookup([card], [look + 40])[0] is None  # another card laid there, or a hand over it
     True
     """
 
-    def __init__(self, max_shift: float = 3.0, max_age: int = 2):
+    class Kept(NamedTuple):
+        probs: np.ndarray  # the two end readings
+        age: int  # frames since they were read
+        colours: list | None  # the two ends' paper colours, when measured
+        look: np.ndarray | None  # the card's look when it was read
+
+    def __init__(self, max_shift: float = 3.0, max_age: int | None = None, max_change: float = STEADY_CHANGE):
         self.max_shift = max_shift
         self.max_age = max_age
-        self._last: list[tuple] = []  # (outline, two end readings, age, two end paper colours or None)
+        self.max_change = max_change
+        self._last: list[tuple[np.ndarray, "StillReadings.Kept"]] = []
 
-    def lookup(self, polys: Sequence[np.ndarray]) -> list[tuple[np.ndarray, int, list | None] | None]:
-        """For each card outline, the last frame's still card's two end readings, their age in
-        frames and the ends' paper colours (None when not measured), or None."""
-        return [next(((probs, age, colours) for old, probs, age, colours in self._last
-                      if age < self.max_age and float(np.abs(old - poly).max()) <= self.max_shift), None)
-                for poly in polys]
+    def lookup(self, polys: Sequence[np.ndarray],
+               looks: Sequence[np.ndarray | None] | None = None) -> list["StillReadings.Kept | None"]:
+        """For each card outline (and its look now), the reading kept for it, or None."""
+        looks = looks if looks is not None else [None] * len(polys)
+        return [next((kept for old, kept in self._last
+                      if (self.max_age is None or kept.age < self.max_age)
+                      and float(np.abs(old - poly).max()) <= self.max_shift
+                      and (look is None or kept.look is None
+                           or float(np.abs(kept.look - look).max()) <= self.max_change)), None)
+                for poly, look in zip(polys, looks)]
 
     def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int],
-                 colours: Sequence[list | None] | None = None) -> None:
+                 colours: Sequence[list | None] | None = None, looks: Sequence[np.ndarray | None] | None = None) -> None:
         """This frame's cards, their two end readings, how many frames each reading is old, and
-        (optionally) the two ends' paper colours."""
-        self._last = list(zip(polys, probs, ages, colours if colours is not None else [None] * len(polys)))
+        (optionally) the two ends' paper colours and each card's look when it was read."""
+        n = len(polys)
+        colours = colours if colours is not None else [None] * n
+        looks = looks if looks is not None else [None] * n
+        self._last = [(p, self.Kept(*kept)) for p, *kept in zip(polys, probs, ages, colours, looks)]
+
+
+VIDEO_PROFILE = {"zoom_out": (), "read_inner_ends": False, "palette": "session", "turns_below": 0.0}
+"""How a video is read (:meth:`Recognizer.for_video`): a camera over a table sees cards at table
+distance, so there is no second, zoomed-out look at sparse frames; no extra readings of the ends
+inside a card; doubtful ends are not read again turned (every frame counts, and a video votes
+over frames: on seven game videos turning lost one card); the deck's suit colours are learned
+over the whole video; and still cards keep their readings (:class:`StillReadings`)."""
 
 
 class Recognizer:
@@ -479,6 +521,16 @@ class Recognizer:
         from .reader import DEFAULT_WEIGHTS as READ
 
         return cls(Detector.load(detector_weights or DET), Reader.load(reader_weights or READ), **kwargs)
+
+    def for_video(self) -> "Recognizer":
+        """A recogniser for one video (:data:`VIDEO_PROFILE`) that shares this one's networks and
+        floors but keeps its own still readings and deck palette: one per camera or connection."""
+        video = Recognizer(self.detector, self.reader, min_card_prob=self.min_card_prob,
+                           min_confidence=self.min_confidence, crop=self.crop,
+                           min_end_confidence=self.min_end_confidence, still_readings=StillReadings(),
+                           **VIDEO_PROFILE)
+        video.split_by_deck_colours = self.split_by_deck_colours
+        return video
 
     def recognize(self, image: np.ndarray, zoom_out: bool = True, palette: SuitPalette | None = None) -> Recognition:
         return self.recognize_batch([image], zoom_out, palette)[0]
@@ -561,8 +613,10 @@ class Recognizer:
         end_polys = [order_upright(p) for p in ends.polygons]
         # each detected end belongs to the first card whose outline holds its centre, or to none
         owner = [next((k for k, cp in enumerate(card_polys) if inside(ep.mean(0), cp)), -1) for ep in end_polys]
+        looks = [card_signature(rgb, p) for p in card_polys] if self.still is not None else [None] * len(card_polys)
         v = Views(cards, ends, card_polys, end_polys, owner, [], [], [-1] * len(end_polys),
-                  self.still.lookup(card_polys) if self.still is not None else [None] * len(card_polys))
+                  self.still.lookup(card_polys, looks) if self.still is not None else [None] * len(card_polys),
+                  looks)
         for poly, old in zip(card_polys, v.reused):
             for end in card_ends(poly):
                 v.crops.append(straighten(rgb, end, self.crop) if old is None else None)
@@ -590,10 +644,10 @@ class Recognizer:
         reused_colours = {}
         for k, old in enumerate(reused):
             if old is not None:
-                probs[2 * k:2 * k + 2] = old[0]
-                if old[2] is not None:
-                    reused_colours[k] = old[2]
-            ages.append(0 if old is None else old[1] + 1)
+                probs[2 * k:2 * k + 2] = old.probs
+                if old.colours is not None:
+                    reused_colours[k] = old.colours
+            ages.append(0 if old is None else old.age + 1)
         # detected ends inside a card add a reading where its two ends leave it unsure (more
         # accuracy, more time: off for live video)
         if self.read_inner_ends:
@@ -649,7 +703,8 @@ class Recognizer:
         if self.still is not None:
             self.still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages,
                                 [view_colour[2 * k:2 * k + 2] if all(c is not None for c in view_colour[2 * k:2 * k + 2]) else None
-                                 for k in range(len(card_polys))])
+                                 for k in range(len(card_polys))],
+                                [v.looks[k] if old is None else old.look for k, old in enumerate(reused)])
         return self._detections(cand)
 
     def _detections(self, cand: list[Candidate]) -> tuple[Detections, list[int]]:

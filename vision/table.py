@@ -1,7 +1,9 @@
 """Table zones and ``TableState``: which cards lie where (seats S, E, N, W and the centre).
 
-By default S is the bottom edge of the frame, E the right, N the top, W the left, and the middle
-of the frame is the centre (draw pile and shown cards). A calibration file can mark each zone's
+By default S is the bottom edge of the frame, E the right, N the top, W the left: a point belongs
+to the seat whose edge is nearest, in pixels, so the zones fit the frame's aspect. Points farther
+than ``0.5 - center`` of the frame's short side from every edge are the centre (draw pile and
+shown cards): a band as deep as each seat's zone, wide on a wide frame. A calibration file can mark each zone's
 polygon instead::
 
     {"zones": {"S": [[0, 0.7], [1, 0.7], [1, 1], [0, 1]], "N": ..., "E": ..., "W": ..., "center": ...}}
@@ -11,6 +13,8 @@ Coordinates at or below 1.0 are fractions of the frame; larger ones are pixels.
 >>> zones = Zones()
 >>> zones.zone_of((640, 700), 1280, 720), zones.zone_of((640, 360), 1280, 720), zones.zone_of((20, 360), 1280, 720)
 ('S', 'center', 'W')
+>>> zones.zone_of((1000, 540), 1280, 720), zones.zone_of((1150, 540), 1280, 720)  # 180 px from S; 280 / 130 px from E
+('S', 'E')
 """
 
 from __future__ import annotations
@@ -59,11 +63,9 @@ class Zones:
                     pts = pts * [width, height]
                 if cv2.pointPolygonTest(pts.astype(np.float32).reshape(-1, 1, 2), (x, y), False) >= 0:
                     return name
-        u, v = x / width, y / height
-        if abs(u - 0.5) < self.center and abs(v - 0.5) < self.center:
-            return "center"
-        d = {"S": 1 - v, "N": v, "E": 1 - u, "W": u}
-        return min(d, key=d.get)
+        d = {"S": height - y, "N": y, "E": width - x, "W": x}  # in pixels: the zones fit the frame's aspect
+        seat = min(d, key=d.get)
+        return "center" if d[seat] > (0.5 - self.center) * min(width, height) else seat
 
 
 @dataclass

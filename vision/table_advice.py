@@ -3,8 +3,10 @@ offers the user's hand, and the score of a hand a seat lays down.
 
 >>> from sisepai.engine.cards import counts_of, parse_card_ids
 >>> from sisepai.engine.rules import Rules
+
+from .events import Advice, CardShown, WinClaimed
 >>> hand = counts_of(parse_card_ids("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"))
->>> claim_advice(hand, {"t": 1.0, "card": "YK", "seat": "E"}, "S", Rules.preset("seesek"))[0]["text"]
+>>> claim_advice(hand, CardShown(1.0, "YK", "E", 0, 1.0), "S", Rules.preset("seesek"))[0].text
 'You can claim YK: hu with YK'
 """
 
@@ -17,6 +19,8 @@ from sisepai.engine.cards import CARD_CODES, SEATS, counts_of, parse_card_id
 from sisepai.engine.claims import claims as claim_options, hand_after
 from sisepai.engine.decompose import BestTable, meld_points
 from sisepai.engine.rules import Rules
+
+from .events import Advice, CardShown, WinClaimed
 
 
 def relation_to(owner: str, user_seat: str) -> str:
@@ -31,27 +35,27 @@ def relation_to(owner: str, user_seat: str) -> str:
     return "other"
 
 
-def claim_advice(hand: Sequence[int], shown: dict, user_seat: str, rules: Rules) -> list[dict]:
+def claim_advice(hand: Sequence[int], shown: CardShown, user_seat: str, rules: Rules) -> list[Advice]:
     """An ``advice`` event for a card another seat showed: the best claim the user's concealed
     ``hand`` (a count vector) has on it, and the discard after it; empty when there is none."""
-    card = parse_card_id(shown["card"])
-    options = claim_options(hand, card, relation_to(shown["seat"], user_seat), 0, rules.hand_size,
+    card = parse_card_id(shown.card)
+    options = claim_options(hand, card, relation_to(shown.seat, user_seat), 0, rules.hand_size,
                             rules.allow_general_pair)
     if not options:
         return []
     best = options[0]
-    text = f"You can claim {shown['card']}: {best.kind.value} with {' '.join(best.meld.codes)}"
+    text = f"You can claim {shown.card}: {best.kind.value} with {' '.join(best.meld.codes)}"
     if not best.wins:
         rest = hand_after(hand, best.meld, card)
         ids = [k for k in range(len(rest)) for _ in range(rest[k])]
         discard = best_discard(ids, [best.meld.cards], rules=rules) if ids else None
         if discard:
             text += f", then discard {discard.card}"
-    return [{"t": shown["t"], "type": "advice", "text": text, "claims": [c.to_dict() for c in options]}]
+    return [Advice(shown.t, text, [c.to_dict() for c in options])]
 
 
-def win_claimed(seat: str, codes: list[str], t: float, rules: Rules, claimed: int | None = None) -> dict | None:
-    """A ``win_claimed`` event when the cards a seat laid down are a whole winning hand (scored,
+def win_claimed(seat: str, codes: list[str], t: float, rules: Rules, claimed: int | None = None) -> WinClaimed | None:
+    """A :class:`WinClaimed` event when the cards a seat laid down are a whole winning hand (scored,
     and checked against ``claimed`` points when given), else ``None``."""
     ids = [CARD_CODES.index(c) for c in codes]
     if len(ids) != rules.hand_size:
@@ -60,12 +64,9 @@ def win_claimed(seat: str, codes: list[str], t: float, rules: Rules, claimed: in
     if best is None:
         return None
     points, melds = best
-    event = {"t": round(t, 3), "type": "win_claimed", "seat": seat, "cards": sorted(codes), "points": points,
-             "melds": [m.codes for m in melds]}
-    if claimed is not None:
-        event["claimed"] = claimed
-        event["agree"] = claimed == points
-        if claimed != points:
-            event["disputed"] = ("the claim differs by " + str(claimed - points) + " points; melds as read: "
-                                 + "; ".join(f"{' '.join(m.codes)} = {meld_points(m, rules)}" for m in melds))
-    return event
+    disputed = None
+    if claimed is not None and claimed != points:
+        disputed = ("the claim differs by " + str(claimed - points) + " points; melds as read: "
+                    + "; ".join(f"{' '.join(m.codes)} = {meld_points(m, rules)}" for m in melds))
+    return WinClaimed(t, seat, sorted(codes), points, [m.codes for m in melds], claimed,
+                      None if claimed is None else claimed == points, disputed)

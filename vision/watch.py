@@ -37,12 +37,13 @@ class Speaker:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def watch(source, recognizer, assistant, out: IO[str] = sys.stdout, as_json: bool = False,
+def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
           speak: bool = False, show: bool = False, realtime: bool = False, lang: str = "en",
           max_seconds: float | None = None) -> dict:
-    """Run the loop until the source ends; returns a summary (frames, events, timing)."""
+    """Run a :class:`~.session.VideoSession` over a source until it ends; returns a summary
+    (frames, frames looked at, events, timing)."""
     from .camera import SourceError, open_source
-    from .recognize import Recognition
+    from .events import SPOKEN
 
     if isinstance(source, str):
         try:
@@ -55,36 +56,33 @@ def watch(source, recognizer, assistant, out: IO[str] = sys.stdout, as_json: boo
     if show and not os.environ.get("DISPLAY") and sys.platform.startswith("linux"):
         print("sisepai watch: no display found; --show is off", file=sys.stderr)
         show = False
-    frames = 0
     n_events = 0
     t0 = time.perf_counter()
     try:
         for t, frame in src:
             if max_seconds is not None and t > max_seconds:
                 break
-            result: Recognition = recognizer.recognize(frame)
-            h, w = frame.shape[:2]
-            _, events = assistant.process(result.detections, t, w, h, backs=len(result.backs))
-            frames += 1
+            _, events = session.step(frame, t)
             for ev in events:
                 n_events += 1
                 if as_json:
-                    out.write(json.dumps(ev, ensure_ascii=False) + "\n")
+                    out.write(json.dumps(ev.to_json(), ensure_ascii=False) + "\n")
                 else:
-                    out.write(f"[{ev['t']:7.2f}s] {announce(ev, lang)}\n")
+                    out.write(f"[{ev.t:7.2f}s] {announce(ev, lang)}\n")
                 out.flush()
-                if speaker and ev["type"] in ("card_shown", "card_corrected", "meld", "win_claimed", "advice"):
+                if speaker and ev.type in SPOKEN:
                     speaker.say(announce(ev, lang))
             if show:
                 import cv2
 
                 from .annotate import CardAnnotator
 
-                cv2.imshow("sisepai", CardAnnotator().annotate(frame, result.detections))
+                cv2.imshow("sisepai", CardAnnotator().annotate(frame, session.last.detections))
                 if cv2.waitKey(1) & 0xFF in (27, ord("q")):
                     break
     except SourceError as exc:
         raise SisepaiError(str(exc)) from None
-    if frames == 0:
+    if session.frames == 0:
         raise SisepaiError("the source gave no frames")
-    return {"frames": frames, "events": n_events, "seconds": time.perf_counter() - t0}
+    return {"frames": session.frames, "looked": session.looked, "events": n_events,
+            "seconds": time.perf_counter() - t0}

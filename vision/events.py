@@ -1,0 +1,111 @@
+"""What the live assistant reports: typed events, each with one JSON form.
+
+Every event has ``t`` (seconds from the start of the source) and a ``type``; ``to_json()`` gives
+the dict the CLI prints and the WebSocket sends (``t`` and ``type`` first, then the event's own
+fields; a field left ``None`` is left out).
+
+- :class:`TableSeen` (``table``): what lay on the table when the source started (or the page
+  connected): one state, no announcements for those cards.
+- :class:`CardShown` (``card_shown``): a card turned face up, exactly once per card; ``action`` is
+  ``draw`` when the draw pile shrank before it, else ``discard`` (None when its seat is unknown).
+- :class:`CardCorrected` (``card_corrected``): a card seen moments ago was misread.
+- :class:`CardRemoved` (``card_removed``): a card gone for good.
+- :class:`MeldSeen` (``meld``): cards of one seat lying together that form a meld.
+- :class:`WinClaimed` (``win_claimed``): a seat laid down a whole winning hand, scored.
+- :class:`Advice` (``advice``): what the user's hand can do with a card another seat showed.
+
+>>> CardShown(3.2, "RH", "E", 7, 2.7, "discard").to_json()
+{'t': 3.2, 'type': 'card_shown', 'card': 'RH', 'seat': 'E', 'id': 7, 'first_seen': 2.7, 'action': 'discard'}
+>>> CardRemoved(9.0, "RH", "E", 7).type
+'card_removed'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Event:
+    """The fields every event has."""
+
+    t: float
+    type: ClassVar[str] = "event"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": round(self.t, 3), "type": self.type}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name != "t" and value is not None:
+                out[f.name] = round(value, 3) if isinstance(value, float) else value
+        return out
+
+
+@dataclass(frozen=True)
+class TableSeen(Event):
+    """The table as it lay when the source started: ``state`` is a :meth:`TableState.to_json`."""
+
+    state: dict
+    type: ClassVar[str] = "table"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"t": round(self.t, 3), "type": self.type, **{k: v for k, v in self.state.items() if k != "t"}}
+
+
+@dataclass(frozen=True)
+class CardShown(Event):
+    card: str
+    seat: str
+    id: int
+    first_seen: float
+    action: str | None = None
+    type: ClassVar[str] = "card_shown"
+
+
+@dataclass(frozen=True)
+class CardCorrected(Event):
+    card: str
+    was: str
+    seat: str
+    id: int
+    first_seen: float
+    type: ClassVar[str] = "card_corrected"
+
+
+@dataclass(frozen=True)
+class CardRemoved(Event):
+    card: str
+    seat: str
+    id: int
+    type: ClassVar[str] = "card_removed"
+
+
+@dataclass(frozen=True)
+class MeldSeen(Event):
+    seat: str
+    cards: list
+    type: ClassVar[str] = "meld"
+
+
+@dataclass(frozen=True)
+class WinClaimed(Event):
+    seat: str
+    cards: list
+    points: int
+    melds: list
+    claimed: int | None = None
+    agree: bool | None = None
+    disputed: str | None = None
+    type: ClassVar[str] = "win_claimed"
+
+
+@dataclass(frozen=True)
+class Advice(Event):
+    text: str
+    claims: list
+    type: ClassVar[str] = "advice"
+
+
+SPOKEN = ("card_shown", "card_corrected", "meld", "win_claimed", "advice")
+"""The event types read aloud."""

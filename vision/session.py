@@ -1,0 +1,82 @@
+"""One video pipeline for every live source: ``sisepai watch`` and the page's ``/api/live`` both
+drive a :class:`VideoSession`.
+
+A session holds the recogniser's video profile (its own still readings and deck palette), the
+card tracker and the table assistant. ``step(frame, t)`` gives the table state and the events of
+that frame. Its cost follows what changes on the table, not how many cards lie there:
+
+- a frame that looks like the last one looked at (:data:`FRAME_CHANGE`) keeps its detections, so
+  nothing is detected or read again; one is looked at afresh at least every
+  :data:`REDETECT_SECONDS` all the same;
+- in a frame that changed, a card whose look has not changed keeps its reading
+  (:class:`~.recognize.StillReadings`): only new or changed cards are read.
+
+>>> import numpy as np
+>>> class Nothing:  # a stand-in recogniser that finds no cards
+...     calls = 0
+...     def for_video(self): return self
+...     def recognize(self, image, zoom_out=False):
+...         from sisepai.vision.recognize import Recognition
+...         from sisepai.vision.detections import Detections
+...         Nothing.calls += 1
+...         return Recognition(Detections.empty(), np.zeros((0, 4, 2)), image.shape[1], image.shape[0], 1.0)
+>>> session = VideoSession(Nothing())
+>>> frame = np.full((72, 128, 3), 90, np.uint8)
+>>> kinds = [e.type for k in range(20) for e in session.step(frame, k / 10)[1]]
+>>> kinds, Nothing.calls  # a still, empty table: one table event; looked at once a second
+(['table'], 2)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .assistant import TableAssistant
+from .events import Event
+from .table import TableState
+
+FRAME_CHANGE = 8.0
+"""A frame has changed when some part of it, averaged over blocks of a 160-pixel-wide copy,
+moved by more than this many grey levels from the frame last looked at."""
+REDETECT_SECONDS = 1.0
+"""Even a steady frame is looked at afresh this often."""
+
+
+def frame_look(frame: np.ndarray) -> np.ndarray:
+    """A frame in brief: grey, 160 pixels wide, each pixel the mean of its block (noise averages out)."""
+    h, w = frame.shape[:2]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    return cv2.resize(grey, (160, max(1, round(160 * h / w))), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+class VideoSession:
+    """The live pipeline of one camera (or one page connection): frames in, state and events out."""
+
+    def __init__(self, recognizer, assistant: TableAssistant | None = None,
+                 frame_change: float = FRAME_CHANGE, redetect_seconds: float = REDETECT_SECONDS):
+        self.recognizer = recognizer.for_video()
+        self.assistant = assistant or TableAssistant()
+        self.frame_change = frame_change
+        self.redetect_seconds = redetect_seconds
+        self.last = None  # the last frame's Recognition (its detections and timing)
+        self.frames = 0
+        self.looked = 0  # frames the recogniser looked at
+        self._look: np.ndarray | None = None
+        self._looked_at = float("-inf")
+
+    def _steady(self, look: np.ndarray, t: float) -> bool:
+        return (self._look is not None and look.shape == self._look.shape
+                and t - self._looked_at < self.redetect_seconds
+                and float(np.abs(look - self._look).max()) <= self.frame_change)
+
+    def step(self, frame: np.ndarray, t: float) -> tuple[TableState, list[Event]]:
+        """Follow one BGR frame taken ``t`` seconds after the source started."""
+        look = frame_look(frame)
+        if not self._steady(look, t):
+            self.last = self.recognizer.recognize(frame, zoom_out=False)
+            self._look, self._looked_at = look, t
+            self.looked += 1
+        self.frames += 1
+        h, w = frame.shape[:2]
+        return self.assistant.process(self.last.detections, t, w, h, backs=len(self.last.backs))
