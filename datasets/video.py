@@ -110,7 +110,7 @@ class GameVideo:
         self.slots.append(pile)
         meld_count = {s: 0 for s in SEATS}
         discard_count = {s: 0 for s in SEATS}
-        t = 1.0
+        t = 2.0  # the first card after the start: what lies there at the start is the table, not news
         shown_slot: Slot | None = None
         last_discard: Slot | None = None
         while not game.is_over() and t < self.seconds - 2.5:

@@ -47,6 +47,9 @@ exposed meld rows already on the table at the start are not a win."""
 START_SECONDS = 1.5
 """The cards first seen in this many seconds from the start of the source (or the page's
 connection) are the table as it was: one ``table`` event, no announcements."""
+NOW_SECONDS = 1.0
+"""The state lists the cards seen in this many seconds: what is on the table now (a card under a
+passing hand stays; a card gone, or a scene the camera left, does not)."""
 MELD_LINK = 1.4
 """Cards of one seat lie in one group when their centres are within this many card widths: the
 cards of a meld lie side by side (about 1.1 widths apart), and melds lie apart."""
@@ -72,7 +75,7 @@ class TableAssistant:
     >>> a = TableAssistant()
     >>> box = np.float32([[[620, 560], [650, 560], [650, 680], [620, 680]]])  # one card at South's edge
     >>> det = Detections(box, np.array([0.9]), np.array([CARD_CODES.index("RH")]))
-    >>> kinds = [e.type for k in range(20) for e in a.process(det, k * 0.1, 1280, 720)[1]]
+    >>> kinds = [e.type for k in range(30) for e in a.process(det, k * 0.1, 1280, 720)[1]]
     >>> kinds  # there from the start: the table, not a card shown
     ['table']
     """
@@ -216,8 +219,8 @@ class TableAssistant:
         return "center" if abs(dx) < 2 else ("E" if dx > 0 else "W")
 
     def _take_moved(self, tr: Track, zone: str, t: float) -> Track | None:
-        """The card this new track came from, if it moved: a lost card of the same code, or a
-        confirmed card of the same code no longer seen where it was. A card covered by another
+        """The card this new track came from, if it moved: a card of the same code last seen at
+        most MOVE_SECONDS ago and no longer seen where it was. A card covered by another
         (replaced) has not moved: it is still there, under the new one. Nor has the card shown
         last when this one turns up where the next player shows cards: a card of the same kind
         shown next is the likelier story."""
@@ -225,7 +228,7 @@ class TableAssistant:
             return lost.code == tr.code and not self._shown_next(tr, zone, lost)
 
         for i, r in enumerate(self.removed):
-            if moved(r.track) and t - r.t <= MOVE_SECONDS and not r.track.replaced:
+            if moved(r.track) and t - r.track.last_seen <= MOVE_SECONDS and not r.track.replaced:
                 return self.removed.pop(i).track
         for old in list(self.tracker.tracks.values()):
             if old.confirmed and moved(old) and t - old.last_seen > 0.25:
@@ -235,11 +238,16 @@ class TableAssistant:
 
     def _shown_next(self, tr: Track, zone: str, lost: Track) -> bool:
         """Whether ``tr``, found as ``lost`` (the card shown last) left, is the next card shown:
-        it lies where the player whose turn it is shows cards, and ``lost`` was not theirs."""
+        it lies alone where the player whose turn it is shows cards, and ``lost`` was not theirs.
+        A claimed card lands with the cards that claim it, laid down at the same moment beside it."""
         if lost.id != self.last_shown or self.turn is None:
             return False
         seat = zone if zone in SEATS else self.turn
-        return seat == self.turn and self.seat_of_track.get(lost.id) != self.turn
+        if seat != self.turn or self.seat_of_track.get(lost.id) == self.turn:
+            return False
+        return not any(o is not tr and abs(o.first_seen - tr.first_seen) <= 1.0
+                       and float(np.linalg.norm(o.center - tr.center)) <= 2 * MELD_LINK * max(tr.size, 8.0)
+                       for o in self.tracker.tracks.values())
 
     def _take_removed(self, track: Track) -> bool:
         """Forget a removed track before its ``card_removed`` is reported; whether it was there."""
@@ -284,8 +292,13 @@ class TableAssistant:
 
     # --- table state ---------------------------------------------------------------------------
 
+    def _on_table(self) -> list[Track]:
+        """The confirmed cards seen in the last NOW_SECONDS."""
+        now = self.tracker.now
+        return [tr for tr in self.tracker.visible() if now - tr.last_seen <= NOW_SECONDS]
+
     def _clusters(self, seat: str) -> list[list[Track]]:
-        tracks = [tr for tr in self.tracker.visible() if self.zone_of_track.get(tr.id) == seat]
+        tracks = [tr for tr in self._on_table() if self.zone_of_track.get(tr.id) == seat]
         clusters: list[list[Track]] = []
         for tr in sorted(tracks, key=lambda x: (x.center[0], x.center[1])):
             for cl in clusters:
@@ -299,7 +312,7 @@ class TableAssistant:
     def state(self, t: float) -> TableState:
         w, h = self.size
         st = TableState(t, w, h, pile=self._pile())
-        for tr in self.tracker.visible():
+        for tr in self._on_table():
             zone = self.zone_of_track.get(tr.id, self._zone(tr))
             st.cards.append({"id": tr.id, "card": tr.code, "zone": zone, "confidence": round(tr.confidence, 3),
                              "polygon": np.round(tr.polygon, 1).tolist()})
@@ -318,7 +331,7 @@ class TableAssistant:
     def _melds_and_wins(self, t: float) -> list[Event]:
         events: list[Event] = []
         for seat in SEATS:
-            seat_tracks = [tr for tr in self.tracker.visible() if self.zone_of_track.get(tr.id) == seat]
+            seat_tracks = [tr for tr in self._on_table() if self.zone_of_track.get(tr.id) == seat]
             new = sum(tr.id not in self.start_ids for tr in seat_tracks)
             if len(seat_tracks) >= WIN_MIN_CARDS and new >= WIN_NEW_CARDS and seat not in self.won:
                 win = self._score_hand(seat, [tr.code for tr in seat_tracks], t)

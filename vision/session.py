@@ -22,9 +22,9 @@ that frame. Its cost follows what changes on the table, not how many cards lie t
 ...         return Recognition(Detections.empty(), np.zeros((0, 4, 2)), image.shape[1], image.shape[0], 1.0)
 >>> session = VideoSession(Nothing())
 >>> frame = np.full((72, 128, 3), 90, np.uint8)
->>> kinds = [e.type for k in range(20) for e in session.step(frame, k / 10)[1]]
+>>> kinds = [e.type for k in range(30) for e in session.step(frame, k / 10)[1]]
 >>> kinds, Nothing.calls  # a still, empty table: one table event; looked at once a second
-(['table'], 2)
+(['table'], 3)
 """
 
 from __future__ import annotations

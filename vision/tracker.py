@@ -104,10 +104,12 @@ class CardTracker:
         self.min_mean_confidence = min_mean_confidence
         self.tracks: dict[int, Track] = {}
         self._next_id = 1
+        self.now = 0.0  # the time of the last frame fed
 
     def update(self, det: Detections, t: float) -> tuple[list[Track], list[Track]]:
         """Feed one frame's detections at time ``t`` (seconds). Returns (newly confirmed, removed):
         removed holds the tracks lost for ``keep_seconds`` and those replaced by another card."""
+        self.now = t
         centers = det.centers if len(det) else np.zeros((0, 2))
         free = set(range(len(det)))
         pairs = []

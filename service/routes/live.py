@@ -1,7 +1,9 @@
 """The live WebSocket: binary JPEG frames in, ``TableState`` JSON (with events and advice) out.
 
-Each connection is its own session (its own tracker, table and deck palette). Frames that arrive while one is
-being processed are dropped, not queued: the client always sees the newest table.
+Each connection is its own :class:`~sisepai.vision.session.VideoSession`, the pipeline ``sisepai
+watch`` runs: its own tracker, table, still readings and deck palette. What lies on the table when
+the page connects comes as one ``table`` event. Frames that arrive while one is being processed
+are dropped, not queued: the client always sees the newest table.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ router = APIRouter()
 @router.websocket("/api/live")
 async def live(ws: WebSocket) -> None:
     from sisepai.vision.assistant import TableAssistant
-    from sisepai.vision.palette import SuitPalette
     from sisepai.vision.recognize import ImageError, decode_image
+    from sisepai.vision.session import VideoSession
 
     await ws.accept()
     app = ws.app
@@ -47,7 +49,8 @@ async def live(ws: WebSocket) -> None:
         await ws.send_json({"type": "error", "detail": str(exc)})
         await ws.close(code=1008)
         return
-    palette = SuitPalette()  # this session's deck colours, learned frame by frame
+    session = VideoSession(recognizer, assistant)
+    clock = getattr(app.state, "clock", time.perf_counter)
     pool = app.state.pool
     frame_limit = int(app.state.settings.max_upload_mb * 1024 * 1024)
 
@@ -61,13 +64,13 @@ async def live(ws: WebSocket) -> None:
             return 'commands are JSON like {"hand": "GK GA GE ...", "seat": "S"}, under 4 KB'
         if "hand" in cmd:
             try:
-                assistant.__init__(hand=cmd["hand"] or None, user_seat=str(cmd.get("seat", seat))[:8])
+                assistant.set_hand(cmd["hand"] or None, str(cmd.get("seat", seat))[:8])
             except ValueError as exc:
                 return str(exc)[:300]
         return None
     latest: dict = {"frame": None, "dropped": 0}
     wake = asyncio.Event()
-    start = time.perf_counter()
+    start = clock()
     closed = False
 
     async def receive() -> None:
@@ -103,22 +106,22 @@ async def live(ws: WebSocket) -> None:
             data, latest["frame"] = latest["frame"], None
             if data is None:
                 continue
-            t = time.perf_counter() - start
+            t = clock() - start
+
             def work(frame: bytes):
-                image = decode_image(frame, "frame")
-                return image.shape[:2], recognizer.recognize(image, False, palette)
+                return session.step(decode_image(frame, "frame"), t)
 
             try:
-                (h, w), result = await pool.run(work, data)
+                state, events = await pool.run(work, data)
             except ImageError as exc:
                 await ws.send_json({"type": "error", "detail": str(exc)})
                 continue
             except PoolFull:  # every worker busy with uploads: drop this frame, the next one will do
                 latest["dropped"] += 1
                 continue
-            state, events = assistant.process(result.detections, t, w, h, backs=len(result.backs))
+            result = session.last
             msg = {"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
-                   "events": events, "ms": round(result.ms, 1), "dropped": latest["dropped"]}
+                   "events": [e.to_json() for e in events], "ms": round(result.ms, 1), "dropped": latest["dropped"]}
             try:
                 await ws.send_json(msg)
             except (WebSocketDisconnect, RuntimeError):

@@ -50,10 +50,12 @@ const VOICE = { en: "en-US", zh: "zh-CN", vi: "vi-VN" };
 function sentence(ev, lang) {
   const seat = (SEATS[lang] || SEATS.en)[ev.seat] || ev.seat || "";
   const name = (c) => ((names[c] || {})[lang]) || c;
-  if (ev.type === "card_shown") return lang === "zh" ? `${seat}亮出${name(ev.card)}` : lang === "vi" ? `${seat} lật ${name(ev.card)}` : `${seat} shows ${name(ev.card)}`;
-  if (ev.type === "draw" || ev.type === "discard") {
-    const verb = { en: { draw: "draws", discard: "discards" }, zh: { draw: "摸到", discard: "打出" }, vi: { draw: "bốc", discard: "đánh" } }[lang] || {};
-    return lang === "zh" ? `${seat}${verb[ev.type]}${name(ev.card)}` : `${seat} ${verb[ev.type]} ${name(ev.card)}`;
+  if (ev.type === "table") return { en: `The table: ${ev.cards.length} cards face up`, zh: `桌面：${ev.cards.length}张明牌`, vi: `Trên bàn: ${ev.cards.length} lá ngửa` }[lang] || "";
+  if (ev.type === "card_shown") {
+    const verbs = { en: { draw: "draws", discard: "discards", "": "shows" }, zh: { draw: "摸到", discard: "打出", "": "亮出" },
+                    vi: { draw: "bốc", discard: "đánh", "": "lật" } }[lang] || {};
+    const verb = verbs[ev.action || ""];
+    return lang === "zh" ? `${seat}${verb}${name(ev.card)}` : `${seat} ${verb} ${name(ev.card)}`;
   }
   if (ev.type === "card_corrected") return lang === "zh" ? `更正：${seat}是${name(ev.card)}，不是${name(ev.was)}` : lang === "vi" ? `Sửa lại: ${seat} là ${name(ev.card)}, không phải ${name(ev.was)}` : `Correction: ${seat} has ${name(ev.card)}, not ${name(ev.was)}`;
   if (ev.type === "meld") return `${seat}: ${ev.cards.map(name).join(", ")}`;
@@ -94,7 +96,7 @@ function connect() {
   const q = params.toString() ? "?" + params.toString() : "";
   ws = new WebSocket(`${proto}://${location.host}/api/live${q}`);
   ws.binaryType = "arraybuffer";
-  ws.onopen = () => { busy = false; retry = 1000; $("status").textContent = "live"; sendFrame(); };
+  ws.onopen = () => { busy = false; retry = 1000; clearLive(); $("status").textContent = "live"; sendFrame(); };
   ws.onclose = () => {  // a restarted server: reconnect, then frames flow again
     busy = false;
     $("status").textContent = `disconnected: retrying in ${Math.round(retry / 1000)} s`;
@@ -135,27 +137,61 @@ function draw(msg) {
   canvas.width = msg.width; canvas.height = msg.height;
   const g = canvas.getContext("2d");
   g.clearRect(0, 0, canvas.width, canvas.height);
-  g.lineWidth = 3; g.font = "bold 20px sans-serif";
-  const box = $("cards");
-  box.replaceChildren();
+  // labels about 14 screen pixels high however small the view is drawn (a phone shrinks a 1280-wide frame)
+  const scale = canvas.width / Math.max(1, canvas.clientWidth || canvas.width);
+  const px = Math.round(Math.max(14 * scale, 12));
+  g.lineWidth = Math.max(2, 2 * scale); g.font = `bold ${px}px sans-serif`; g.textBaseline = "bottom";
   for (const d of msg.detections) {
     const col = COLOURS[d.card === "J" ? "J" : d.card[0]];
-    g.strokeStyle = col; g.fillStyle = col;
+    g.strokeStyle = col;
     g.beginPath();
     d.polygon.forEach(([x, y], i) => (i ? g.lineTo(x, y) : g.moveTo(x, y)));
     g.closePath(); g.stroke();
-    g.fillText(d.card, d.polygon[0][0], d.polygon[0][1] - 4);
+    const [x, y] = d.polygon[0], w = g.measureText(d.card).width;
+    g.fillStyle = "rgba(0,0,0,0.7)"; g.fillRect(x - 2, y - px - 4, w + 4, px + 2);  // a dark plate under the label
+    g.fillStyle = col; g.fillText(d.card, x, y - 3);
   }
-  for (const c of msg.cards) box.appendChild(chip(c.card));
+  showCards(msg.cards);
+}
+
+function showCards(cards) {  // what is on the table now, seat by seat
+  const box = $("cards");
+  box.replaceChildren();
+  const lang = $("lang").value;
+  for (const zone of ["S", "E", "N", "W", "center"]) {
+    const here = cards.filter((c) => c.zone === zone);
+    if (!here.length) continue;
+    const row = document.createElement("div");
+    row.className = "seatrow";
+    const label = document.createElement("span");
+    label.className = "seat";
+    label.textContent = (SEATS[lang] || SEATS.en)[zone];
+    row.appendChild(label);
+    for (const c of here) row.appendChild(chip(c.card));
+    box.appendChild(row);
+  }
 }
 
 function logEvent(ev) {
-  const li = document.createElement("li");
   const text = sentence(ev, $("lang").value) || ev.type;
-  li.textContent = `${ev.t.toFixed(1)}s ${text}`;
+  const li = document.createElement("li");
+  const time = document.createElement("span");
+  time.className = "t";
+  time.textContent = `${ev.t.toFixed(1)} s`;
+  li.append(time, " ", text);
   li.className = "ev-" + ev.type;
+  if (ev.type === "card_removed") {  // folded away: a count, opened on demand
+    $("removedlist").prepend(li);
+    $("removedcount").textContent = `${$("removedlist").children.length} cards left the table`;
+    $("removed").hidden = false;
+    return;
+  }
   $("events").prepend(li);
   if (["card_shown", "card_corrected", "meld", "win_claimed", "advice"].includes(ev.type)) say(text);
+}
+function clearLive() {  // a new connection is a new session: its table event starts the log afresh
+  $("events").replaceChildren(); $("removedlist").replaceChildren(); $("removed").hidden = true;
+  $("cards").replaceChildren();
 }
 
 // --- my hand -----------------------------------------------------------------------------------

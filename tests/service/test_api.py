@@ -21,6 +21,9 @@ class CountingRecognizer:
     def __init__(self):
         self.calls = 0
 
+    def for_video(self):  # a video session's recogniser: this one
+        return self
+
     def recognize(self, image, zoom_out=True, palette=None):
         self.calls += 1
         h, w = image.shape[:2]
@@ -32,8 +35,8 @@ def client(tmp_path, **kw):
     return TestClient(create_app(settings, recognizer=CountingRecognizer()))
 
 
-def jpeg(w=64, h=48) -> bytes:
-    ok, buf = cv2.imencode(".jpg", np.full((h, w, 3), 128, np.uint8))
+def jpeg(w=64, h=48, shade=128) -> bytes:
+    ok, buf = cv2.imencode(".jpg", np.full((h, w, 3), shade, np.uint8))
     return buf.tobytes()
 
 
@@ -162,8 +165,8 @@ def test_live_websocket_drops_stale_frames_and_sessions_are_separate(tmp_path):
         with c.websocket_connect("/api/live") as a:
             a.send_bytes(jpeg())
             assert rec.started.wait(5)
-            for _ in range(4):  # arrive while the first is being read: only the newest is kept
-                a.send_bytes(jpeg())
+            for k in range(4):  # arrive while the first is being read: only the newest is kept
+                a.send_bytes(jpeg(shade=20 + 40 * k))  # each unlike the last (a steady frame is not looked at again)
             import time
 
             time.sleep(0.3)

@@ -76,8 +76,12 @@ def test_live_page_shows_cards_and_announces(server, tmp_path):
         page.goto(server + "/")
         page.click("#start")
         page.wait_for_function("() => document.querySelectorAll('#cards .chip').length > 0", timeout=90_000)
-        page.wait_for_function("() => Array.from(document.querySelectorAll('#events li')).some(li => li.textContent.includes('shows'))",
-                               timeout=90_000)
+        page.wait_for_function("() => document.querySelector('#events li.ev-card_shown')", timeout=90_000)
+        shown = page.locator("#events li.ev-card_shown").first.text_content()
+        assert any(verb in shown for verb in ("shows", "discards", "draws")), shown
+        # the log starts with the table as it was, and its lines carry no cut-off list numbers
+        assert page.locator("#events li.ev-table").count() == 1
+        assert page.evaluate("getComputedStyle(document.querySelector('#events')).listStyleType") == "none"
         shot = DOCS_SCREENSHOT if os.environ.get("SISEPAI_UPDATE_SCREENSHOT") == "1" else tmp_path / "page.png"
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 10_000  # a rendered page, not a blank

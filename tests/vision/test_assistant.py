@@ -29,7 +29,7 @@ def run(video, drop=0.0, seed=0):
     for i in range(n):
         t = i / video.fps
         _, ev = a.process(truth_detections(video, t, drop, rng), t, *video.size, backs=4)
-        events += ev
+        events += [e.to_json() for e in ev]
     return events
 
 
@@ -70,12 +70,18 @@ def one_card(code, x, y=300.0):
     return Detections(box, np.array([0.9]), np.array([CARD_CODES.index(code)]))
 
 
+START = 2.0  # an empty table first: cards there from the start are the table, not news
+
+
 def feed(assistant, frames):
-    """Frames of (seconds, detections); all the events."""
+    """Frames of (seconds, detections), after START seconds of an empty table; all the events,
+    their times counted from the end of START."""
     events = []
+    for k in range(int(START * 10)):
+        events += assistant.process(Detections.empty(), k / 10, 1280, 720)[1]
     for t, det in frames:
-        events += assistant.process(det, t, 1280, 720)[1]
-    return events
+        events += assistant.process(det, START + t, 1280, 720)[1]
+    return [e.to_json() | {"t": round(e.t - START, 3)} for e in events if e.type != "table"]
 
 
 def test_a_card_lost_for_seconds_and_found_where_it_was_is_not_announced_again():
@@ -141,10 +147,8 @@ def test_names_and_sentences():
 def test_advice_for_the_users_hand():
     a = TableAssistant(hand="WR WC GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J YK", user_seat="S")
     box = np.float32([[[600, 60], [630, 60], [630, 180], [600, 180]]])  # a card in North's zone
-    events = []
-    for k in range(10):
-        _, ev = a.process(Detections(box, np.array([0.95]), np.array([CARD_CODES.index("WH")])), k * 0.1, 1280, 720)
-        events += ev
+    events = feed(a, [(k / 10, Detections(box, np.array([0.95]), np.array([CARD_CODES.index("WH")])))
+                      for k in range(10)])
     advice = [e for e in events if e["type"] == "advice"]
     assert advice and advice[0]["claims"][0]["claim"] == "hu"
 
