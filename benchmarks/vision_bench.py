@@ -14,25 +14,11 @@ from pathlib import Path
 import numpy as np
 
 from sisepai.datasets.video import GameVideo
+from sisepai.models.live_eval import match_events
 from sisepai.vision.recognize import Recognizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import recognition_ms, scene_jpegs  # noqa: E402
-
-def match_events(truth, events, window=1.5):
-    """Recall of ground-truth card_shown events (right card and seat, within ``window`` s), the
-    number of announced card_shown events that match nothing, and the delays."""
-    shown = [e for e in events if e["type"] == "card_shown"]
-    used, hits, delays = set(), 0, []
-    for g in truth:
-        for j, e in enumerate(shown):
-            if j not in used and e["card"] == g["card"] and e["seat"] == g["seat"] and 0 <= e["t"] - g["t"] <= window:
-                used.add(j)
-                hits += 1
-                delays.append(e["t"] - g["t"])
-                break
-    return hits / max(len(truth), 1), len(shown) - len(used), delays
-
 
 rec = Recognizer.load()
 times = recognition_ms(rec, scene_jpegs(2024, font_split="holdout"))
@@ -53,7 +39,7 @@ for seed in seeds:
         dt = time.perf_counter() - t
         events = [json.loads(x) for x in proc.stdout.splitlines()]
         truth = json.loads((Path(tmp) / "truth.json").read_text())["events"]
-    recall, false, delays = match_events(truth, events)
+    recall, false, delays = match_events(truth, events)[:3]
     hits_all += recall * len(truth)
     truth_all += len(truth)
     false_all += false

@@ -153,13 +153,15 @@ class TableAssistant:
         that moved or came back, a correction, or a card shown."""
         zone = self._zone(tr)
         self.zone_of_track[tr.id] = zone
-        same = self._take_moved(tr, zone, t) or self._take_returned(tr, t)
-        if same is None:
-            same = self._take_same_place(tr, t)
-            if same is not None and same.code != tr.code and same.id not in self.start_ids:
-                # the card lost here moments ago, back under another reading: that one was a misreading
-                self._adopt(tr, same, zone)
-                return [CardCorrected(t, tr.code, same.code, self.seat_of_track[tr.id], tr.id, tr.first_seen)]
+        same = self._take_moved(tr, zone, t)
+        if same is None and not self._fresh_show(tr, zone):
+            same = self._take_returned(tr, t)
+            if same is None:
+                same = self._take_same_place(tr, t)
+                if same is not None and same.code != tr.code and same.id not in self.start_ids:
+                    # the card lost here moments ago, back under another reading: that one was a misreading
+                    self._adopt(tr, same, zone)
+                    return [CardCorrected(t, tr.code, same.code, self.seat_of_track[tr.id], tr.id, tr.first_seen)]
         if same is not None:
             # the same card, moved (to a meld row, say) or seen again where it was lost: not a
             # new face-up card, and seen since it was first seen
@@ -221,11 +223,13 @@ class TableAssistant:
     def _take_moved(self, tr: Track, zone: str, t: float) -> Track | None:
         """The card this new track came from, if it moved: a card of the same code last seen at
         most MOVE_SECONDS ago and no longer seen where it was. A card covered by another
-        (replaced) has not moved: it is still there, under the new one. Nor has the card shown
-        last when this one turns up where the next player shows cards: a card of the same kind
-        shown next is the likelier story."""
+        (replaced) has not moved: it is still there, under the new one. Nor has another seat's
+        card when this one is a fresh show (:meth:`_fresh_show`): a card of the same kind shown
+        by the player whose turn it is is the likelier story."""
+        fresh = self._fresh_show(tr, zone)
+
         def moved(lost: Track) -> bool:
-            return lost.code == tr.code and not self._shown_next(tr, zone, lost)
+            return lost.code == tr.code and not (fresh and self.seat_of_track.get(lost.id) != self.turn)
 
         for i, r in enumerate(self.removed):
             if moved(r.track) and t - r.track.last_seen <= MOVE_SECONDS and not r.track.replaced:
@@ -236,17 +240,15 @@ class TableAssistant:
                 return old
         return None
 
-    def _shown_next(self, tr: Track, zone: str, lost: Track) -> bool:
-        """Whether ``tr``, found as ``lost`` (the card shown last) left, is the next card shown:
-        it lies alone where the player whose turn it is shows cards, and ``lost`` was not theirs.
-        A claimed card lands with the cards that claim it, laid down at the same moment beside it."""
-        if lost.id != self.last_shown or self.turn is None:
+    def _fresh_show(self, tr: Track, zone: str) -> bool:
+        """Whether ``tr`` lies alone where the player whose turn it is shows a card: in their zone,
+        or near the middle. A card moved into a meld lands beside others (the cards that claim it
+        are laid down with it), and a meld-row card read again has neighbours."""
+        if self.turn is None or (zone in SEATS and zone != self.turn):
             return False
-        seat = zone if zone in SEATS else self.turn
-        if seat != self.turn or self.seat_of_track.get(lost.id) == self.turn:
-            return False
-        return not any(o is not tr and abs(o.first_seen - tr.first_seen) <= 1.0
-                       and float(np.linalg.norm(o.center - tr.center)) <= 2 * MELD_LINK * max(tr.size, 8.0)
+        reach = 2 * MELD_LINK * max(tr.size, 8.0)
+        now = self.tracker.now
+        return not any(o is not tr and now - o.last_seen <= 0.3 and float(np.linalg.norm(o.center - tr.center)) <= reach
                        for o in self.tracker.tracks.values())
 
     def _take_removed(self, track: Track) -> bool:
@@ -270,10 +272,16 @@ class TableAssistant:
     def _take_same_place(self, tr: Track, t: float) -> Track | None:
         """A card lost moments ago (within MOVE_SECONDS, not covered by another) where this new
         track lies, whatever it was read as: a hand passed over it and it came back read otherwise."""
+        def here(lost: Track) -> bool:
+            return float(np.linalg.norm(lost.center - tr.center)) <= 0.5 * max(lost.size, 8.0)
+
         for i, r in enumerate(self.removed):
-            if not r.track.replaced and t - r.t <= MOVE_SECONDS and \
-                    float(np.linalg.norm(r.track.center - tr.center)) <= 0.5 * max(r.track.size, 8.0):
+            if not r.track.replaced and t - r.track.last_seen <= MOVE_SECONDS and here(r.track):
                 return self.removed.pop(i).track
+        for old in list(self.tracker.tracks.values()):
+            if old.confirmed and old is not tr and t - old.last_seen > 0.25 and here(old):
+                del self.tracker.tracks[old.id]
+                return old
         return None
 
     def _pile(self) -> int:

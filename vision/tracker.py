@@ -83,6 +83,10 @@ at confirmation, and four false ones 0.43 to 0.47."""
 CORRECT_SECONDS = 3.0
 """A card replaced within this many seconds of being seen was, far more likely, misread at first
 than covered by a new card (cards are laid turns apart): the new track ``corrects`` the old."""
+LEFT_SECONDS = 0.3
+"""A card unseen for longer than this (taken away, or under a hand) is not matched to a card of
+another kind found where it lay: that is a new card (a card shown where the last one was), or
+the same card read otherwise, which the assistant tells apart."""
 REPLACE_CONFIDENCE_RATIO = 0.9
 """A replacing card's readings must average this share of the replaced card's. Measured on seven
 game videos: seed 7's false events 7 -> 6 (a misread card's correct reading came late and less
@@ -120,7 +124,10 @@ class CardTracker:
             dist = np.sqrt(((centers[None, :, :] - track_centres[:, None, :]) ** 2).sum(axis=2))
             track_codes = [self.tracks[k].code for k in tids]
             det_codes = [CARD_CODES[int(c)] for c in det.class_id]
+            unseen = np.array([t - self.tracks[k].last_seen > LEFT_SECONDS for k in tids])
             for a, i in zip(*np.nonzero(dist < reach[:, None])):
+                if unseen[a] and det_codes[i] != track_codes[a]:
+                    continue  # another card where one lay a while ago: a new card, not a new reading
                 d = float(dist[a, i])
                 pairs.append((d * (0.5 if det_codes[i] == track_codes[a] else 1.0), tids[a], int(i)))
         pairs.sort()

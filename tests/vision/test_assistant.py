@@ -5,6 +5,7 @@ import pytest
 
 from sisepai.datasets.video import GameVideo
 from sisepai.engine.cards import CARD_CODES
+from sisepai.models.live_eval import match_events
 from sisepai.vision.announce import announce, card_name
 from sisepai.vision.assistant import TableAssistant
 from sisepai.vision.detections import Detections
@@ -33,20 +34,8 @@ def run(video, drop=0.0, seed=0):
     return events
 
 
-def match(truth, events, window=1.5):
-    shown = [e for e in events if e["type"] == "card_shown"]
-    used = set()
-    hits, delays = 0, []
-    for g in truth:
-        for j, e in enumerate(shown):
-            if j in used or e["card"] != g["card"] or e["seat"] != g["seat"]:
-                continue
-            if 0 <= e["t"] - g["t"] <= window:
-                used.add(j)
-                hits += 1
-                delays.append(e["t"] - g["t"])
-                break
-    return hits / max(len(truth), 1), len(shown) - len(used), delays
+def match(truth, events):
+    return match_events(truth, events)[:3]
 
 
 @pytest.mark.parametrize("seed", [1, 2])

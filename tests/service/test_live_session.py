@@ -1,0 +1,57 @@
+"""``sisepai watch`` and the page's ``/api/live`` run one pipeline: the same frames through both
+give the same events, the table there at the start included."""
+
+import io
+import itertools
+import json
+
+import cv2
+import pytest
+from fastapi.testclient import TestClient
+
+from sisepai.datasets.video import TurnVideo
+
+FPS = 5
+
+
+@pytest.fixture(scope="module")
+def frames(tmp_path_factory):
+    """Ten seconds of a game under way (JPEG files): meld rows from the start, a card shown
+    every 3 to 5 s."""
+    folder = tmp_path_factory.mktemp("frames")
+    video = TurnVideo(seed=4, cards=12, seconds=10, fps=FPS, hands_over=False)
+    for i, frame in enumerate(video.frames()):
+        cv2.imwrite(str(folder / f"{i:04d}.jpg"), frame[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return folder, video
+
+
+@pytest.mark.model
+def test_watch_and_the_live_socket_give_the_same_events(recognizer, frames, tmp_path):
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+    from sisepai.vision.camera import FolderSource
+    from sisepai.vision.session import VideoSession
+    from sisepai.vision.watch import watch
+
+    folder, video = frames
+    out = io.StringIO()
+    watch(FolderSource(folder, fps=FPS), VideoSession(recognizer), out=out, as_json=True)
+    by_cli = [json.loads(line) for line in out.getvalue().splitlines()]
+
+    app = create_app(Settings(db=str(tmp_path / "l.sqlite"), load_model=False), recognizer=recognizer)
+    ticks = itertools.count()
+    app.state.clock = lambda: max(next(ticks) - 1, 0) / FPS  # the connection's start, then one frame each
+    by_socket = []
+    with TestClient(app) as client, client.websocket_connect("/api/live") as ws:
+        for path in sorted(folder.iterdir()):
+            ws.send_bytes(path.read_bytes())
+            msg = ws.receive_json()  # one frame at a time: none dropped
+            assert msg["type"] == "state" and msg["dropped"] == 0
+            by_socket += msg["events"]
+
+    assert by_cli == by_socket
+    kinds = [e["type"] for e in by_cli]
+    assert kinds[0] == "table" and kinds.count("table") == 1
+    assert len(by_cli[0]["cards"]) >= 10  # the twelve cards there from the start, as the table...
+    shown = [(e["card"], e["seat"]) for e in by_cli if e["type"] == "card_shown"]
+    assert shown == [(e["card"], e["seat"]) for e in video.events]  # ...and the cards shown later, announced
