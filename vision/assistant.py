@@ -39,6 +39,10 @@ RETURN_SECONDS = 20.0
 ``card_removed``, is that card coming back (read too weakly for a while, or uncovered), not a
 new face-up card. Measured on seed 7's video: a plain joker in a meld, found at confidence
 0.28-0.45, was announced twice more; with this rule it is not, and no video lost a card."""
+FRESH_RETURN_SECONDS = 5.0
+"""A fresh show (a lone card where the player whose turn it is shows cards) is a card coming back
+only within this many seconds: the same spot gets the next card of that kind a turn later. On
+the tuning videos, a Soldier shown where another had lain 10 s before was taken for it."""
 WIN_MIN_CARDS = 15
 WIN_NEW_CARDS = 8
 """A seat's cards are checked as a laid-down winning hand only when at least this many of them
@@ -153,10 +157,15 @@ class TableAssistant:
         that moved or came back, a correction, or a card shown."""
         zone = self._zone(tr)
         self.zone_of_track[tr.id] = zone
+        twin = self._followed_here(tr, t)
+        if twin is not None:  # a second reading of a card followed already: one card, one place
+            self._adopt(tr, twin, zone)
+            return []
         same = self._take_moved(tr, zone, t)
-        if same is None and not self._fresh_show(tr, zone):
-            same = self._take_returned(tr, t)
-            if same is None:
+        fresh = self._fresh_show(tr, zone)
+        if same is None:
+            same = self._take_returned(tr, t, FRESH_RETURN_SECONDS if fresh else RETURN_SECONDS)
+            if same is None and not fresh:
                 same = self._take_same_place(tr, t)
                 if same is not None and same.code != tr.code and same.id not in self.start_ids:
                     # the card lost here moments ago, back under another reading: that one was a misreading
@@ -246,9 +255,9 @@ class TableAssistant:
         are laid down with it), and a meld-row card read again has neighbours."""
         if self.turn is None or (zone in SEATS and zone != self.turn):
             return False
-        reach = 2 * MELD_LINK * max(tr.size, 8.0)
-        now = self.tracker.now
-        return not any(o is not tr and now - o.last_seen <= 0.3 and float(np.linalg.norm(o.center - tr.center)) <= reach
+        width = max(tr.size, 8.0)
+        # neighbours: cards beside it (seen lately or under a passing hand), not one lost where it lies
+        return not any(o is not tr and 0.5 * width < float(np.linalg.norm(o.center - tr.center)) <= 2 * MELD_LINK * width
                        for o in self.tracker.tracks.values())
 
     def _take_removed(self, track: Track) -> bool:
@@ -259,14 +268,23 @@ class TableAssistant:
                 return True
         return False
 
-    def _take_returned(self, tr: Track, t: float) -> Track | None:
+    def _take_returned(self, tr: Track, t: float, within: float = RETURN_SECONDS) -> Track | None:
         """The card reported removed that this new track is: same kind, same place (centres within
-        half a card's width), removed at most RETURN_SECONDS ago."""
+        half a card's width), removed at most ``within`` seconds ago."""
         self.gone = [r for r in self.gone if t - r.t <= MOVE_SECONDS + RETURN_SECONDS]
         for i, r in enumerate(self.gone):
-            if r.track.code == tr.code and \
+            if r.track.code == tr.code and t - r.t <= MOVE_SECONDS + within and \
                     float(np.linalg.norm(r.track.center - tr.center)) <= 0.5 * max(r.track.size, 8.0):
                 return self.gone.pop(i).track
+        return None
+
+    def _followed_here(self, tr: Track, t: float) -> Track | None:
+        """A confirmed card (or one of the starting table, however weakly read), seen this moment,
+        lying where ``tr`` lies (centres within half a card's width)."""
+        for o in self.tracker.tracks.values():
+            if o is not tr and (o.confirmed or o.id in self.start_ids) and t - o.last_seen <= 0.3 and \
+                    float(np.linalg.norm(o.center - tr.center)) <= 0.5 * max(o.size, 8.0):
+                return o
         return None
 
     def _take_same_place(self, tr: Track, t: float) -> Track | None:
