@@ -303,8 +303,9 @@ class TurnVideo(GameVideo):
             return w / 2 - depth, -along
         return -(w / 2 - depth), along
 
-    def _deal_rows(self, rng: np.random.Generator) -> dict[str, list[list[str]]]:
-        """Each seat's exposed melds, about ``cards`` cards in all, from one deck's copies."""
+    def _deal_rows(self, rng: np.random.Generator) -> tuple[dict[str, list[list[str]]], dict[str, int]]:
+        """Each seat's exposed melds, about ``cards`` cards in all, from one deck's copies; and the
+        copies of each kind left for the cards shown later."""
         left = {c: (DEFAULT_JOKERS if c == "J" else COPIES_PER_PACK) for c in CARD_CODES}
         share = {"S": 0.3, "N": 0.3, "E": 0.2, "W": 0.2}  # the long edges hold more
         patterns = _meld_patterns()
@@ -320,8 +321,7 @@ class TurnVideo(GameVideo):
                     left[c] -= 1
                 rows[seat].append(list(meld))
                 have += len(meld)
-        self._left = left
-        return rows
+        return rows, left
 
     def _script(self, step: float) -> None:
         rng = self.rng
@@ -331,7 +331,8 @@ class TurnVideo(GameVideo):
         if pile:
             self.slots.append(Slot(None, "center", "pile", 0.0, None, (-0.09 * w, -0.04 * h),
                                    float(rng.uniform(-20, 20))))
-        for seat, melds in self._deal_rows(rng).items():
+        rows, left = self._deal_rows(rng)
+        for seat, melds in rows.items():
             width = sum(len(m) * cw * 1.12 + cw * 0.6 for m in melds) - cw * 0.6
             along = -width / 2 + cw * 0.56
             for meld in melds:
@@ -341,7 +342,7 @@ class TurnVideo(GameVideo):
                     self.start.append({"card": code, "seat": seat})
                     along += cw * 1.12
                 along += cw * 0.6
-        deck = [c for c, n in self._left.items() for _ in range(n)]
+        deck = [c for c, n in left.items() for _ in range(n)]
         rng.shuffle(deck)
         seat = SEATS[int(rng.integers(4))]
         t = float(rng.uniform(2.0, 3.0))

@@ -104,7 +104,7 @@ class TableAssistant:
         self.pile_at_last_show: int | None = None
         self.size = (1, 1)
         self.t0: float | None = None
-        self.start_ids: set[int] = set()  # the tracks of the table as it was at the start
+        self.start_ids: set[int] = set()  # later tracks that are cards of the starting table
         self.table_sent = False
         self.turn: str | None = None  # the seat expected to show the next card, once known
         self.last_shown: int | None = None  # the track of the last card shown, to spot its claim
@@ -127,9 +127,6 @@ class TableAssistant:
             det = det[det.confidence >= self.min_confidence]
         confirmed, removed = self.tracker.update(det, t)
         events: list[Event] = []
-        for tr in self.tracker.tracks.values():
-            if tr.first_seen <= self.t0 + START_SECONDS:
-                self.start_ids.add(tr.id)
         for tr in removed:
             if tr.confirmed:
                 self.removed.append(Removed(tr, t, self.zone_of_track.get(tr.id, "?")))
@@ -161,13 +158,13 @@ class TableAssistant:
         if twin is not None:  # a second reading of a card followed already: one card, one place
             self._adopt(tr, twin, zone)
             return []
-        same = self._take_moved(tr, zone, t)
         fresh = self._fresh_show(tr, zone)
+        same = self._take_moved(tr, fresh, t)
         if same is None:
             same = self._take_returned(tr, t, FRESH_RETURN_SECONDS if fresh else RETURN_SECONDS)
             if same is None and not fresh:
                 same = self._take_same_place(tr, t)
-                if same is not None and same.code != tr.code and same.id not in self.start_ids:
+                if same is not None and same.code != tr.code and not self._from_start(same):
                     # the card lost here moments ago, back under another reading: that one was a misreading
                     self._adopt(tr, same, zone)
                     return [CardCorrected(t, tr.code, same.code, self.seat_of_track[tr.id], tr.id, tr.first_seen)]
@@ -177,13 +174,13 @@ class TableAssistant:
             self._adopt(tr, same, zone)
             return []
         if tr.corrects is not None and self._take_removed(tr.corrects):
-            if tr.corrects.id in self.start_ids:  # a starting card read better: still the table
+            if self._from_start(tr.corrects):  # a starting card read better: still the table
                 self.start_ids.add(tr.id)
                 return []
             seat = self.seat_of_track.get(tr.corrects.id, zone)
             self.seat_of_track[tr.id] = seat
             return [CardCorrected(t, tr.code, tr.corrects.code, seat, tr.id, tr.first_seen)]
-        if tr.id in self.start_ids:
+        if self._from_start(tr):
             return []
         seat = self._seat(tr, zone)
         self.seat_of_track[tr.id] = seat
@@ -199,11 +196,16 @@ class TableAssistant:
     def _adopt(self, tr: Track, same: Track, zone: str) -> None:
         """``tr`` is the card ``same`` was: it takes over its history."""
         tr.confirmed_at = same.confirmed_at
-        if same.id in self.start_ids:
+        if self._from_start(same):
             self.start_ids.add(tr.id)
         if same.id == self.last_shown:
             self.last_shown = tr.id
         self.seat_of_track[tr.id] = self.seat_of_track.get(same.id, zone)
+
+    def _from_start(self, tr: Track) -> bool:
+        """Whether ``tr`` is a card of the table as it was at the start: first seen in the first
+        START_SECONDS, or a later track that took over such a card's history."""
+        return tr.first_seen <= self.t0 + START_SECONDS or tr.id in self.start_ids
 
     def _zone(self, tr: Track) -> str:
         return self.zones.zone_of(tr.center, *self.size)
@@ -229,25 +231,30 @@ class TableAssistant:
             return "center" if abs(dy) < 2 else ("S" if dy > 0 else "N")
         return "center" if abs(dx) < 2 else ("E" if dx > 0 else "W")
 
-    def _take_moved(self, tr: Track, zone: str, t: float) -> Track | None:
-        """The card this new track came from, if it moved: a card of the same code last seen at
-        most MOVE_SECONDS ago and no longer seen where it was. A card covered by another
-        (replaced) has not moved: it is still there, under the new one. Nor has another seat's
-        card when this one is a fresh show (:meth:`_fresh_show`): a card of the same kind shown
-        by the player whose turn it is is the likelier story."""
-        fresh = self._fresh_show(tr, zone)
+    def _take_moved(self, tr: Track, fresh: bool, t: float) -> Track | None:
+        """The card this new track came from, if it moved: a lost card (:meth:`_take_lost`) of the
+        same code. Not another seat's card when this one is a ``fresh`` show (:meth:`_fresh_show`):
+        a card of the same kind shown by the player whose turn it is is the likelier story."""
+        return self._take_lost(tr, t, lambda lost: lost.code == tr.code and
+                               not (fresh and self.seat_of_track.get(lost.id) != self.turn))
 
-        def moved(lost: Track) -> bool:
-            return lost.code == tr.code and not (fresh and self.seat_of_track.get(lost.id) != self.turn)
-
+    def _take_lost(self, tr: Track, t: float, fits) -> Track | None:
+        """The first lost card that ``fits``, taken off the books: one removed from the tracker,
+        last seen at most MOVE_SECONDS ago and not covered by another (a covered card is still
+        there, under the new one), or one still followed but no longer seen where it was."""
         for i, r in enumerate(self.removed):
-            if moved(r.track) and t - r.track.last_seen <= MOVE_SECONDS and not r.track.replaced:
+            if not r.track.replaced and t - r.track.last_seen <= MOVE_SECONDS and fits(r.track):
                 return self.removed.pop(i).track
         for old in list(self.tracker.tracks.values()):
-            if old.confirmed and moved(old) and t - old.last_seen > 0.25:
+            if old is not tr and old.confirmed and t - old.last_seen > 0.25 and fits(old):
                 del self.tracker.tracks[old.id]
                 return old
         return None
+
+    @staticmethod
+    def _same_place(a: Track, b: Track) -> bool:
+        """Whether two cards' centres lie within half of ``a``'s width."""
+        return float(np.linalg.norm(a.center - b.center)) <= 0.5 * max(a.size, 8.0)
 
     def _fresh_show(self, tr: Track, zone: str) -> bool:
         """Whether ``tr`` lies alone where the player whose turn it is shows a card: in their zone,
@@ -273,8 +280,7 @@ class TableAssistant:
         half a card's width), removed at most ``within`` seconds ago."""
         self.gone = [r for r in self.gone if t - r.t <= MOVE_SECONDS + RETURN_SECONDS]
         for i, r in enumerate(self.gone):
-            if r.track.code == tr.code and t - r.t <= MOVE_SECONDS + within and \
-                    float(np.linalg.norm(r.track.center - tr.center)) <= 0.5 * max(r.track.size, 8.0):
+            if r.track.code == tr.code and t - r.t <= MOVE_SECONDS + within and self._same_place(r.track, tr):
                 return self.gone.pop(i).track
         return None
 
@@ -282,25 +288,15 @@ class TableAssistant:
         """A confirmed card (or one of the starting table, however weakly read), seen this moment,
         lying where ``tr`` lies (centres within half a card's width)."""
         for o in self.tracker.tracks.values():
-            if o is not tr and (o.confirmed or o.id in self.start_ids) and t - o.last_seen <= 0.3 and \
-                    float(np.linalg.norm(o.center - tr.center)) <= 0.5 * max(o.size, 8.0):
+            if o is not tr and (o.confirmed or self._from_start(o)) and t - o.last_seen <= 0.3 and \
+                    self._same_place(o, tr):
                 return o
         return None
 
     def _take_same_place(self, tr: Track, t: float) -> Track | None:
         """A card lost moments ago (within MOVE_SECONDS, not covered by another) where this new
         track lies, whatever it was read as: a hand passed over it and it came back read otherwise."""
-        def here(lost: Track) -> bool:
-            return float(np.linalg.norm(lost.center - tr.center)) <= 0.5 * max(lost.size, 8.0)
-
-        for i, r in enumerate(self.removed):
-            if not r.track.replaced and t - r.track.last_seen <= MOVE_SECONDS and here(r.track):
-                return self.removed.pop(i).track
-        for old in list(self.tracker.tracks.values()):
-            if old.confirmed and old is not tr and t - old.last_seen > 0.25 and here(old):
-                del self.tracker.tracks[old.id]
-                return old
-        return None
+        return self._take_lost(tr, t, lambda lost: self._same_place(lost, tr))
 
     def _pile(self) -> int:
         return int(np.median(self.pile_history)) if self.pile_history else 0
@@ -358,7 +354,7 @@ class TableAssistant:
         events: list[Event] = []
         for seat in SEATS:
             seat_tracks = [tr for tr in self._on_table() if self.zone_of_track.get(tr.id) == seat]
-            new = sum(tr.id not in self.start_ids for tr in seat_tracks)
+            new = sum(not self._from_start(tr) for tr in seat_tracks)
             if len(seat_tracks) >= WIN_MIN_CARDS and new >= WIN_NEW_CARDS and seat not in self.won:
                 win = self._score_hand(seat, [tr.code for tr in seat_tracks], t)
                 if win:
@@ -371,7 +367,7 @@ class TableAssistant:
                 ids = [CARD_CODES.index(tr.code) for tr in cl]
                 if why_not_meld(ids, self.rules.allow_general_pair) is None:
                     self.reported_melds.add(key)
-                    if key <= self.start_ids:  # a meld of the starting table: in its state already
+                    if all(self._from_start(tr) for tr in cl):  # a meld of the starting table: in its state already
                         continue
                     events.append(MeldSeen(t, seat, Meld.of(ids, self.rules.allow_general_pair).codes))
                     if self.last_shown in key:  # the card shown last, claimed: the claimer plays next
