@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scenes", type=int, default=None, metavar="N", help="scenes of the deck to learn from (default 240)")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="processes making scenes (default: all cores)")
     p.add_argument("--force", action="store_true", help="replace a deck of that name")
+    p.add_argument("--progress", choices=("auto", "bar", "lines", "none"), default="auto",
+                   help="how progress is shown on standard error: a bar (auto: on a terminal), or one "
+                        "'progress FRACTION MESSAGE' line per step for another program to read")
     p.set_defaults(func=_add)
 
     p = dsub.add_parser("show", help="write a contact sheet of the deck's faces as cut and as read")
@@ -87,7 +90,7 @@ def load_source(sources: list[str]):
     if any(p.is_dir() for p in paths):
         raise DeckError("give one folder of face images, or one or more grid photos, not both")
     from sisepai.vision.deck_grid import cut_grid
-    from sisepai.vision.recognize import ImageError, load_image
+    from sisepai.vision.images import ImageError, load_image
 
     images = []
     for p in paths:
@@ -172,6 +175,33 @@ def _bar(stream=sys.stderr):
     return show
 
 
+def progress_lines(stream=sys.stderr):
+    """A progress callback writing ``progress FRACTION MESSAGE`` lines, for a program to read
+    (the service's "My deck" page runs ``sisepai deck add --progress lines``).
+
+    >>> import io; out = io.StringIO(); show = progress_lines(out); show(0.5, "training"); out.getvalue()
+    'progress 0.500 training\\n'
+    """
+    last = [-1.0, ""]
+
+    def show(fraction: float, message: str) -> None:
+        if round(fraction, 3) == last[0] and message == last[1]:
+            return
+        last[:] = [round(fraction, 3), message]
+        stream.write(f"progress {fraction:.3f} {' '.join(message.split())}\n")
+        stream.flush()
+
+    return show
+
+
+def _progress(mode: str):
+    if mode == "lines":
+        return progress_lines()
+    if mode == "bar" or (mode == "auto" and sys.stderr.isatty()):
+        return _bar()
+    return None
+
+
 def _add(args) -> int:
     from sisepai.datasets.cli import require_vision
 
@@ -192,7 +222,7 @@ def _add(args) -> int:
     deck = load_source(args.source)
     print(f"deck {args.name}: {len(deck.faces)} faces, aspect 1:{deck.aspect:.1f}"
           f"{', with a joker' if deck.has_joker else ', no joker face'}; adapting the reader", file=sys.stderr)
-    info = enrol(args.name, deck, opts, _bar() if sys.stderr.isatty() else None, force=args.force)
+    info = enrol(args.name, deck, opts, _progress(args.progress), force=args.force)
     before, after = info["reading_before"]["accuracy"], info["reading_after"]["accuracy"]
     print(f"enrolled {args.name} in {info['enrol_seconds'] / 60:.1f} min: its card ends read {before:.1%} -> "
           f"{after:.1%} on scenes kept aside; check the faces with: sisepai deck show {args.name}")

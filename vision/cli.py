@@ -126,7 +126,7 @@ def _load(args):
 
 def _recognize(args) -> int:
     rec = _load(args)
-    from sisepai.vision.recognize import ImageError, load_image
+    from sisepai.vision.images import ImageError, load_image
 
     failed = 0
     for path in args.images:
@@ -157,7 +157,7 @@ def _recognize(args) -> int:
 def _score_image(args) -> int:
     rec = _load(args)
     from sisepai.engine.rules import resolve_rules
-    from sisepai.vision.recognize import ImageError, load_image
+    from sisepai.vision.images import ImageError, load_image
     from sisepai.vision.scoring import score_detections
 
     rules = resolve_rules(args.rules)

@@ -30,7 +30,9 @@ from .detector import Boxes, Detector
 from .end_pairs import pair_lone_ends
 from .geometry import card_ends, inside, order_upright, side_lengths, straighten
 from .palette import SuitPalette, crop_paper_colour, one_colour_per_suit, paper_colour, split_by_deck_colours
+from .images import ImageError, ImageTooLargeError, check_image, decode_image, load_image  # noqa: F401 - public here too
 from .reader import NUM_CARDS, Reader, colour_rank_confidence
+from .still_readings import StillReadings, card_signature
 
 PALETTE_MODES = ("image", "session", "off")
 """Where the deck's suit colours are learned: from each picture alone, over a video, or not at all."""
@@ -74,18 +76,6 @@ PAIRED_KINDS = ("J",)
 """The card kinds whose two lone ends may be paired into one card (:mod:`.end_pairs`): plain
 jokers, which the detector often finds only as their ends. Pairing every kind merged columns of
 overlapping pairs and pongs in finished hands (held-out hand F1 0.970 -> 0.948)."""
-MAX_PIXELS = 40_000_000
-"""Larger images are refused (a 40-megapixel frame is far beyond any camera we read)."""
-
-
-class ImageError(ValueError):
-    """An image that cannot be read: missing, corrupt, empty or too large."""
-
-
-class ImageTooLargeError(ImageError):
-    """An image whose header declares more than :data:`MAX_PIXELS` pixels: refused before decoding."""
-
-
 @dataclass
 class Recognition:
     """What one image holds: face-up cards, face-down backs, and timing."""
@@ -102,74 +92,6 @@ class Recognition:
         out.update({"width": self.width, "height": self.height, "cards": self.detections.to_cards(),
                     "backs": len(self.backs), "ms": round(self.ms, 1)})
         return out
-
-
-def check_image(image: np.ndarray | None, name: str = "image") -> np.ndarray:
-    """A BGR uint8 image, or :class:`ImageError` saying what is wrong with it."""
-    if image is None:
-        raise ImageError(f"{name}: cannot decode the image (missing, corrupt or not an image)")
-    if image.ndim == 2:
-        import cv2
-
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if image.ndim != 3 or image.shape[2] not in (3, 4) or min(image.shape[:2]) < 16:
-        raise ImageError(f"{name}: not a usable picture (shape {image.shape})")
-    if image.shape[0] * image.shape[1] > MAX_PIXELS:
-        raise ImageError(f"{name}: {image.shape[1]}x{image.shape[0]} is too large (limit {MAX_PIXELS // 1_000_000} MP)")
-    if image.shape[2] == 4:
-        image = image[..., :3]
-    if image.dtype != np.uint8:
-        image = np.clip(image, 0, 255).astype(np.uint8)
-    return np.ascontiguousarray(image)
-
-
-def load_image(path: str | Path) -> np.ndarray:
-    """Read an image file as BGR, honouring EXIF orientation; :class:`ImageError` if unreadable."""
-    p = Path(path)
-    if not p.is_file():
-        raise ImageError(f"{path}: no such file" if not p.is_dir() else f"{path}: a folder, not an image")
-    if p.stat().st_size > 80_000_000:
-        raise ImageError(f"{path}: file too large ({p.stat().st_size // 1_000_000} MB)")
-    return decode_image(p.read_bytes(), str(path))
-
-
-def image_size(data: bytes, name: str = "upload") -> tuple[int, int]:
-    """``(width, height)`` from an encoded image's header alone, nothing decoded.
-
-    A 400 KB PNG can declare 30000 x 30000 pixels (an "image bomb"): its size is known, and
-    refused, before a single pixel is allocated.
-
-    >>> import cv2
-    >>> image_size(cv2.imencode(".png", np.zeros((20, 30, 3), np.uint8))[1].tobytes())
-    (30, 20)
-    """
-    import io
-    import warnings
-
-    from PIL import Image
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as im:
-                return im.size
-    except Image.DecompressionBombError:
-        raise ImageTooLargeError(f"{name}: declares too many pixels (limit {MAX_PIXELS // 1_000_000} MP)") from None
-    except Exception:  # noqa: BLE001 - PIL raises many types on a damaged header
-        raise ImageError(f"{name}: cannot read the image (corrupt, or not JPEG, PNG, WebP or BMP)") from None
-
-
-def decode_image(data: bytes, name: str = "upload") -> np.ndarray:
-    """Decode an encoded image to BGR. Its header is read first: past :data:`MAX_PIXELS` it is
-    refused (:class:`ImageTooLargeError`) before any large allocation."""
-    import cv2
-
-    if not data:
-        raise ImageError(f"{name}: empty file")
-    width, height = image_size(data, name)
-    if width * height > MAX_PIXELS:
-        raise ImageTooLargeError(f"{name}: {width}x{height} is too large (limit {MAX_PIXELS // 1_000_000} MP)")
-    return check_image(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), name)
 
 
 def _joint_belief(readings: Sequence[np.ndarray]) -> np.ndarray:
@@ -403,81 +325,6 @@ def card_on_plain_ground(image: np.ndarray, tolerance: int = 40) -> Boxes | None
 
 def _mean_square(confidence: np.ndarray) -> float:
     return float((confidence ** 2).mean()) if len(confidence) else 0.0
-
-
-def card_signature(rgb: np.ndarray, outline: np.ndarray) -> np.ndarray:
-    """A card's look in brief: its straightened face averaged down to 8 x 8 colours (float32),
-    so that a camera's noise averages out and another card, or a hand, does not.
-
-    >>> img = np.full((100, 100, 3), 200, np.uint8); img[40:60, 45:55] = 30
-    >>> card = np.float32([[40, 20], [60, 20], [60, 80], [40, 80]])
-    >>> sig = card_signature(img, card)
-    >>> sig.shape, float(np.abs(sig - card_signature(img, card)).max())
-    ((8, 8, 3), 0.0)
-    """
-    face = straighten(rgb, outline, 32, margin=0.0).astype(np.float32)
-    return cv2.resize(face, (8, 8), interpolation=cv2.INTER_AREA)
-
-
-STEADY_CHANGE = 14.0
-"""A card's look (:func:`card_signature`) has changed when some colour of it moved by more than
-this many levels since it was read."""
-
-
-class StillReadings:
-    """Video only: the readings of cards that have not changed, kept while they stay so.
-
-    A camera over a table sees the same still cards frame after frame, so the cost of reading
-    should follow what changes, not the table. A card whose four corners each lie within
-    ``max_shift`` pixels of a card read before, and whose look (:func:`card_signature`) is within
-    :data:`STEADY_CHANGE` of its look when it was read, keeps that reading. A card laid on
-    another, a hand over it or new light is read afresh. ``max_age`` (frames) bounds how long a
-    reading is kept (None: while the card is steady). Only for consecutive frames of one video:
-    pictures that are not frames of one scene must not share readings.
-
-    >>> cache = StillReadings(max_shift=2.0)
-    >>> card, look = np.float32([[0, 0], [10, 0], [10, 60], [0, 60]]), np.zeros((8, 8, 3), np.float32)
-    >>> ends = np.ones((2, 30), np.float32)
-    >>> cache.lookup([card], [look]) == [None]
-    True
-    >>> cache.remember([card], [ends], [0], looks=[look])
-    >>> cache.lookup([card + 1.5], [look])[0].probs is ends, cache.lookup([card + 5], [look])[0] is None
-    (True, True)
-    >>> cache.lookup([card], [look + 40])[0] is None  # another card laid there, or a hand over it
-    True
-    """
-
-    class Kept(NamedTuple):
-        probs: np.ndarray  # the two end readings
-        age: int  # frames since they were read
-        colours: list | None  # the two ends' paper colours, when measured
-        look: np.ndarray | None  # the card's look when it was read
-
-    def __init__(self, max_shift: float = 3.0, max_age: int | None = None, max_change: float = STEADY_CHANGE):
-        self.max_shift = max_shift
-        self.max_age = max_age
-        self.max_change = max_change
-        self._last: list[tuple[np.ndarray, "StillReadings.Kept"]] = []
-
-    def lookup(self, polys: Sequence[np.ndarray],
-               looks: Sequence[np.ndarray | None] | None = None) -> list["StillReadings.Kept | None"]:
-        """For each card outline (and its look now), the reading kept for it, or None."""
-        looks = looks if looks is not None else [None] * len(polys)
-        return [next((kept for old, kept in self._last
-                      if (self.max_age is None or kept.age < self.max_age)
-                      and float(np.abs(old - poly).max()) <= self.max_shift
-                      and (look is None or kept.look is None
-                           or float(np.abs(kept.look - look).max()) <= self.max_change)), None)
-                for poly, look in zip(polys, looks)]
-
-    def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int],
-                 colours: Sequence[list | None] | None = None, looks: Sequence[np.ndarray | None] | None = None) -> None:
-        """This frame's cards, their two end readings, how many frames each reading is old, and
-        (optionally) the two ends' paper colours and each card's look when it was read."""
-        n = len(polys)
-        colours = colours if colours is not None else [None] * n
-        looks = looks if looks is not None else [None] * n
-        self._last = [(p, self.Kept(*kept)) for p, *kept in zip(polys, probs, ages, colours, looks)]
 
 
 VIDEO_PROFILE = {"zoom_out": (), "read_inner_ends": False, "palette": "session", "turns_below": 0.0}

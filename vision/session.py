@@ -9,7 +9,7 @@ that frame. Its cost follows what changes on the table, not how many cards lie t
   nothing is detected or read again; one is looked at afresh at least every
   :data:`REDETECT_SECONDS` all the same;
 - in a frame that changed, a card whose look has not changed keeps its reading
-  (:class:`~.recognize.StillReadings`): only new or changed cards are read.
+  (:class:`~.still_readings.StillReadings`): only new or changed cards are read.
 
 >>> import numpy as np
 >>> class Nothing:  # a stand-in recogniser that finds no cards

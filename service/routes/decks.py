@@ -1,11 +1,12 @@
-"""The "My deck" flow: photos of the grid in, cut faces out to check, then the adaptation in a
-process of its own, its progress polled.
+"""The "My deck" flow: photos of the grid in, cut faces out to check, then the adaptation by the
+``sisepai deck add`` command in a process of its own, its progress polled.
 
 1. ``POST /api/decks/cut``: one to four photos of the grid (multipart ``files``). The faces are
    cut (:mod:`sisepai.vision.deck_grid`) and kept as a draft; the answer shows them.
 2. ``POST /api/decks`` ``{"draft", "name"}``: enrols the draft as ``name`` (a write: the ledger's
-   token rule applies). One enrolment runs at a time, in a separate process, so the service keeps
-   answering; a second gets 409.
+   token rule applies). One enrolment runs at a time, as ``sisepai deck add --progress lines`` on a
+   temporary folder of the faces, so the service keeps answering and loads no training code; a
+   second gets 409.
 3. ``GET /api/decks/jobs/{job}``: ``{"fraction", "message", "done", "error", "name"}``.
 
 Drafts and jobs are named by random ids; a deck is only ever a name (never a path).
@@ -13,10 +14,14 @@ Drafts and jobs are named by random ids; a deck is only ever a name (never a pat
 
 from __future__ import annotations
 
+import asyncio
 import base64
-import multiprocessing as mp
 import secrets
+import shutil
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -94,17 +99,60 @@ async def cut(request: Request, files: list[UploadFile] = File(...)) -> dict:
     return {"draft": draft, "faces": [{"code": c, "image": _thumbnail(faces.faces[c])} for c in faces.codes]}
 
 
-def _enrol_job(faces: dict, name: str, minutes: float, queue) -> None:
-    """The child process: enrol, reporting progress to ``queue``."""
-    from sisepai.datasets.deck_faces import DeckFaces
-    from sisepai.models.deck_cli import enrol
-    from sisepai.models.enrol import EnrolOptions
+def enrol_command(name: str, folder: Path, minutes: float) -> list[str]:
+    """The command line that enrols the faces in ``folder`` as ``name``: the service runs the
+    ``sisepai deck add`` command in a process of its own and imports no training code itself.
 
+    >>> enrol_command("fam", Path("/tmp/f"), 4.0)[-9:]
+    ['deck', 'add', 'fam', '/tmp/f', '--force', '--minutes', '4.0', '--progress', 'lines']
+    """
+    return [sys.executable, "-m", "sisepai.engine.cli", "deck", "add", name, str(folder),
+            "--force", "--minutes", str(minutes), "--progress", "lines"]
+
+
+def read_progress(job: dict, line: str) -> None:
+    """Fold one line of the enrolment's standard error into ``job``: a ``progress FRACTION MESSAGE``
+    line moves the bar; any other line is kept as the last word, the error if the command fails.
+
+    >>> job = {"fraction": 0.0, "message": "", "last_line": ""}
+    >>> read_progress(job, "progress 0.250 making scenes"); job["fraction"], job["message"]
+    (0.25, 'making scenes')
+    >>> read_progress(job, "sisepai deck: error: no faces"); job["last_line"]
+    'sisepai deck: error: no faces'
+    """
+    line = line.strip()
+    parts = line.split(" ", 2)
+    if parts[0] == "progress" and len(parts) >= 2:
+        try:
+            fraction = float(parts[1])
+        except ValueError:
+            fraction = None
+        if fraction is not None and 0.0 <= fraction <= 1.0:
+            job["fraction"] = min(fraction, 0.999)  # done only when the command has exited well
+            job["message"] = parts[2][:120] if len(parts) == 3 else ""
+            return
+    if line:
+        job["last_line"] = line[:300]
+
+
+async def _follow(job: dict, process: asyncio.subprocess.Process, folder: Path) -> None:
+    """Read the enrolment's progress until it exits, then mark the job done or failed."""
     try:
-        enrol(name, DeckFaces(faces), EnrolOptions(minutes=minutes), lambda f, m: queue.put((f, m)), force=True)
-        queue.put((1.0, "done"))
-    except Exception as exc:  # noqa: BLE001 - reported to the page, one line
-        queue.put((-1.0, str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__))
+        while True:
+            try:
+                raw = await process.stderr.readline()
+            except ValueError:  # a line past the stream's limit: skip it
+                continue
+            if not raw:
+                break
+            read_progress(job, raw.decode("utf-8", "replace"))
+        code = await process.wait()
+        if code == 0:
+            job["fraction"], job["message"], job["done"] = 1.0, "done", True
+        else:
+            job["error"] = job["last_line"] or f"the enrolment stopped (exit code {code})"
+    finally:
+        await run_in_threadpool(shutil.rmtree, folder, True)
 
 
 @router.post("", summary="Enrol a cut deck (a write: needs the token beyond localhost)")
@@ -115,17 +163,23 @@ async def enrol(body: EnrolRequest, request: Request, x_sisepai_token: str | Non
     if body.draft not in drafts:
         raise HTTPException(404, "no such draft (cut the faces again)")
     job = getattr(app.state, "deck_job", None)
-    if job is not None and job["process"].is_alive():
+    if job is not None and not job["done"] and job["error"] is None:
         raise HTTPException(409, f"deck {job['name']!r} is being enrolled; try again when it is done")
-    faces = drafts[body.draft][1].faces
-    ctx = mp.get_context("spawn")
-    queue = ctx.Queue()
-    process = ctx.Process(target=_enrol_job, args=(faces, body.name, body.minutes, queue), daemon=False)
-    await run_in_threadpool(process.start)
-    job_id = secrets.token_hex(8)
-    app.state.deck_job = {"id": job_id, "name": body.name, "process": process, "queue": queue,
-                          "fraction": 0.0, "message": "starting", "error": None}
-    return {"job": job_id, "name": body.name}
+    faces = drafts[body.draft][1]
+    folder = Path(tempfile.mkdtemp(prefix="sisepai-deck-"))
+    await run_in_threadpool(faces.save, folder)
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *enrol_command(body.name, folder, body.minutes), stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise HTTPException(503, f"could not start the enrolment: {exc}") from None
+    job = {"id": secrets.token_hex(8), "name": body.name, "fraction": 0.0, "message": "starting",
+           "last_line": "", "done": False, "error": None}
+    job["task"] = asyncio.create_task(_follow(job, process, folder))  # kept, so it is not collected
+    app.state.deck_job = job
+    return {"job": job["id"], "name": body.name}
 
 
 @router.get("/jobs/{job}", summary="The progress of an enrolment")
@@ -133,19 +187,7 @@ async def job_status(job: str, request: Request) -> dict:
     state = getattr(request.app.state, "deck_job", None)
     if state is None or not secrets.compare_digest(state["id"], job[:64]):
         raise HTTPException(404, "no such job")
-    while True:
-        try:
-            fraction, message = state["queue"].get_nowait()
-        except Exception:  # noqa: BLE001 - queue.Empty, or the queue closed
-            break
-        if fraction < 0:
-            state["error"] = message
-        else:
-            state["fraction"], state["message"] = fraction, message
-    done = state["fraction"] >= 1.0 and state["message"] == "done"
-    if not done and state["error"] is None and not state["process"].is_alive():
-        state["error"] = "the enrolment stopped unexpectedly"
-    if done:
+    if state["done"]:
         request.app.state.deck_recognizers.pop(state["name"], None)  # a replaced deck loads afresh
     return {"name": state["name"], "fraction": round(state["fraction"], 3), "message": state["message"],
-            "done": done, "error": state["error"]}
+            "done": state["done"], "error": state["error"]}

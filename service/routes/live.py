@@ -22,7 +22,7 @@ router = APIRouter()
 @router.websocket("/api/live")
 async def live(ws: WebSocket) -> None:
     from sisepai.vision.assistant import TableAssistant
-    from sisepai.vision.recognize import ImageError, decode_image
+    from sisepai.vision.images import ImageError, decode_image
     from sisepai.vision.session import VideoSession
 
     await ws.accept()

@@ -22,9 +22,9 @@ async def read_upload(request: Request, file: UploadFile) -> tuple[bytes, str]:
 
 
 def decode_or_refuse(data: bytes, name: str):
-    """:func:`~sisepai.vision.recognize.decode_image` in a worker: 413 for an image past the
+    """:func:`~sisepai.vision.images.decode_image` in a worker: 413 for an image past the
     pixel limit (known from its header, before decoding), 422 for one that cannot be read."""
-    from sisepai.vision.recognize import ImageError, ImageTooLargeError, decode_image
+    from sisepai.vision.images import ImageError, ImageTooLargeError, decode_image
 
     try:
         return decode_image(data, name)

@@ -228,3 +228,53 @@ def test_my_deck_flow_cuts_the_grid_and_checks_its_input(tmp_path, monkeypatch):
         assert c.get("/api/decks/jobs/nope").status_code == 404
     with client(tmp_path, host="0.0.0.0") as c:  # beyond localhost with no token: writes closed
         assert c.post("/api/decks", json={"draft": body["draft"], "name": "fam"}).status_code == 403
+
+
+def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_path, monkeypatch):
+    # the service runs `sisepai deck add --progress lines` in a process of its own (a short
+    # adaptation here); the job reports that command's progress, then the deck is listed
+    import time
+
+    from sisepai.datasets.standin import standin_deck
+    from sisepai.service.routes import decks
+    from tests.vision.test_deck_grid import grid_photo
+
+    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    full = decks.enrol_command
+    monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--scenes", "10", "--workers", "1"])
+    png = cv2.imencode(".png", grid_photo(standin_deck(0, "tune", width=70), joker=True))[1].tobytes()
+    with client(tmp_path) as c:
+        draft = c.post("/api/decks/cut", files=[("files", ("grid.png", png, "image/png"))]).json()["draft"]
+        r = c.post("/api/decks", json={"draft": draft, "name": "fam", "minutes": 0.05})
+        assert r.status_code == 200, r.text
+        job = r.json()["job"]
+        assert c.post("/api/decks", json={"draft": draft, "name": "other"}).status_code == 409
+        seen, deadline = [], time.monotonic() + 180
+        while time.monotonic() < deadline:
+            state = c.get(f"/api/decks/jobs/{job}").json()
+            seen.append(state["fraction"])
+            if state["done"] or state["error"]:
+                break
+            time.sleep(0.5)
+        assert state["done"] and state["error"] is None, state
+        assert seen == sorted(seen) and any(0 < f < 1 for f in seen)  # the bar moved, forwards only
+        assert [d["name"] for d in c.get("/api/decks").json()["decks"]] == ["fam"]
+        # a failing command is reported as its own last line, and the next enrolment may start
+        monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--scenes", "1"])
+        job = c.post("/api/decks", json={"draft": draft, "name": "fam2", "minutes": 0.05}).json()["job"]
+        deadline = time.monotonic() + 60
+        while not (state := c.get(f"/api/decks/jobs/{job}").json())["error"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert "--scenes must be between" in state["error"] and not state["done"]
+
+
+def test_the_service_loads_no_training_code():
+    import subprocess
+    import sys
+
+    code = ("import sys; from sisepai.service.main import create_app; from sisepai.service.settings import Settings; "
+            "create_app(Settings(db=':memory:', load_model=False)); "
+            "print([m for m in sys.modules if m.startswith('sisepai.models')])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"

@@ -14,7 +14,7 @@ from sisepai.models.evaluate import _match
 from sisepai.models.scan_eval import on_bed, sheet_of
 from sisepai.vision.detections import Detections
 from sisepai.vision.geometry import card_ends, order_upright
-from sisepai.vision.recognize import ImageError, check_image
+from sisepai.vision.images import ImageError, check_image
 
 SISEPAI = Path(sys.executable).with_name("sisepai")
 
@@ -214,7 +214,8 @@ def test_reads_each_card_of_a_scanned_sheet_once(recognizer):
 
 @pytest.mark.model
 def test_still_cards_keep_their_reading_between_video_frames(recognizer):
-    from sisepai.vision.recognize import Recognizer, StillReadings
+    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.still_readings import StillReadings
 
     video = Recognizer(recognizer.detector, recognizer.reader, zoom_out=(), read_inner_ends=False,
                        still_readings=StillReadings(max_age=2))

@@ -1,0 +1,95 @@
+"""Images in: files and uploads decoded to BGR, with every bad one refused in one clear line
+(missing, corrupt, empty, or too large, the size read from the header before any pixel is).
+
+>>> import cv2
+>>> decode_image(cv2.imencode(".png", np.zeros((20, 30, 3), np.uint8))[1].tobytes()).shape
+(20, 30, 3)
+>>> decode_image(b"", "hand.jpg")
+Traceback (most recent call last):
+ImageError: hand.jpg: empty file
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+MAX_PIXELS = 40_000_000
+"""Larger images are refused (a 40-megapixel frame is far beyond any camera we read)."""
+
+
+class ImageError(ValueError):
+    """An image that cannot be read: missing, corrupt, empty or too large."""
+
+
+class ImageTooLargeError(ImageError):
+    """An image whose header declares more than :data:`MAX_PIXELS` pixels: refused before decoding."""
+
+
+def check_image(image: np.ndarray | None, name: str = "image") -> np.ndarray:
+    """A BGR uint8 image, or :class:`ImageError` saying what is wrong with it."""
+    if image is None:
+        raise ImageError(f"{name}: cannot decode the image (missing, corrupt or not an image)")
+    if image.ndim == 2:
+        import cv2
+
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4) or min(image.shape[:2]) < 16:
+        raise ImageError(f"{name}: not a usable picture (shape {image.shape})")
+    if image.shape[0] * image.shape[1] > MAX_PIXELS:
+        raise ImageError(f"{name}: {image.shape[1]}x{image.shape[0]} is too large (limit {MAX_PIXELS // 1_000_000} MP)")
+    if image.shape[2] == 4:
+        image = image[..., :3]
+    if image.dtype != np.uint8:
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(image)
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read an image file as BGR, honouring EXIF orientation; :class:`ImageError` if unreadable."""
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"{path}: no such file" if not p.is_dir() else f"{path}: a folder, not an image")
+    if p.stat().st_size > 80_000_000:
+        raise ImageError(f"{path}: file too large ({p.stat().st_size // 1_000_000} MB)")
+    return decode_image(p.read_bytes(), str(path))
+
+
+def image_size(data: bytes, name: str = "upload") -> tuple[int, int]:
+    """``(width, height)`` from an encoded image's header alone, nothing decoded.
+
+    A 400 KB PNG can declare 30000 x 30000 pixels (an "image bomb"): its size is known, and
+    refused, before a single pixel is allocated.
+
+    >>> import cv2
+    >>> image_size(cv2.imencode(".png", np.zeros((20, 30, 3), np.uint8))[1].tobytes())
+    (30, 20)
+    """
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                return im.size
+    except Image.DecompressionBombError:
+        raise ImageTooLargeError(f"{name}: declares too many pixels (limit {MAX_PIXELS // 1_000_000} MP)") from None
+    except Exception:  # noqa: BLE001 - PIL raises many types on a damaged header
+        raise ImageError(f"{name}: cannot read the image (corrupt, or not JPEG, PNG, WebP or BMP)") from None
+
+
+def decode_image(data: bytes, name: str = "upload") -> np.ndarray:
+    """Decode an encoded image to BGR. Its header is read first: past :data:`MAX_PIXELS` it is
+    refused (:class:`ImageTooLargeError`) before any large allocation."""
+    import cv2
+
+    if not data:
+        raise ImageError(f"{name}: empty file")
+    width, height = image_size(data, name)
+    if width * height > MAX_PIXELS:
+        raise ImageTooLargeError(f"{name}: {width}x{height} is too large (limit {MAX_PIXELS // 1_000_000} MP)")
+    return check_image(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), name)
