@@ -1,4 +1,5 @@
-"""``sisepai serve``: the web app and API, with the shipped model and an embedded SQLite ledger."""
+"""``sisepai serve``: the web app and API, with the shipped model and a ledger: an embedded SQLite
+file by default, or a club's PostgreSQL server (``--db postgresql://...``)."""
 
 from __future__ import annotations
 
@@ -12,17 +13,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="start the web app and API (the camera assistant in a browser)",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Serve the browser app and the REST/WebSocket API.",
-                       epilog="""environment: SISEPAI_HOST, SISEPAI_PORT, SISEPAI_DB, SISEPAI_TOKEN (needed for ledger
+                       epilog="""environment: SISEPAI_HOST, SISEPAI_PORT, SISEPAI_DB, SISEPAI_TABLE, SISEPAI_TOKEN (needed for ledger
 writes when listening beyond localhost), SISEPAI_MAX_UPLOAD_MB, SISEPAI_CORS_ORIGINS (comma-separated).
 examples:
   sisepai serve                       # http://127.0.0.1:8000
   SISEPAI_TOKEN=secret sisepai serve --host 0.0.0.0 --port 8080 --db ~/games.sqlite
   SISEPAI_TOKEN=secret sisepai serve --host 0.0.0.0 --https   # phones on the LAN: https://IP:8000/
+  a club, one process per table, one ledger (README, "Running a club"):
+  SISEPAI_TOKEN=secret sisepai serve --host 0.0.0.0 --https --port 8001 --table "table 1" \
+      --db postgresql://sisepai@db.local:5432/club
 The page asks for the token once and keeps it in the browser. Requests from pages on other sites,
 and Host names other than localhost, IP addresses and --allow-host names, are refused.""")
     p.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="port (default 8000)")
-    p.add_argument("--db", default=None, help="the ledger's SQLite file")
+    p.add_argument("--db", default=None, metavar="FILE|URL",
+                   help="the ledger: a SQLite file (default ~/.local/share/sisepai/ledger.sqlite), or a club's "
+                        "PostgreSQL server, postgresql://user@host:port/dbname (the password from ~/.pgpass or PGPASSWORD)")
+    p.add_argument("--table", default=None, metavar="NAME",
+                   help="the table (room) this service's page starts on, opened if new (default: main)")
     p.add_argument("--no-model", action="store_true", help="start without the recognition model")
     p.add_argument("--deck", metavar="NAME", default=None,
                    help="read an enrolled deck by default (sisepai deck list); the page can pick another")
@@ -48,7 +56,8 @@ def _serve(args) -> int:
     from sisepai.service.main import create_app
     from sisepai.service.settings import Settings
 
-    settings = Settings.from_env(host=args.host, port=args.port, db=args.db, deck=args.deck, workers=args.workers)
+    settings = Settings.from_env(host=args.host, port=args.port, db=args.db, deck=args.deck, workers=args.workers,
+                                 **({"table": args.table} if args.table is not None else {}))
     settings.allowed_hosts = tuple(settings.allowed_hosts) + tuple(args.allow_host)
     if args.workers is not None and args.workers < 1:
         raise SisepaiError("--workers must be at least 1")
@@ -74,12 +83,19 @@ def _serve(args) -> int:
         deck_info(settings.deck)  # an unknown deck fails here, with the known ones named
     if args.no_model:
         settings.load_model = False
+    from sisepai.service.db import redact
+    from sisepai.service.store import Ledger, check_table_name
+
+    check_table_name(settings.table)
+    ledger = Ledger(settings.db, pool=1)  # an unreachable database or a bad file fails here, in one line
+    ledger.add_table(settings.table)
+    ledger.close()
     if not settings.local_only and not settings.token:
         print("sisepai serve: listening beyond localhost without SISEPAI_TOKEN: ledger writes are closed")
     app = create_app(settings)
     scheme = "https" if tls else "http"
     print(f"sisepai: open {scheme}://{settings.host if settings.host != '0.0.0.0' else '127.0.0.1'}:{settings.port}/ "
-          f"(ledger: {settings.db})", flush=True)
+          f"(ledger: {redact(settings.db)}, table {settings.table!r})", flush=True)
     if not tls and not settings.local_only:
         print("sisepai: over plain http, phones get no camera (not a secure page): add --https")
     try:

@@ -20,7 +20,8 @@ from sisepai.engine.errors import SisepaiError
 
 from .guards import Guard
 from .settings import Settings
-from .store import Ledger
+from .db import DatabaseUnavailable
+from .store import Ledger, UnknownTable
 from .work import WorkPool
 
 STATIC = Path(__file__).with_name("static")
@@ -33,6 +34,7 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.ledger = Ledger(settings.db)
+        app.state.ledger.add_table(settings.table)
         app.state.recognizer = recognizer
         app.state.model_error = None
         app.state.deck_recognizers = {}  # deck name -> Recognizer sharing the detector, loaded on first use
@@ -71,6 +73,16 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
     async def _bad_input(request: Request, exc: SisepaiError):
         return JSONResponse(status_code=422, content={"detail": str(exc)})
 
+    @app.exception_handler(UnknownTable)
+    async def _no_table(request: Request, exc: UnknownTable):
+        return JSONResponse(status_code=404, content={"detail": str(exc)})
+
+    @app.exception_handler(DatabaseUnavailable)
+    async def _no_database(request: Request, exc: DatabaseUnavailable):
+        log.warning("%s", exc)
+        return JSONResponse(status_code=503, content={"detail": "the ledger database is unavailable; try again"},
+                            headers={"Retry-After": "2"})
+
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
         errors = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", "")} for e in exc.errors()]
@@ -85,6 +97,7 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
 
     for module in (engine, vision, decks, ledger, gof, live):
         app.include_router(module.router)
+    app.include_router(ledger.tables)
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:  # the API reference, served from here (no CDN), built from /openapi.json

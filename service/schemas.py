@@ -56,6 +56,13 @@ class DealRequest(BaseModel):
     rules: str = Field("seesek", max_length=20, description="the preset the deal was scored under")
     cards: str | None = Field(None, max_length=CARDS, description="the winning hand, when auto-scored")
     note: str = Field("", max_length=200)
+    table: str = Field("main", max_length=40, pattern=r"^[A-Za-z0-9][A-Za-z0-9 _-]*$",
+                       description="the table (room) the deal was played at")
+
+
+class TableRequest(BaseModel):
+    name: str = Field(..., min_length=1, max_length=40, pattern=r"^[A-Za-z0-9][A-Za-z0-9 _-]*$",
+                      examples=["table 2"])
 
 
 class PlayerRequest(BaseModel):

@@ -29,6 +29,8 @@ class Settings:
     workers: int | None = None
     """Recognition workers (default: half the cores); ``queue`` more requests may wait."""
     queue: int = 2
+    table: str = "main"
+    """The table (room) the page starts on (``--table``, ``SISEPAI_TABLE``)."""
 
     @classmethod
     def from_env(cls, **overrides) -> "Settings":
@@ -46,6 +48,7 @@ class Settings:
             deck=env.get("SISEPAI_DECK") or None,
             allowed_hosts=tuple(h for h in env.get("SISEPAI_ALLOWED_HOSTS", "").split(",") if h),
             workers=int(env["SISEPAI_WORKERS"]) if env.get("SISEPAI_WORKERS") else None,
+            table=env.get("SISEPAI_TABLE") or "main",
         )
         for k, v in overrides.items():
             if v is not None:

@@ -1,74 +1,93 @@
-"""The game-night ledger in SQLite: players, deals, who paid whom, running totals, undo, CSV.
+"""The ledger: players, tables (rooms), deals, who paid whom, running totals per table and
+club-wide, undo, CSV. It lives in an embedded SQLite file (the default, one table at home) or on a
+PostgreSQL server that several service processes share (a club); :mod:`.db` speaks to both.
 
-Every write is one transaction, so a crash mid-write leaves the ledger as it was. The schema is
-versioned; :data:`MIGRATIONS` brings any older file up to date when it opens.
+Every write is one transaction, so a crash mid-write leaves the ledger as it was, and a deal
+acknowledged is committed. Writes to one table queue on that table's lock, so "undo" removes the
+last deal of that table and no other. The schema is versioned; :data:`MIGRATIONS`, the same on
+both databases, brings any older ledger up to date when it opens.
 
 >>> store = Ledger(":memory:")
 >>> store.add_deal(winner="Ann", points=11, players=["Ann", "Bo", "Cy", "Di"], discarder="Bo")["payments"]
 [{'payer': 'Bo', 'payee': 'Ann', 'amount': 11}]
 >>> store.totals()
 {'Ann': 11, 'Bo': -11, 'Cy': 0, 'Di': 0}
+>>> _ = store.add_table("patio"); _ = store.add_deal("Cy", 5, ["Cy", "Di"], table="patio")
+>>> store.totals("patio"), store.totals()["Cy"]
+({'Cy': 5, 'Di': -5}, 5)
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import sqlite3
-import threading
+import json
+import re
 import time
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
 
+from .db import connect, migrate
+
 MIGRATIONS = [
     # 1: players, deals, payments
     """
-    CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL, created REAL NOT NULL);
-    CREATE TABLE deals (id INTEGER PRIMARY KEY, created REAL NOT NULL, winner TEXT, points INTEGER NOT NULL,
+    CREATE TABLE players (id {id}, name TEXT UNIQUE NOT NULL, created {real} NOT NULL);
+    CREATE TABLE deals (id {id}, created {real} NOT NULL, winner TEXT, points INTEGER NOT NULL,
                         rules TEXT NOT NULL DEFAULT 'seesek', source TEXT NOT NULL DEFAULT 'manual',
                         cards TEXT);
-    CREATE TABLE payments (id INTEGER PRIMARY KEY, deal_id INTEGER NOT NULL REFERENCES deals(id) ON DELETE CASCADE,
+    CREATE TABLE payments (id {id}, deal_id INTEGER NOT NULL REFERENCES deals(id) ON DELETE CASCADE,
                            payer TEXT NOT NULL, payee TEXT NOT NULL, amount INTEGER NOT NULL);
     """,
     # 2: a note on each deal
     "ALTER TABLE deals ADD COLUMN note TEXT NOT NULL DEFAULT '';",
+    # 3: tables (rooms) of a club; each deal belongs to one, and keeps who played it
+    """
+    CREATE TABLE rooms (id {id}, name TEXT UNIQUE NOT NULL, created {real} NOT NULL);
+    INSERT INTO rooms (name, created) VALUES ('main', 0);
+    ALTER TABLE deals ADD COLUMN room TEXT NOT NULL DEFAULT 'main';
+    ALTER TABLE deals ADD COLUMN players TEXT NOT NULL DEFAULT '[]';
+    CREATE INDEX deals_by_room ON deals (room, id);
+    CREATE INDEX payments_by_deal ON payments (deal_id);
+    """,
 ]
+
+DEFAULT_TABLE = "main"
+MAX_TABLES = 200
+"""A club has at most this many tables: bounds the work of listing them."""
+TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$")
+
+
+def check_table_name(name: str) -> str:
+    """``name`` if it is a table's name (1 to 40 letters, digits, spaces, - or _), else a
+    :class:`SisepaiError`.
+
+    >>> check_table_name("table 2")
+    'table 2'
+    """
+    if not isinstance(name, str) or not TABLE_NAME.match(name):
+        raise SisepaiError("a table's name has 1 to 40 letters, digits, spaces, - or _")
+    return name
+
+
+class UnknownTable(SisepaiError):
+    """A table (room) the ledger does not have (answered 404)."""
 
 
 class Ledger:
-    def __init__(self, path: str | Path):
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.lock = threading.Lock()
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA foreign_keys = ON")
-        if self.path != ":memory:":
-            self.db.execute("PRAGMA journal_mode = WAL")
-        self._migrate()
+    """The ledger in ``target``: a SQLite file (or ``:memory:``) or ``postgresql://user@host:port/db``."""
 
-    def _migrate(self) -> None:
-        with self.lock:
-            self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = self.db.execute("SELECT version FROM schema_version").fetchone()
-            version = row[0] if row else 0
-            if row is None:
-                self.db.execute("INSERT INTO schema_version VALUES (0)")
-            for i, sql in enumerate(MIGRATIONS[version:], start=version + 1):
-                self.db.execute("BEGIN")
-                try:
-                    for stmt in [s for s in sql.split(";") if s.strip()]:
-                        self.db.execute(stmt)
-                    self.db.execute("UPDATE schema_version SET version = ?", (i,))
-                    self.db.execute("COMMIT")
-                except Exception:
-                    self.db.execute("ROLLBACK")
-                    raise
+    def __init__(self, target: str | Path, pool: int = 4):
+        self.target = str(target)
+        self.db = connect(self.target, pool=pool)
+        self.kind = self.db.kind
+        migrate(self.db, MIGRATIONS)
 
     @property
     def version(self) -> int:
-        return self.db.execute("SELECT version FROM schema_version").fetchone()[0]
+        with self.db.transaction(write=False) as tx:
+            return tx.one("SELECT version FROM schema_version")[0]
 
     def close(self) -> None:
         self.db.close()
@@ -77,14 +96,28 @@ class Ledger:
 
     def add_player(self, name: str) -> dict:
         name = _clean(name)
-        with self.lock:
-            self.db.execute("INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)", (name, time.time()))
+        with self.db.transaction() as tx:
+            tx.run("INSERT INTO players (name, created) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, time.time()))
+        return {"name": name}
+
+    def add_table(self, name: str) -> dict:
+        """Open a table (a room) of the club; opening one that exists is no change."""
+        name = check_table_name(name)
+        with self.db.transaction() as tx:
+            tx.lock("rooms")
+            if tx.one("SELECT 1 FROM rooms WHERE name = ?", (name,)) is None:
+                if tx.one("SELECT count(*) FROM rooms")[0] >= MAX_TABLES:
+                    raise SisepaiError(f"the club has {MAX_TABLES} tables, the most it may have")
+                tx.run("INSERT INTO rooms (name, created) VALUES (?, ?)", (name, time.time()))
         return {"name": name}
 
     def add_deal(self, winner: str | None, points: int, players: list[str], discarder: str | None = None,
-                 rules: str = "seesek", source: str = "manual", cards: str | None = None, note: str = "") -> dict:
-        """Record a deal: the discarder pays the winner, or every other player pays on a drawn card."""
+                 rules: str = "seesek", source: str = "manual", cards: str | None = None, note: str = "",
+                 table: str = DEFAULT_TABLE) -> dict:
+        """Record a deal at ``table``: the discarder pays the winner, or every other player pays on a
+        drawn card."""
         players = [_clean(p) for p in players]
+        table = check_table_name(table)
         if len(set(players)) != len(players) or not 2 <= len(players) <= 4:
             raise SisepaiError("a deal has 2 to 4 different players")
         if points < 0 or points > 1000:
@@ -101,77 +134,113 @@ class Ledger:
                 payments = [(discarder, winner, points)]
             else:
                 payments = [(p, winner, points) for p in players if p != winner]
-        with self.lock:
-            self.db.execute("BEGIN")
-            try:
-                for p in players:
-                    self.db.execute("INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)", (p, time.time()))
-                cur = self.db.execute(
-                    "INSERT INTO deals (created, winner, points, rules, source, cards, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (time.time(), winner, points, rules, source, cards, note))
-                deal_id = cur.lastrowid
-                for payer, payee, amount in payments:
-                    self.db.execute("INSERT INTO payments (deal_id, payer, payee, amount) VALUES (?, ?, ?, ?)",
-                                    (deal_id, payer, payee, amount))
-                # players who played but neither paid nor won still appear in the totals
-                self.db.execute("COMMIT")
-            except Exception:
-                self.db.execute("ROLLBACK")
-                raise
-        return {"id": deal_id, "winner": winner, "points": points,
+        with self.db.transaction() as tx:
+            tx.lock("room:" + table)
+            self._require_table(tx, table)
+            for p in players:
+                tx.run("INSERT INTO players (name, created) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                       (p, time.time()))
+            deal_id = tx.one("INSERT INTO deals (created, winner, points, rules, source, cards, note, room, players) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                             (time.time(), winner, points, rules, source, cards, note, table, json.dumps(players)))[0]
+            for payer, payee, amount in payments:
+                tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES (?, ?, ?, ?)",
+                       (deal_id, payer, payee, amount))
+        return {"id": deal_id, "table": table, "winner": winner, "points": points,
                 "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]}
 
-    def undo(self) -> dict | None:
-        """Remove the last deal (and its payments); ``None`` if the ledger is empty."""
-        with self.lock:
-            self.db.execute("BEGIN")
-            try:
-                row = self.db.execute("SELECT id, winner, points FROM deals ORDER BY id DESC LIMIT 1").fetchone()
-                if row is None:
-                    self.db.execute("ROLLBACK")
-                    return None
-                self.db.execute("DELETE FROM payments WHERE deal_id = ?", (row[0],))
-                self.db.execute("DELETE FROM deals WHERE id = ?", (row[0],))
-                self.db.execute("COMMIT")
-            except Exception:
-                self.db.execute("ROLLBACK")
-                raise
-        return {"id": row[0], "winner": row[1], "points": row[2]}
+    def undo(self, table: str = DEFAULT_TABLE) -> dict | None:
+        """Remove the last deal of ``table`` (and its payments); ``None`` if that table has none."""
+        table = check_table_name(table)
+        with self.db.transaction() as tx:
+            tx.lock("room:" + table)
+            self._require_table(tx, table)
+            row = tx.one("SELECT id, winner, points FROM deals WHERE room = ? ORDER BY id DESC LIMIT 1", (table,))
+            if row is None:
+                return None
+            tx.run("DELETE FROM payments WHERE deal_id = ?", (row[0],))
+            tx.run("DELETE FROM deals WHERE id = ?", (row[0],))
+        return {"id": row[0], "table": table, "winner": row[1], "points": row[2]}
+
+    @staticmethod
+    def _require_table(tx, table: str) -> None:
+        if tx.one("SELECT 1 FROM rooms WHERE name = ?", (table,)) is None:
+            raise UnknownTable(f"no table named {table!r} (open it first: POST /api/tables)")
 
     # --- reads --------------------------------------------------------------------------------
 
-    def players(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT name FROM players ORDER BY id")]
+    def tables(self) -> list[dict]:
+        """The club's tables, oldest first, each with its number of deals."""
+        with self.db.transaction(write=False) as tx:
+            rows = tx.rows("SELECT r.name, r.created, (SELECT count(*) FROM deals d WHERE d.room = r.name) "
+                           "FROM rooms r ORDER BY r.id")
+        return [{"name": n, "created": c, "deals": k} for n, c, k in rows]
 
-    def deals(self) -> list[dict]:
-        out = []
-        for d in self.db.execute("SELECT id, created, winner, points, rules, source, note, cards FROM deals ORDER BY id"):
-            pays = [{"payer": a, "payee": b, "amount": c} for a, b, c in
-                    self.db.execute("SELECT payer, payee, amount FROM payments WHERE deal_id = ? ORDER BY id", (d[0],))]
-            out.append({"id": d[0], "created": d[1], "winner": d[2], "points": d[3], "rules": d[4],
-                        "source": d[5], "note": d[6], "cards": d[7], "payments": pays})
-        return out
+    def has_table(self, table: str) -> bool:
+        with self.db.transaction(write=False) as tx:
+            return tx.one("SELECT 1 FROM rooms WHERE name = ?", (table,)) is not None
 
-    def totals(self) -> dict[str, int]:
-        totals = {p: 0 for p in self.players()}
-        for payer, payee, amount in self.db.execute("SELECT payer, payee, amount FROM payments"):
-            totals[payer] = totals.get(payer, 0) - amount
-            totals[payee] = totals.get(payee, 0) + amount
-        return totals
+    def players(self, table: str | None = None) -> list[str]:
+        """Every player of the club, or those who played at ``table``."""
+        if table is None:
+            with self.db.transaction(write=False) as tx:
+                return [r[0] for r in tx.rows("SELECT name FROM players ORDER BY id")]
+        return list(self.totals(table))
 
-    def to_csv(self) -> str:
-        """The ledger as CSV; a cell that a spreadsheet would run as a formula is defused."""
+    def deals(self, table: str | None = None, last: int | None = None) -> list[dict]:
+        """The deals of ``table`` (every table's if None), oldest first; only the ``last`` ones if given."""
+        where, params = ("WHERE room = ?", (table,)) if table is not None else ("", ())
+        limit = f" LIMIT {int(last)}" if last is not None else ""
+        with self.db.transaction(write=False) as tx:
+            rows = tx.rows("SELECT id, created, winner, points, rules, source, note, cards, room, players "
+                           f"FROM deals {where} ORDER BY id DESC{limit}", params)[::-1]
+            pays: dict[int, list] = {d[0]: [] for d in rows}
+            if rows:
+                for deal_id, a, b, c in tx.rows("SELECT deal_id, payer, payee, amount FROM payments "
+                                                "WHERE deal_id >= ? AND deal_id <= ? ORDER BY id",
+                                                (rows[0][0], rows[-1][0])):
+                    if deal_id in pays:
+                        pays[deal_id].append({"payer": a, "payee": b, "amount": c})
+        return [{"id": d[0], "created": d[1], "winner": d[2], "points": d[3], "rules": d[4], "source": d[5],
+                 "note": d[6], "cards": d[7], "table": d[8], "players": json.loads(d[9] or "[]"),
+                 "payments": pays[d[0]]} for d in rows]
+
+    def totals(self, table: str | None = None) -> dict[str, int]:
+        """Each player's running total at ``table``, or club-wide (None). They sum to zero."""
+        with self.db.transaction(write=False) as tx:
+            return table_totals(tx, table)
+
+    def to_csv(self, table: str | None = None) -> str:
+        """The ledger (or one table's) as CSV; a cell that a spreadsheet would run as a formula is defused."""
         buf = io.StringIO()
         w = _SafeWriter(csv.writer(buf))
-        w.writerow(["deal", "time", "winner", "points", "rules", "source", "payer", "payee", "amount"])
-        for d in self.deals():
+        w.writerow(["deal", "time", "table", "winner", "points", "rules", "source", "payer", "payee", "amount"])
+        for d in self.deals(table):
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(d["created"]))
+            head = [d["id"], stamp, d["table"], d["winner"] or "", d["points"], d["rules"], d["source"]]
             if not d["payments"]:
-                w.writerow([d["id"], stamp, d["winner"] or "", d["points"], d["rules"], d["source"], "", "", ""])
+                w.writerow(head + ["", "", ""])
             for p in d["payments"]:
-                w.writerow([d["id"], stamp, d["winner"], d["points"], d["rules"], d["source"], p["payer"],
-                            p["payee"], p["amount"]])
+                w.writerow(head + [p["payer"], p["payee"], p["amount"]])
         return buf.getvalue()
+
+
+def table_totals(tx, table: str | None = None) -> dict[str, int]:
+    """:meth:`Ledger.totals` within the open transaction ``tx``."""
+    if table is None:
+        names = [r[0] for r in tx.rows("SELECT name FROM players ORDER BY id")]
+        sums = tx.rows("SELECT payer, payee, sum(amount) FROM payments GROUP BY payer, payee")
+    else:
+        names = []
+        for (listed,) in tx.rows("SELECT players FROM deals WHERE room = ? ORDER BY id", (table,)):
+            names += [p for p in json.loads(listed or "[]") if p not in names]
+        sums = tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
+                       "ON d.id = p.deal_id WHERE d.room = ? GROUP BY p.payer, p.payee", (table,))
+    totals = {p: 0 for p in names}
+    for payer, payee, amount in sums:
+        totals[payer] = totals.get(payer, 0) - int(amount)
+        totals[payee] = totals.get(payee, 0) + int(amount)
+    return totals
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -1,15 +1,19 @@
-"""The game-night ledger. Writes need the token (``SISEPAI_TOKEN``) when the service listens
-beyond localhost."""
+"""The ledger of a table, or of a club's tables (``/api/tables``). Writes need the token
+(``SISEPAI_TOKEN``) when the service listens beyond localhost."""
 
 from __future__ import annotations
 
 import hmac
 
-from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
 
 from ..rules import network_rules
-from ..schemas import DealRequest, PlayerRequest
+from ..schemas import DealRequest, PlayerRequest, TableRequest
+from ..store import DEFAULT_TABLE, check_table_name
+
+LAST_DEALS = 200
+"""A ledger answer lists at most this many of a table's last deals (the totals count them all)."""
 
 router = APIRouter(prefix="/api/ledger", tags=["ledger"])
 
@@ -24,36 +28,71 @@ def check_token(request: Request, token: str | None) -> None:
                                  "SISEPAI_TOKEN is set")
 
 
-@router.get("", summary="Players, deals and running totals")
-def get_ledger(request: Request) -> dict:
+TableName = Query(DEFAULT_TABLE, max_length=40, description="the table (room) of the club")
+
+
+@router.get("", summary="A table's players, last deals and running totals, and the club's totals")
+def get_ledger(request: Request, table: str = TableName,
+               last: int = Query(LAST_DEALS, ge=1, le=LAST_DEALS, description="how many of the last deals")) -> dict:
     ledger = request.app.state.ledger
-    return {"players": ledger.players(), "deals": ledger.deals(), "totals": ledger.totals()}
+    _known(ledger, table)
+    return {"table": table, "players": ledger.players(table), "deals": ledger.deals(table, last=last),
+            "totals": ledger.totals(table), "club_totals": ledger.totals()}
 
 
-@router.post("/players", summary="Add a player")
+@router.post("/players", summary="Add a player to the club")
 def add_player(body: PlayerRequest, request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
     check_token(request, x_sisepai_token)
     return request.app.state.ledger.add_player(body.name)
 
 
-@router.post("/deals", summary="Record a deal (by hand or from an auto-scored hand)")
+@router.post("/deals", summary="Record a deal at a table (by hand or from an auto-scored hand)")
 def add_deal(body: DealRequest, request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
     check_token(request, x_sisepai_token)
     network_rules(body.rules)  # a preset name
-    return request.app.state.ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
-                                             "auto" if body.cards else "manual", body.cards, body.note)
+    ledger = request.app.state.ledger
+    _known(ledger, body.table)
+    return ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
+                           "auto" if body.cards else "manual", body.cards, body.note, table=body.table)
 
 
-@router.post("/undo", summary="Undo the last deal")
-def undo(request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
+@router.post("/undo", summary="Undo the last deal of a table")
+def undo(request: Request, table: str = TableName, x_sisepai_token: str | None = Header(None)) -> dict:
     check_token(request, x_sisepai_token)
-    removed = request.app.state.ledger.undo()
+    ledger = request.app.state.ledger
+    _known(ledger, table)
+    removed = ledger.undo(table)
     if removed is None:
-        raise HTTPException(404, "the ledger is empty")
+        raise HTTPException(404, f"table {table!r} has no deals")
     return {"removed": removed}
 
 
-@router.get("/export.csv", summary="The ledger as CSV", response_class=PlainTextResponse)
-def export_csv(request: Request) -> PlainTextResponse:
-    return PlainTextResponse(request.app.state.ledger.to_csv(), media_type="text/csv",
-                             headers={"Content-Disposition": "attachment; filename=sisepai-ledger.csv"})
+@router.get("/export.csv", summary="The ledger as CSV (one table's, or the whole club's)",
+            response_class=PlainTextResponse)
+def export_csv(request: Request, table: str | None = Query(None, max_length=40)) -> PlainTextResponse:
+    ledger = request.app.state.ledger
+    if table is not None:
+        _known(ledger, table)
+    name = "sisepai-ledger.csv" if table is None else "sisepai-ledger-table.csv"
+    return PlainTextResponse(ledger.to_csv(table), media_type="text/csv",
+                             headers={"Content-Disposition": f"attachment; filename={name}"})
+
+
+def _known(ledger, table: str) -> None:
+    check_table_name(table)
+    if not ledger.has_table(table):
+        raise HTTPException(404, f"no table named {table!r}")
+
+
+tables = APIRouter(prefix="/api/tables", tags=["ledger"])
+
+
+@tables.get("", summary="The club's tables (rooms), each with its number of deals")
+def list_tables(request: Request) -> dict:
+    return {"default": request.app.state.settings.table, "tables": request.app.state.ledger.tables()}
+
+
+@tables.post("", summary="Open a table (a write: the token rule applies)")
+def open_table(body: TableRequest, request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
+    check_token(request, x_sisepai_token)
+    return request.app.state.ledger.add_table(body.name)

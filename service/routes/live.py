@@ -3,7 +3,8 @@
 Each connection is its own :class:`~sisepai.vision.session.VideoSession`, the pipeline ``sisepai
 watch`` runs: its own tracker, table, still readings and deck palette. What lies on the table when
 the page connects comes as one ``table`` event. Frames that arrive while one is being processed
-are dropped, not queued: the client always sees the newest table.
+are dropped, not queued: the client always sees the newest table. A stream belongs to one table
+of the club (``table=NAME``, default the service's ``--table``); each state names it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import json
 import time
 
 from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
 
+from ..store import TABLE_NAME
 from ..work import PoolFull
 
 router = APIRouter()
@@ -41,6 +44,11 @@ async def live(ws: WebSocket) -> None:
             await ws.send_json({"type": "error", "detail": exc.detail})
             await ws.close(code=1008)
             return
+    table = ws.query_params.get("table") or app.state.settings.table
+    if not TABLE_NAME.match(table) or not await run_in_threadpool(app.state.ledger.has_table, table):
+        await ws.send_json({"type": "error", "detail": f"no table named {table[:40]!r} (open it first: POST /api/tables)"})
+        await ws.close(code=1008)
+        return
     hand = ws.query_params.get("hand") or None
     seat = ws.query_params.get("seat", "S")
     try:
@@ -121,7 +129,7 @@ async def live(ws: WebSocket) -> None:
                 continue
             result = session.last
             msg = {"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
-                   "events": [e.to_json() for e in events], "ms": round(result.ms, 1), "dropped": latest["dropped"]}
+                   "events": [e.to_json() for e in events], "ms": round(result.ms, 1), "dropped": latest["dropped"], "table": table}
             try:
                 await ws.send_json(msg)
             except (WebSocketDisconnect, RuntimeError):

@@ -93,6 +93,7 @@ function connect() {
   const params = new URLSearchParams();
   if (hand.length) params.set("hand", hand.join(" "));
   if ($("deckchoice").value) params.set("deck", $("deckchoice").value);
+  if ($("tablechoice").value) params.set("table", $("tablechoice").value);
   const q = params.toString() ? "?" + params.toString() : "";
   ws = new WebSocket(`${proto}://${location.host}/api/live${q}`);
   ws.binaryType = "arraybuffer";
@@ -314,37 +315,66 @@ $("recordform").addEventListener("submit", async (e) => {
   e.preventDefault();
   const players = $("recplayers").value.split(",").map((s) => s.trim()).filter(Boolean);
   const body = { players, winner: $("recwinner").value.trim() || null, points: confirmed.points || 0,
-                 discarder: $("recdiscarder").value.trim() || null, rules: $("rules").value, cards: confirmed.cards.join(" ") };
+                 discarder: $("recdiscarder").value.trim() || null, rules: $("rules").value, cards: confirmed.cards.join(" "),
+                 table: currentTable() };
   if (confirmed.points === null) { $("scoreout").textContent = "not a winning hand: fix the cards before recording"; return; }
   const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
-  $("scoreout").textContent = r.ok ? `recorded deal #${j.id}: ${body.winner} ${body.points} points` : "Error: " + detailText(j);
+  $("scoreout").textContent = r.ok ? `recorded deal #${j.id} at ${j.table}: ${body.winner} ${body.points} points` : "Error: " + detailText(j);
 });
 
-// --- ledger ------------------------------------------------------------------------------------
+// --- ledger: the club's tables, this table's deals and totals, the club's totals -----------------
+function currentTable() { return $("tablechoice").value || "main"; }
+function tableQuery() { return "?table=" + encodeURIComponent(currentTable()); }
+async function loadTables(select) {
+  const j = await (await fetch("/api/tables")).json();
+  const sel = $("tablechoice");
+  const keep = select || sel.value || localStorage.getItem("sisepai-table") || j.default;
+  sel.replaceChildren(...j.tables.map((t) => new Option(t.name, t.name)));
+  sel.value = j.tables.some((t) => t.name === keep) ? keep : j.default;
+}
+$("tablechoice").addEventListener("change", () => {
+  localStorage.setItem("sisepai-table", currentTable());
+  if (ws) ws.close();  // the stream reconnects, tied to the table chosen
+  loadLedger();
+});
+$("tableform").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const name = $("newtable").value.trim();
+  const r = await write("/api/tables", { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+  if (!r.ok) { $("ledgerout").textContent = "Error: " + detailText(await r.json()); return; }
+  $("newtable").value = "";
+  await loadTables(name);
+  $("tablechoice").dispatchEvent(new Event("change"));
+});
 async function loadLedger() {
-  const j = await (await fetch("/api/ledger")).json();
+  const r = await fetch("/api/ledger" + tableQuery());
+  const j = await r.json();
+  if (!r.ok) { $("ledgerout").textContent = "Error: " + detailText(j); return; }
   const row = (cells, tag) => {
     const tr = document.createElement("tr");
     for (const c of cells) { const td = document.createElement(tag); td.textContent = String(c); tr.appendChild(td); }
     return tr;
   };
-  $("totals").replaceChildren(row(["Player", "Total"], "th"), ...Object.entries(j.totals).map(([p, t]) => row([p, t], "td")));
+  $("totals").replaceChildren(row([`At ${j.table}`, "Total"], "th"), ...Object.entries(j.totals).map(([p, t]) => row([p, t], "td")));
+  $("clubtotals").replaceChildren(row(["Club-wide", "Total"], "th"), ...Object.entries(j.club_totals).map(([p, t]) => row([p, t], "td")));
+  $("exportcsv").href = "/api/ledger/export.csv" + tableQuery();
   $("ledgerout").textContent = j.deals.slice(-10).map((d) => `#${d.id} ${d.winner || "draw"} ${d.points}: ` + d.payments.map((p) => `${p.payer}→${p.payee} ${p.amount}`).join(", ")).join("\n");
 }
 $("dealform").addEventListener("submit", async (e) => {
   e.preventDefault();
   const body = { players: $("players").value.split(",").map((s) => s.trim()).filter(Boolean), winner: $("winner").value || null,
-                 points: +$("points").value, discarder: $("discarder").value || null };
+                 points: +$("points").value, discarder: $("discarder").value || null, table: currentTable() };
   const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (!r.ok) { $("ledgerout").textContent = "Error: " + detailText(await r.json()); return; }
   loadLedger();
 });
 $("undo").addEventListener("click", async () => {
-  const r = await write("/api/ledger/undo");
+  const r = await write("/api/ledger/undo" + tableQuery());
   if (!r.ok) { $("ledgerout").textContent = "Undo failed: " + detailText(await r.json()); return; }
   loadLedger();
 });
+loadTables();
 
 // --- my deck -----------------------------------------------------------------------------------
 function deckParam() { return $("deckchoice").value ? "&deck=" + encodeURIComponent($("deckchoice").value) : ""; }

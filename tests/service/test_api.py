@@ -109,7 +109,7 @@ def test_ledger_survives_restart_and_undo(tmp_path):
         assert c.post("/api/ledger/undo").json()["removed"]["winner"] == "Cy"
         assert c.get("/api/ledger").json()["totals"]["Cy"] == 0
         csv = c.get("/api/ledger/export.csv")
-        assert csv.status_code == 200 and csv.text.splitlines()[0].startswith("deal,time,winner")
+        assert csv.status_code == 200 and csv.text.splitlines()[0].startswith("deal,time,table,winner")
         bad = c.post("/api/ledger/deals", json={"players": ["Ann", "Ann"], "winner": "Ann", "points": 3})
         assert bad.status_code == 422
 
