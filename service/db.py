@@ -129,7 +129,7 @@ class SqliteDatabase:
 
 class PostgresDatabase:
     """A PostgreSQL server, through a small pool of connections (``pool`` at most, each used by one
-    request at a time). A connection that breaks is dropped; the request gets
+    request at a time). A connection that breaks is dropped with the idle ones; the request gets
     :class:`DatabaseUnavailable`, and the next one connects afresh."""
 
     kind = "postgresql"
@@ -145,7 +145,7 @@ class PostgresDatabase:
         self._timeout = connect_timeout
         self._idle: queue.LifoQueue = queue.LifoQueue()
         self._slots = threading.BoundedSemaphore(pool)
-        self._open: list = []
+        self._open: set = set()
         self._closed = False
         self._idle.put(self._connect())  # fail now, with a clear line, if the server is not there
 
@@ -156,7 +156,7 @@ class PostgresDatabase:
         except self._psycopg.Error as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise DatabaseUnavailable(f"cannot reach the ledger database {redact(self.target)}: {first}") from None
-        self._open.append(conn)
+        self._open.add(conn)
         return conn
 
     @contextmanager
@@ -179,10 +179,18 @@ class PostgresDatabase:
                 raise DatabaseUnavailable(f"the ledger database went away: {str(exc).strip().splitlines()[0]}") from None
             finally:
                 if broken or conn.closed:
-                    conn.close()
-                    self._open.remove(conn)
+                    self._drop(conn)
+                    while broken:  # a server that restarted dropped the idle ones too: connect afresh
+                        try:
+                            self._drop(self._idle.get_nowait())
+                        except queue.Empty:
+                            break
                 else:
                     self._idle.put(conn)
+
+    def _drop(self, conn) -> None:
+        conn.close()
+        self._open.discard(conn)
 
     def close(self) -> None:
         self._closed = True
