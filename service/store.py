@@ -137,15 +137,15 @@ class Ledger:
         with self.db.transaction() as tx:
             tx.lock("room:" + table)
             self._require_table(tx, table)
-            for p in players:
-                tx.run("INSERT INTO players (name, created) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                       (p, time.time()))
+            now = time.time()
+            tx.run("INSERT INTO players (name, created) VALUES " + ", ".join(["(?, ?)"] * len(players))
+                   + " ON CONFLICT (name) DO NOTHING", [v for p in players for v in (p, now)])
             deal_id = tx.one("INSERT INTO deals (created, winner, points, rules, source, cards, note, room, players) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                             (time.time(), winner, points, rules, source, cards, note, table, json.dumps(players)))[0]
-            for payer, payee, amount in payments:
-                tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES (?, ?, ?, ?)",
-                       (deal_id, payer, payee, amount))
+                             (now, winner, points, rules, source, cards, note, table, json.dumps(players)))[0]
+            if payments:
+                tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES "
+                       + ", ".join(["(?, ?, ?, ?)"] * len(payments)), [v for pay in payments for v in (deal_id, *pay)])
         return {"id": deal_id, "table": table, "winner": winner, "points": points,
                 "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]}
 
@@ -169,6 +169,15 @@ class Ledger:
 
     # --- reads --------------------------------------------------------------------------------
 
+    def view(self, table: str = DEFAULT_TABLE, last: int = 200) -> dict:
+        """What the page shows of ``table``, read at one moment: its players, its ``last`` deals, its
+        totals and the club's."""
+        with self.db.transaction(write=False) as tx:
+            self._require_table(tx, table)
+            totals = table_totals(tx, table)
+            return {"table": table, "players": list(totals), "deals": _deals(tx, table, last),
+                    "totals": totals, "club_totals": table_totals(tx, None)}
+
     def tables(self) -> list[dict]:
         """The club's tables, oldest first, each with its number of deals."""
         with self.db.transaction(write=False) as tx:
@@ -189,21 +198,8 @@ class Ledger:
 
     def deals(self, table: str | None = None, last: int | None = None) -> list[dict]:
         """The deals of ``table`` (every table's if None), oldest first; only the ``last`` ones if given."""
-        where, params = ("WHERE room = ?", (table,)) if table is not None else ("", ())
-        limit = f" LIMIT {int(last)}" if last is not None else ""
         with self.db.transaction(write=False) as tx:
-            rows = tx.rows("SELECT id, created, winner, points, rules, source, note, cards, room, players "
-                           f"FROM deals {where} ORDER BY id DESC{limit}", params)[::-1]
-            pays: dict[int, list] = {d[0]: [] for d in rows}
-            if rows:
-                for deal_id, a, b, c in tx.rows("SELECT deal_id, payer, payee, amount FROM payments "
-                                                "WHERE deal_id >= ? AND deal_id <= ? ORDER BY id",
-                                                (rows[0][0], rows[-1][0])):
-                    if deal_id in pays:
-                        pays[deal_id].append({"payer": a, "payee": b, "amount": c})
-        return [{"id": d[0], "created": d[1], "winner": d[2], "points": d[3], "rules": d[4], "source": d[5],
-                 "note": d[6], "cards": d[7], "table": d[8], "players": json.loads(d[9] or "[]"),
-                 "payments": pays[d[0]]} for d in rows]
+            return _deals(tx, table, last)
 
     def totals(self, table: str | None = None) -> dict[str, int]:
         """Each player's running total at ``table``, or club-wide (None). They sum to zero."""
@@ -223,6 +219,25 @@ class Ledger:
             for p in d["payments"]:
                 w.writerow(head + [p["payer"], p["payee"], p["amount"]])
         return buf.getvalue()
+
+
+def _deals(tx, table: str | None, last: int | None) -> list[dict]:
+    where, params = ("WHERE room = ?", (table,)) if table is not None else ("", ())
+    limit = f" LIMIT {int(last)}" if last is not None else ""
+    rows = tx.rows("SELECT id, created, winner, points, rules, source, note, cards, room, players "
+                   f"FROM deals {where} ORDER BY id DESC{limit}", params)[::-1]
+    pays: dict[int, list] = {d[0]: [] for d in rows}
+    if rows:
+        span = (rows[0][0], rows[-1][0])
+        sql = ("SELECT p.deal_id, p.payer, p.payee, p.amount FROM payments p JOIN deals d ON d.id = p.deal_id "
+               "WHERE d.room = ? AND p.deal_id >= ? AND p.deal_id <= ? ORDER BY p.id" if table is not None else
+               "SELECT deal_id, payer, payee, amount FROM payments WHERE deal_id >= ? AND deal_id <= ? ORDER BY id")
+        for deal_id, a, b, c in tx.rows(sql, (table, *span) if table is not None else span):
+            if deal_id in pays:
+                pays[deal_id].append({"payer": a, "payee": b, "amount": c})
+    return [{"id": d[0], "created": d[1], "winner": d[2], "points": d[3], "rules": d[4], "source": d[5],
+             "note": d[6], "cards": d[7], "table": d[8], "players": json.loads(d[9] or "[]"),
+             "payments": pays[d[0]]} for d in rows]
 
 
 def table_totals(tx, table: str | None = None) -> dict[str, int]:

@@ -34,10 +34,7 @@ TableName = Query(DEFAULT_TABLE, max_length=40, description="the table (room) of
 @router.get("", summary="A table's players, last deals and running totals, and the club's totals")
 def get_ledger(request: Request, table: str = TableName,
                last: int = Query(LAST_DEALS, ge=1, le=LAST_DEALS, description="how many of the last deals")) -> dict:
-    ledger = request.app.state.ledger
-    _known(ledger, table)
-    return {"table": table, "players": ledger.players(table), "deals": ledger.deals(table, last=last),
-            "totals": ledger.totals(table), "club_totals": ledger.totals()}
+    return request.app.state.ledger.view(check_table_name(table), last)
 
 
 @router.post("/players", summary="Add a player to the club")
@@ -50,18 +47,15 @@ def add_player(body: PlayerRequest, request: Request, x_sisepai_token: str | Non
 def add_deal(body: DealRequest, request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
     check_token(request, x_sisepai_token)
     network_rules(body.rules)  # a preset name
-    ledger = request.app.state.ledger
-    _known(ledger, body.table)
-    return ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
-                           "auto" if body.cards else "manual", body.cards, body.note, table=body.table)
+    return request.app.state.ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
+                                             "auto" if body.cards else "manual", body.cards, body.note,
+                                             table=body.table)
 
 
 @router.post("/undo", summary="Undo the last deal of a table")
 def undo(request: Request, table: str = TableName, x_sisepai_token: str | None = Header(None)) -> dict:
     check_token(request, x_sisepai_token)
-    ledger = request.app.state.ledger
-    _known(ledger, table)
-    removed = ledger.undo(table)
+    removed = request.app.state.ledger.undo(check_table_name(table))
     if removed is None:
         raise HTTPException(404, f"table {table!r} has no deals")
     return {"removed": removed}

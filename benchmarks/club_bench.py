@@ -1,0 +1,128 @@
+"""A club's ledger under load: 4 service processes (`sisepai serve --no-model`), one table each,
+sharing one PostgreSQL server (started here, in a temporary folder), with 8 clients per process
+writing deals and reading the table's ledger for 30 s. Then the same clients against one process
+on the embedded SQLite file, for comparison.
+
+Reports deals written a second, reads a second, p95 of each, errors, and lost writes: deals a
+client got an answer for that are not in the ledger afterwards (aim: 0).
+
+    python benchmarks/club_bench.py            # BENCH_SECONDS=30 by default
+"""
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.postgres: the throwaway server
+
+from sisepai.service.store import Ledger  # noqa: E402
+from tests.postgres import NoPostgres, TemporaryPostgres, free_port  # noqa: E402
+
+DURATION = float(os.environ.get("BENCH_SECONDS", "30"))
+PROCESSES, CLIENTS = 4, 8
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+
+
+def serve(db: str, port: int, table: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "sisepai.engine.cli", "serve", "--no-model", "--port", str(port),
+                             "--db", db, "--table", table], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def wait_up(port: int, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"a service process stopped: {proc.stderr.read()[-500:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise SystemExit("a service process did not start")
+
+
+async def client(http: httpx.AsyncClient, base: str, table: str, stop: float, seed: int, out: dict) -> None:
+    rng = random.Random(seed)
+    while time.perf_counter() < stop:
+        t = time.perf_counter()
+        try:
+            if rng.random() < 0.25:
+                r = await http.get(f"{base}/api/ledger", params={"table": table, "last": 20})
+                kind = "read"
+            else:
+                w, d = rng.sample(PLAYERS, 2)
+                r = await http.post(f"{base}/api/ledger/deals", json={"players": PLAYERS, "winner": w,
+                                                                      "points": rng.randint(1, 30), "discarder": d,
+                                                                      "table": table})
+                kind = "write"
+        except httpx.HTTPError as exc:
+            out["errors"].append(type(exc).__name__)
+            continue
+        out[kind].append((time.perf_counter() - t) * 1000)
+        if r.status_code != 200:
+            out["errors"].append(r.status_code)
+        elif kind == "write":
+            out["acked"].append(r.json()["id"])
+
+
+async def load(ports: list[int], tables: list[str]) -> dict:
+    out = {"read": [], "write": [], "errors": [], "acked": []}
+    stop = time.perf_counter() + DURATION
+    limits = httpx.Limits(max_connections=CLIENTS * len(ports))
+    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+        await asyncio.gather(*[client(http, f"http://127.0.0.1:{port}", table, stop, 100 * i + k, out)
+                               for i, (port, table) in enumerate(zip(ports, tables)) for k in range(CLIENTS)])
+    return out
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[int(0.95 * (len(values) - 1))] if values else float("nan")
+
+
+def run(db: str, processes: int) -> dict:
+    ports, tables = [free_port() for _ in range(processes)], [f"table {k + 1}" for k in range(processes)]
+    procs = []
+    try:
+        for port, table in zip(ports, tables):
+            procs.append(serve(db, port, table))
+            wait_up(port, procs[-1])  # one at a time: the first migrates the database
+        out = asyncio.run(load(ports, tables))
+    finally:
+        for p in procs:
+            p.terminate()
+            p.wait(timeout=30)
+    ledger = Ledger(db, pool=1)
+    stored = {d["id"] for t in tables for d in ledger.deals(t)}
+    balanced = all(sum(ledger.totals(t).values()) == 0 for t in tables) and sum(ledger.totals().values()) == 0
+    ledger.close()
+    return {"deals_per_s": len(out["write"]) / DURATION, "reads_per_s": len(out["read"]) / DURATION,
+            "write_p95_ms": p95(out["write"]), "read_p95_ms": p95(out["read"]), "errors": len(out["errors"]),
+            "lost": len(set(out["acked"]) - stored), "acked": len(out["acked"]), "balanced": balanced}
+
+
+def show(name: str, r: dict) -> None:
+    print(f"club: {name}: {r['deals_per_s']:.0f} deals/s (p95 {r['write_p95_ms']:.0f} ms), {r['reads_per_s']:.0f} "
+          f"reads/s (p95 {r['read_p95_ms']:.0f} ms), {r['errors']} errors, lost writes {r['lost']} of "
+          f"{r['acked']} acknowledged, totals sum to zero: {r['balanced']}")
+
+
+def main() -> None:
+    try:
+        with TemporaryPostgres() as url:
+            show(f"{PROCESSES} processes x {CLIENTS} clients, one PostgreSQL, {DURATION:.0f} s", run(url, PROCESSES))
+    except NoPostgres as exc:
+        print(f"club: skipped, no PostgreSQL: {exc}")
+    with tempfile.TemporaryDirectory() as tmp:
+        show(f"1 process x {CLIENTS} clients, SQLite, {DURATION:.0f} s", run(str(Path(tmp) / "ledger.sqlite"), 1))
+
+
+if __name__ == "__main__":
+    main()
