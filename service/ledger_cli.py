@@ -10,6 +10,7 @@ a ledger is a SQLite file or a PostgreSQL URL, postgresql://user@host:port/dbnam
 examples:
   sisepai ledger show --db ~/.local/share/sisepai/ledger.sqlite
   sisepai ledger show --db postgresql://sisepai@db.local/club --table "table 2"
+  sisepai ledger check --db postgresql://sisepai@db.local/club
   sisepai ledger migrate --from ~/.local/share/sisepai/ledger.sqlite \\
       --to postgresql://sisepai@db.local/club --table family
 The source is read from a copy and never changed. The move is one transaction on the target,
@@ -40,6 +41,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--table", default=None, metavar="NAME", help="one table's totals (default: the club's)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_show)
+
+    c = lsub.add_parser("check", help="check a ledger: running totals against payments, totals summing to zero",
+                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("--db", required=True, metavar="FILE|URL")
+    c.set_defaults(func=_check)
 
 
 def _migrate(args) -> int:
@@ -85,3 +91,16 @@ def _show(args) -> int:
     for p, v in sorted(totals.items(), key=lambda kv: -kv[1]):
         print(f"  {p:20} {v:+d}")
     return 0
+
+
+def _check(args) -> int:
+    """Exit 0 when the ledger is sound, 1 with one line a problem when it is not."""
+    from .ledger_move import open_source
+
+    with open_source(args.db) as ledger:
+        problems = ledger.check()
+    for line in problems:
+        print(line)
+    if not problems:
+        print("ledger ok: every table's running totals agree with its payments and sum to zero")
+    return 1 if problems else 0

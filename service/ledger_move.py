@@ -25,7 +25,7 @@ from typing import Iterator
 from sisepai.engine.errors import SisepaiError
 
 from .db import is_postgres
-from .store import Ledger, check_table_name, table_totals
+from .store import Ledger, add_to_balances, check_table_name, table_totals, totals_from_payments
 
 
 @contextmanager
@@ -97,15 +97,18 @@ def move_ledger(source: Ledger, target: Ledger, table: str | None = None, append
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                              (d["created"], d["winner"], d["points"], d["rules"], d["source"], d["cards"], d["note"],
                               t, json.dumps(_players_of(d))))[0]
-            for p in d["payments"]:
-                tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES (?, ?, ?, ?)",
-                       (deal_id, p["payer"], p["payee"], p["amount"]))
+            paid = [(p["payer"], p["payee"], p["amount"]) for p in d["payments"]]
+            for payment in paid:
+                tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES (?, ?, ?, ?)", (deal_id, *payment))
+            add_to_balances(tx, t, _players_of(d), paid, +1)
         report = {}
         for t in names:
             after = table_totals(tx, t)
             gained = {p: after.get(p, 0) - before[t].get(p, 0) for p in after}
             want = expected.get(t, {})
-            if any(gained.get(p, 0) != want.get(p, 0) for p in set(gained) | set(want)) or sum(after.values()) != 0:
+            summed = {p: v for p, v in after.items() if v}
+            if (any(gained.get(p, 0) != want.get(p, 0) for p in set(gained) | set(want)) or sum(after.values()) != 0
+                    or summed != totals_from_payments(tx, t)):
                 raise SisepaiError(f"table {t!r}: the totals after the move do not match the source's; nothing moved")
             report[t] = {"deals": sum(1 for u, _ in placed if u == t),
                          "totals": {p: v for p, v in gained.items() if p in want or v}}

@@ -51,6 +51,17 @@ MIGRATIONS = [
     CREATE INDEX deals_by_room ON deals (room, id);
     CREATE INDEX payments_by_deal ON payments (deal_id);
     """,
+    # 4: running totals per table and player, kept with each deal, so reading them is not a scan
+    """
+    CREATE TABLE balances (room TEXT NOT NULL, player TEXT NOT NULL, total INTEGER NOT NULL,
+                           PRIMARY KEY (room, player));
+    INSERT INTO balances (room, player, total)
+        SELECT room, player, sum(delta) FROM (
+            SELECT d.room AS room, p.payee AS player, p.amount AS delta FROM payments p JOIN deals d ON d.id = p.deal_id
+            UNION ALL
+            SELECT d.room, p.payer, -p.amount FROM payments p JOIN deals d ON d.id = p.deal_id) moves
+        GROUP BY room, player;
+    """,
 ]
 
 DEFAULT_TABLE = "main"
@@ -146,6 +157,7 @@ class Ledger:
             if payments:
                 tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES "
                        + ", ".join(["(?, ?, ?, ?)"] * len(payments)), [v for pay in payments for v in (deal_id, *pay)])
+            add_to_balances(tx, table, players, payments, +1)
         return {"id": deal_id, "table": table, "winner": winner, "points": points,
                 "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]}
 
@@ -158,6 +170,8 @@ class Ledger:
             row = tx.one("SELECT id, winner, points FROM deals WHERE room = ? ORDER BY id DESC LIMIT 1", (table,))
             if row is None:
                 return None
+            payments = tx.rows("SELECT payer, payee, amount FROM payments WHERE deal_id = ?", (row[0],))
+            add_to_balances(tx, table, [], payments, -1)
             tx.run("DELETE FROM payments WHERE deal_id = ?", (row[0],))
             tx.run("DELETE FROM deals WHERE id = ?", (row[0],))
         return {"id": row[0], "table": table, "winner": row[1], "points": row[2]}
@@ -206,6 +220,23 @@ class Ledger:
         with self.db.transaction(write=False) as tx:
             return table_totals(tx, table)
 
+    def check(self) -> list[str]:
+        """What is wrong with the ledger, if anything: each table's running totals against its
+        payments summed afresh, totals that do not sum to zero, deals won with no payment."""
+        problems = []
+        with self.db.transaction(write=False) as tx:
+            for (table,) in tx.rows("SELECT name FROM rooms ORDER BY id"):
+                kept = {p: t for p, t in table_totals(tx, table).items() if t}
+                if kept != totals_from_payments(tx, table):
+                    problems.append(f"table {table!r}: its running totals differ from its payments")
+                if sum(kept.values()):
+                    problems.append(f"table {table!r}: its totals sum to {sum(kept.values())}, not 0")
+            unpaid = tx.one("SELECT count(*) FROM deals d WHERE d.winner IS NOT NULL AND d.points > 0 AND NOT EXISTS "
+                            "(SELECT 1 FROM payments p WHERE p.deal_id = d.id)")[0]
+            if unpaid:
+                problems.append(f"{unpaid} deals with a winner have no payment")
+        return problems
+
     def to_csv(self, table: str | None = None) -> str:
         """The ledger (or one table's) as CSV; a cell that a spreadsheet would run as a formula is defused."""
         buf = io.StringIO()
@@ -240,19 +271,37 @@ def _deals(tx, table: str | None, last: int | None) -> list[dict]:
              "payments": pays[d[0]]} for d in rows]
 
 
+def add_to_balances(tx, table: str, players: list[str], payments, sign: int) -> None:
+    """Add (``sign`` +1) or take back (-1) ``payments`` in the running totals of ``table``; each
+    of ``players`` gets a total there (0 if new)."""
+    deltas = {p: 0 for p in players}
+    for payer, payee, amount in payments:
+        deltas[payer] = deltas.get(payer, 0) - sign * amount
+        deltas[payee] = deltas.get(payee, 0) + sign * amount
+    if deltas:
+        tx.run("INSERT INTO balances (room, player, total) VALUES " + ", ".join(["(?, ?, ?)"] * len(deltas))
+               + " ON CONFLICT (room, player) DO UPDATE SET total = balances.total + excluded.total",
+               [v for p, d in deltas.items() for v in (table, p, d)])
+
+
 def table_totals(tx, table: str | None = None) -> dict[str, int]:
-    """:meth:`Ledger.totals` within the open transaction ``tx``."""
-    if table is None:
-        names = [r[0] for r in tx.rows("SELECT name FROM players ORDER BY id")]
-        sums = tx.rows("SELECT payer, payee, sum(amount) FROM payments GROUP BY payer, payee")
-    else:
-        names = []
-        for (listed,) in tx.rows("SELECT players FROM deals WHERE room = ? ORDER BY id", (table,)):
-            names += [p for p in json.loads(listed or "[]") if p not in names]
-        sums = tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
-                       "ON d.id = p.deal_id WHERE d.room = ? GROUP BY p.payer, p.payee", (table,))
-    totals = {p: 0 for p in names}
-    for payer, payee, amount in sums:
+    """:meth:`Ledger.totals` within the open transaction ``tx``: read from the running totals."""
+    if table is not None:
+        return {p: int(t) for p, t in tx.rows("SELECT player, total FROM balances WHERE room = ? ORDER BY player",
+                                               (table,))}
+    totals = {p: 0 for (p,) in tx.rows("SELECT name FROM players ORDER BY id")}
+    for p, t in tx.rows("SELECT player, sum(total) FROM balances GROUP BY player"):
+        totals[p] = int(t)
+    return totals
+
+
+def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
+    """Each player's total summed afresh from the payments (a check on the running totals), without
+    the players who never paid or won."""
+    where, params = ("WHERE d.room = ?", (table,)) if table is not None else ("", ())
+    totals: dict[str, int] = {}
+    for payer, payee, amount in tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
+                                        f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params):
         totals[payer] = totals.get(payer, 0) - int(amount)
         totals[payee] = totals.get(payee, 0) + int(amount)
     return totals

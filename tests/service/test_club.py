@@ -54,6 +54,7 @@ def test_an_old_sqlite_ledger_is_brought_up_to_date_with_its_deals_at_the_main_t
     ledger = Ledger(path)
     assert ledger.version == len(MIGRATIONS)
     assert ledger.deals()[0]["table"] == "main" and ledger.totals("main") == {"Bo": -7, "Ann": 7}
+    assert ledger.check() == []  # the running totals were built from the payments already there
 
 
 def test_tables_keep_their_own_deals_totals_and_undo(ledger_target):
@@ -139,6 +140,7 @@ def test_four_processes_writing_at_once_lose_nothing_and_keep_the_invariants(pos
         assert len(club.deals(table)) == added[table] - removed.get(table, 0), table
         assert sum(club.totals(table).values()) == 0
     assert sum(club.totals().values()) == 0
+    assert club.check() == []  # the running totals agree with the payments, table by table
     with club.db.transaction(write=False) as tx:  # every deal with a winner has its payments
         assert tx.one("SELECT count(*) FROM deals d WHERE winner IS NOT NULL AND NOT EXISTS "
                       "(SELECT 1 FROM payments p WHERE p.deal_id = d.id)")[0] == 0
@@ -215,7 +217,7 @@ def test_a_killed_service_process_loses_no_acknowledged_deal(postgres_url):
     assert len(acknowledged) > 50
     assert set(acknowledged) <= stored
     assert ledger.totals("main")["Ann"] == 6 * len(stored)  # each stored deal whole: both payments
-    assert sum(ledger.totals().values()) == 0
+    assert sum(ledger.totals().values()) == 0 and ledger.check() == []
 
 
 def test_ledger_migrate_moves_a_family_file_into_the_club_and_checks_the_totals(tmp_path, postgres_url):
@@ -244,6 +246,7 @@ def test_ledger_migrate_moves_a_family_file_into_the_club_and_checks_the_totals(
     assert club.totals()["Ann"] == 7 - 2 and sum(club.totals().values()) == 0
     assert [d["note"] for d in club.deals("family")][0] == "=cmd|' /C calc'!A0"
     assert family_path.read_bytes() == before  # the family's file is read, never changed
+    assert club.check() == []
     again = migrate("--table", "family")
     assert again.returncode == 2 and "--append" in again.stderr
 
@@ -267,3 +270,15 @@ def test_serve_with_an_unreachable_database_fails_in_one_line():
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "cannot reach the ledger database postgresql://club:***@127.0.0.1:1/club" in proc.stderr
     assert "secret" not in proc.stderr
+
+
+def test_check_finds_running_totals_that_disagree_with_the_payments(tmp_path):
+    ledger = Ledger(tmp_path / "l.sqlite")
+    ledger.add_deal("Ann", 11, ["Ann", "Bo"], "Bo")
+    assert ledger.check() == []
+    with ledger.db.transaction() as tx:  # a hand-edit of the database behind the ledger's back
+        tx.run("UPDATE payments SET amount = 12")
+    assert ledger.check() == ["table 'main': its running totals differ from its payments"]
+    proc = subprocess.run([sys.executable, "-m", "sisepai.engine.cli", "ledger", "check", "--db",
+                           str(tmp_path / "l.sqlite")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "differ from its payments" in proc.stdout
