@@ -212,19 +212,34 @@ class TableAssistant:
 
     def _seat(self, tr: Track, zone: str) -> str:
         """Whose card this is: the zone's seat; near the middle, the seat whose turn it is, or
-        with no turn known yet, the seat the card points at."""
+        with no turn known yet, the seat the card points at. A card in a seat's zone that lies
+        across that seat's line to the middle, and along the line of the seat whose turn it is,
+        is that seat's (laid at the corner between them)."""
         if zone in SEATS:
+            if (self.turn is not None and self.turn != zone and not self._lies_along(tr, zone)
+                    and self._lies_along(tr, self.turn)):
+                return self.turn
             return zone
         if self.turn is not None:
             return self.turn
         return self._pointed_seat(tr)
 
+    @staticmethod
+    def _long_side(tr: Track) -> np.ndarray:
+        p = tr.polygon
+        return max((p[1] - p[0], p[2] - p[1]), key=lambda v: float(np.hypot(*v)))
+
+    def _lies_along(self, tr: Track, seat: str) -> bool:
+        """Whether a card's long side runs along ``seat``'s line to the middle, as a card laid by
+        that seat does: up and down the frame for South and North, across it for East and West."""
+        dx, dy = (abs(float(v)) for v in self._long_side(tr))
+        return dy >= dx if seat in ("S", "N") else dx > dy
+
     def _pointed_seat(self, tr: Track) -> str:
         """The seat a card near the middle points at: a card is laid along the line from its player
         to the middle, so its long side and the side of the middle it lies on name the seat
         (``center`` when it lies at the very middle)."""
-        p = tr.polygon
-        long_side = max((p[1] - p[0], p[2] - p[1]), key=lambda v: float(np.hypot(*v)))
+        long_side = self._long_side(tr)
         w, h = self.size
         dx, dy = float(tr.center[0] - w / 2), float(tr.center[1] - h / 2)
         if abs(long_side[1]) >= abs(long_side[0]):  # lies up and down the frame: South or North
