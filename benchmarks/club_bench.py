@@ -13,42 +13,22 @@ import asyncio
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
 from pathlib import Path
 
-import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.postgres: the throwaway server
 
 from sisepai.service.store import Ledger  # noqa: E402
 from tests.postgres import NoPostgres, TemporaryPostgres, free_port  # noqa: E402
+from tests.service_process import serve_process, wait_until_up  # noqa: E402
 
 DURATION = float(os.environ.get("BENCH_SECONDS", "30"))
 PROCESSES, CLIENTS = 4, 8
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-
-
-def serve(db: str, port: int, table: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "sisepai.engine.cli", "serve", "--no-model", "--port", str(port),
-                             "--db", db, "--table", table], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
-
-
-def wait_up(port: int, proc: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"a service process stopped: {proc.stderr.read()[-500:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    raise SystemExit("a service process did not start")
 
 
 class Connection:
@@ -124,8 +104,8 @@ def run(db: str, processes: int) -> dict:
     procs = []
     try:
         for port, table in zip(ports, tables):
-            procs.append(serve(db, port, table))
-            wait_up(port, procs[-1])  # one at a time: the first migrates the database
+            procs.append(serve_process(db, port, table))
+            wait_until_up(port, procs[-1])  # one at a time: the first migrates the database
         out = asyncio.run(load(ports, tables))
     finally:
         for p in procs:

@@ -148,34 +148,16 @@ def test_four_processes_writing_at_once_lose_nothing_and_keep_the_invariants(pos
                       "(SELECT 1 FROM deals d WHERE d.id = p.deal_id)")[0] == 0
 
 
-def _serve(url: str, port: int) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "sisepai.engine.cli", "serve", "--no-model", "--port", str(port),
-                             "--db", url], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
-def _wait_up(port: int, proc: subprocess.Popen) -> None:
-    import httpx
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.stdout.read()[-800:]
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    raise AssertionError("the service did not start")
-
-
 def test_a_killed_service_process_loses_no_acknowledged_deal(postgres_url):
     # clients keep posting deals to two service processes; one is killed (-9) mid-stream, again
     # and again; every deal a client got an answer for is in the ledger, and nothing half-written
     import httpx
 
     from tests.postgres import free_port
+    from tests.service_process import serve_process, wait_until_up
 
     ports = [free_port(), free_port()]
-    procs = [_serve(postgres_url, p) for p in ports]
+    procs = [serve_process(postgres_url, p) for p in ports]
     acknowledged: list[int] = []
     stop = threading.Event()
 
@@ -193,7 +175,7 @@ def test_a_killed_service_process_loses_no_acknowledged_deal(postgres_url):
 
     try:
         for i, p in enumerate(procs):
-            _wait_up(ports[i], p)
+            wait_until_up(ports[i], p)
         threads = [threading.Thread(target=client, args=(k % 2,)) for k in range(4)]
         for t in threads:
             t.start()
@@ -201,8 +183,8 @@ def test_a_killed_service_process_loses_no_acknowledged_deal(postgres_url):
             time.sleep(1.5)
             procs[0].send_signal(signal.SIGKILL)
             procs[0].wait(timeout=10)
-            procs[0] = _serve(postgres_url, ports[0])
-            _wait_up(ports[0], procs[0])
+            procs[0] = serve_process(postgres_url, ports[0])
+            wait_until_up(ports[0], procs[0])
         time.sleep(1.0)
         stop.set()
         for t in threads:
