@@ -11,9 +11,11 @@ SourceError: ...
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -52,16 +54,37 @@ class FolderSource:
             yield i / self.fps, img
 
 
+@contextmanager
+def quiet_native_stderr() -> Iterator[None]:
+    """Silence what native libraries write to standard error (FFmpeg's "moov atom not found" for a
+    damaged video), so the user sees only this program's one-line error."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no real file descriptor 2 (an embedding host): nothing to silence
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 class VideoSource:
     def __init__(self, path: str, realtime: bool = False):
         self.path = path
-        self.cap = cv2.VideoCapture(path)
+        with quiet_native_stderr():
+            self.cap = cv2.VideoCapture(path)
         if not self.cap.isOpened():
             raise SourceError(f"cannot open video {path} (missing, corrupt or an unknown format)")
         self.fps = self.cap.get(cv2.CAP_PROP_FPS) or 10.0
         if not 0 < self.fps < 500:
             self.fps = 10.0
-        ok, first = self.cap.read()
+        with quiet_native_stderr():
+            ok, first = self.cap.read()
         if not ok or first is None:
             raise SourceError(f"{path} holds no readable frames (corrupt or empty video)")
         self.first = first

@@ -60,6 +60,7 @@ def test_folder_and_video_sources(tmp_path):
 @pytest.mark.parametrize("make,needle", [
     (lambda d: d / "empty", "holds no images"),
     (lambda d: d / "corrupt.mp4", "cannot open video"),
+    (lambda d: d / "truncated.mp4", "cannot open video"),
     (lambda d: d / "nothing-here.mp4", "no such file"),
 ])
 def test_watch_failure_paths_are_clear(tmp_path, make, needle):
@@ -68,9 +69,17 @@ def test_watch_failure_paths_are_clear(tmp_path, make, needle):
         target.mkdir()
     elif target.name == "corrupt.mp4":
         target.write_bytes(b"\x00\x01 this is not a video" * 100)
+    elif target.name == "truncated.mp4":  # a real video cut short: FFmpeg finds no index ("moov atom")
+        whole = tmp_path / "whole.mp4"
+        w = cv2.VideoWriter(str(whole), cv2.VideoWriter_fourcc(*"mp4v"), 10, (64, 48))
+        for i in range(20):
+            w.write(np.full((48, 64, 3), i * 10, np.uint8))
+        w.release()
+        target.write_bytes(whole.read_bytes()[:1500])
     proc = subprocess.run([str(SISEPAI), "watch", str(target)], capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
     assert needle in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr  # the one line, no library noise
 
 
 def test_open_source_kinds(tmp_path):
