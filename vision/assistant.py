@@ -213,11 +213,13 @@ class TableAssistant:
     def _seat(self, tr: Track, zone: str) -> str:
         """Whose card this is: the zone's seat; near the middle, the seat whose turn it is, or
         with no turn known yet, the seat the card points at. A card in a seat's zone that lies
-        across that seat's line to the middle, and along the line of the seat whose turn it is,
-        is that seat's (laid at the corner between them)."""
+        across that seat's line to the middle, and along the line of the seat whose turn it is, on
+        that seat's side of the frame, is that seat's: laid at the corner between them (unless
+        ``--seats`` drew the zones)."""
         if zone in SEATS:
-            if (self.turn is not None and self.turn != zone and not self._lies_along(tr, zone)
-                    and self._lies_along(tr, self.turn)):
+            if (self.turn is not None and self.turn != zone and not self.zones.polygons
+                    and not self._lies_along(tr, zone) and self._lies_along(tr, self.turn)
+                    and self._on_side(tr, self.turn)):
                 return self.turn
             return zone
         if self.turn is not None:
@@ -228,6 +230,12 @@ class TableAssistant:
     def _long_side(tr: Track) -> np.ndarray:
         p = tr.polygon
         return max((p[1] - p[0], p[2] - p[1]), key=lambda v: float(np.hypot(*v)))
+
+    def _on_side(self, tr: Track, seat: str) -> bool:
+        """Whether a card lies in ``seat``'s half of the frame."""
+        x, y = float(tr.center[0]), float(tr.center[1])
+        w, h = self.size
+        return {"S": y > h / 2, "N": y < h / 2, "E": x > w / 2, "W": x < w / 2}[seat]
 
     def _lies_along(self, tr: Track, seat: str) -> bool:
         """Whether a card's long side runs along ``seat``'s line to the middle, as a card laid by

@@ -150,3 +150,26 @@ def test_zones_default_and_calibrated(tmp_path):
     path.write_text('{"zones": {"N": [[0, 0], [1, 0], [1, 0.5], [0, 0.5]]}}')
     assert Zones.load(path).zone_of((640, 700), 1280, 720) == "S"
     assert Zones.load(path).zone_of((640, 100), 1280, 720) == "N"
+
+
+def lying_card(code, x, y):
+    """A card lying across the frame (long side left to right), as East and West lay theirs."""
+    box = np.float32([[[x, y], [x + 150, y], [x + 150, y + 30], [x, y + 30]]])
+    return Detections(box, np.array([0.9]), np.array([CARD_CODES.index(code)]))
+
+
+def test_a_card_at_the_corner_goes_to_the_seat_whose_turn_it_is_when_it_lies_that_seats_way():
+    # North shows a card (the turn passes to West); West's next card lies West's way at the
+    # South-West corner, nearer the bottom edge: it is West's, not South's
+    north = [(k / 10, one_card("GK", 600, 10)) for k in range(20)]
+    corner = [(2 + k / 10, Detections.merge([north[-1][1], lying_card("RH", 40, 640)])) for k in range(20)]
+    shown = [e for e in feed(TableAssistant(), north + corner) if e["type"] == "card_shown"]
+    assert [(e["card"], e["seat"]) for e in shown] == [("GK", "N"), ("RH", "W")]
+    # the same card on the East half of the South edge is South's: the corner is not West's
+    east_half = [(2 + k / 10, Detections.merge([north[-1][1], lying_card("RH", 1000, 640)])) for k in range(20)]
+    shown = [e for e in feed(TableAssistant(), north + east_half) if e["type"] == "card_shown"]
+    assert [(e["card"], e["seat"]) for e in shown] == [("GK", "N"), ("RH", "S")]
+    # and a card standing South's way at the corner stays South's
+    upright = [(2 + k / 10, Detections.merge([north[-1][1], one_card("RH", 150, 560)])) for k in range(20)]
+    shown = [e for e in feed(TableAssistant(), north + upright) if e["type"] == "card_shown"]
+    assert [(e["card"], e["seat"]) for e in shown] == [("GK", "N"), ("RH", "S")]
