@@ -2,8 +2,10 @@
 folder, on a free port, stopped afterwards. Where PostgreSQL is not installed (or cannot start),
 :func:`start` raises :class:`NoPostgres` with the reason, and the tests skip with it.
 
->>> with TemporaryPostgres() as url:   # doctest: +SKIP
-...     Ledger(url).add_player("Ann")
+Used as::
+
+    with TemporaryPostgres() as url:
+        Ledger(url).add_player("Ann")
 """
 
 from __future__ import annotations

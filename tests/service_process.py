@@ -1,7 +1,9 @@
 """``sisepai serve`` as a process of its own, for tests and benchmarks that kill it or run several.
 
->>> proc = serve_process("ledger.sqlite", 8123)   # doctest: +SKIP
->>> wait_until_up(8123, proc)                       # doctest: +SKIP
+Used as::
+
+    proc = serve_process("ledger.sqlite", 8123)
+    wait_until_up(8123, proc)
 """
 
 from __future__ import annotations

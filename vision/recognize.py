@@ -7,10 +7,12 @@ Two stages, both trained here on generated scenes:
    multiplied), or the lone visible end of a card in a fan. Two lone ends that are one card
    (:mod:`.end_pairs`) are one reading.
 
->>> from sisepai.vision.recognize import Recognizer   # doctest: +SKIP
->>> rec = Recognizer.load()                            # doctest: +SKIP
->>> result = rec.recognize(cv2.imread("table.jpg"))    # doctest: +SKIP
->>> result.detections.codes                            # doctest: +SKIP
+Used as (the shipped weights load in a second or two; ``tests/vision`` runs this)::
+
+    from sisepai.vision.recognize import Recognizer
+    rec = Recognizer.load()
+    result = rec.recognize(cv2.imread("table.jpg"))
+    result.detections.codes
 """
 
 from __future__ import annotations
