@@ -84,9 +84,8 @@ def _serve(args) -> int:
     if args.no_model:
         settings.load_model = False
     from sisepai.service.db import redact
-    from sisepai.service.store import Ledger, check_table_name
+    from sisepai.service.store import Ledger
 
-    check_table_name(settings.table)
     ledger = Ledger(settings.db, pool=1)  # an unreachable database or a bad file fails here, in one line
     ledger.add_table(settings.table)
     ledger.close()

@@ -35,8 +35,6 @@ TYPES = {
 """The column types spelled per database; every other word of the schema is the same on both."""
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-MIGRATION_LOCK = 727_274_001
-"""The PostgreSQL advisory lock held while migrating, so processes starting together migrate once."""
 
 
 class DatabaseUnavailable(SisepaiError):
@@ -86,8 +84,8 @@ class Transaction:
         return None if row is None else tuple(row)
 
     def lock(self, key: str) -> None:
-        """Serialise writers on ``key`` (a table's name) until this transaction ends. SQLite's
-        writers are serialised already (``BEGIN IMMEDIATE``)."""
+        """Serialise writers on ``key`` (a table's name, or the migrations) until this transaction
+        ends. SQLite's writers are serialised already (``BEGIN IMMEDIATE``)."""
         if self.kind == "postgresql":
             self.run("SELECT pg_advisory_xact_lock(hashtext(?))", (key,))
 
@@ -113,7 +111,7 @@ class SqliteDatabase:
             raise SisepaiError(f"cannot open the ledger {self.target}: {exc}") from None
 
     @contextmanager
-    def transaction(self, write: bool = True, lock: int | None = None) -> Iterator[Transaction]:
+    def transaction(self, write: bool = True) -> Iterator[Transaction]:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
@@ -160,7 +158,7 @@ class PostgresDatabase:
         return conn
 
     @contextmanager
-    def transaction(self, write: bool = True, lock: int | None = None) -> Iterator[Transaction]:
+    def transaction(self, write: bool = True) -> Iterator[Transaction]:
         if self._closed:
             raise DatabaseUnavailable("the ledger is closed")
         with self._slots:
@@ -171,8 +169,6 @@ class PostgresDatabase:
             broken = False
             try:
                 with conn.transaction(), conn.cursor() as cur:
-                    if lock is not None:
-                        cur.execute("SELECT pg_advisory_xact_lock(%s)", (lock,))
                     yield Transaction(cur, self.kind)
             except self._psycopg.OperationalError as exc:
                 broken = True
@@ -210,14 +206,16 @@ def migrate(db: SqliteDatabase | PostgresDatabase, migrations: Sequence[str]) ->
     """Bring ``db`` up to the last of ``migrations`` (each one SQL script, with ``{id}`` and
     ``{real}`` for the column types of :data:`TYPES`), each in a transaction of its own; returns
     the version. Processes starting together on one server migrate once: they queue on a lock."""
-    with db.transaction(lock=MIGRATION_LOCK) as tx:
+    with db.transaction() as tx:
+        tx.lock("migrations")
         tx.run("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         row = tx.one("SELECT version FROM schema_version")
         if row is None:
             tx.run("INSERT INTO schema_version VALUES (0)")
     version = row[0] if row else 0
     for i, script in enumerate(migrations[version:], start=version + 1):
-        with db.transaction(lock=MIGRATION_LOCK) as tx:
+        with db.transaction() as tx:
+            tx.lock("migrations")
             if tx.one("SELECT version FROM schema_version")[0] >= i:  # another process got there first
                 continue
             for stmt in [s for s in script.format(**db.types).split(";") if s.strip()]:

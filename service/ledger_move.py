@@ -15,7 +15,6 @@ exactly the source's. Either all of it lands, or nothing does.
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -25,7 +24,7 @@ from typing import Iterator
 from sisepai.engine.errors import SisepaiError
 
 from .db import is_postgres
-from .store import Ledger, add_to_balances, check_table_name, table_totals, totals_from_payments
+from .store import Ledger, check_table_name, net_totals, record_deal, table_totals, totals_from_payments
 
 
 @contextmanager
@@ -64,6 +63,10 @@ def _players_of(deal: dict) -> list[str]:
     return seen
 
 
+def _paid(deal: dict) -> list[tuple[str, str, int]]:
+    return [(p["payer"], p["payee"], p["amount"]) for p in deal["payments"]]
+
+
 def move_ledger(source: Ledger, target: Ledger, table: str | None = None, append: bool = False) -> dict:
     """Copy every deal of ``source`` into ``target``, at ``table`` (or each at its own table's
     name). A target table that already has deals is refused unless ``append``. Returns what moved,
@@ -75,10 +78,7 @@ def move_ledger(source: Ledger, target: Ledger, table: str | None = None, append
     names = list(dict.fromkeys([t for t, _ in placed] + ([table] if table else [])))
     expected: dict[str, dict[str, int]] = {}
     for t, d in placed:
-        sums = expected.setdefault(t, {})
-        for p in d["payments"]:
-            sums[p["payer"]] = sums.get(p["payer"], 0) - p["amount"]
-            sums[p["payee"]] = sums.get(p["payee"], 0) + p["amount"]
+        net_totals(_paid(d), totals=expected.setdefault(t, {}))
     with target.db.transaction() as tx:
         for t in names:
             tx.lock("room:" + t)
@@ -93,14 +93,7 @@ def move_ledger(source: Ledger, target: Ledger, table: str | None = None, append
         for name in source.players():
             tx.run("INSERT INTO players (name, created) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, 0.0))
         for t, d in placed:
-            deal_id = tx.one("INSERT INTO deals (created, winner, points, rules, source, cards, note, room, players) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                             (d["created"], d["winner"], d["points"], d["rules"], d["source"], d["cards"], d["note"],
-                              t, json.dumps(_players_of(d))))[0]
-            paid = [(p["payer"], p["payee"], p["amount"]) for p in d["payments"]]
-            for payment in paid:
-                tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES (?, ?, ?, ?)", (deal_id, *payment))
-            add_to_balances(tx, t, _players_of(d), paid, +1)
+            record_deal(tx, t, d, _players_of(d), _paid(d))
         report = {}
         for t in names:
             after = table_totals(tx, t)

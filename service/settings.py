@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .store import DEFAULT_TABLE
+
 
 def _default_db() -> str:
     return str(Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "sisepai" / "ledger.sqlite")
@@ -29,7 +31,7 @@ class Settings:
     workers: int | None = None
     """Recognition workers (default: half the cores); ``queue`` more requests may wait."""
     queue: int = 2
-    table: str = "main"
+    table: str = DEFAULT_TABLE
     """The table (room) the page starts on (``--table``, ``SISEPAI_TABLE``)."""
 
     @classmethod
@@ -48,7 +50,7 @@ class Settings:
             deck=env.get("SISEPAI_DECK") or None,
             allowed_hosts=tuple(h for h in env.get("SISEPAI_ALLOWED_HOSTS", "").split(",") if h),
             workers=int(env["SISEPAI_WORKERS"]) if env.get("SISEPAI_WORKERS") else None,
-            table=env.get("SISEPAI_TABLE") or "main",
+            table=env.get("SISEPAI_TABLE") or DEFAULT_TABLE,
         )
         for k, v in overrides.items():
             if v is not None:

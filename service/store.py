@@ -68,6 +68,7 @@ DEFAULT_TABLE = "main"
 MAX_TABLES = 200
 """A club has at most this many tables: bounds the work of listing them."""
 TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$")
+"""A table's name: the store, the request schemas and the live stream all check this one."""
 
 
 def check_table_name(name: str) -> str:
@@ -148,16 +149,9 @@ class Ledger:
         with self.db.transaction() as tx:
             tx.lock("room:" + table)
             self._require_table(tx, table)
-            now = time.time()
-            tx.run("INSERT INTO players (name, created) VALUES " + ", ".join(["(?, ?)"] * len(players))
-                   + " ON CONFLICT (name) DO NOTHING", [v for p in players for v in (p, now)])
-            deal_id = tx.one("INSERT INTO deals (created, winner, points, rules, source, cards, note, room, players) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                             (now, winner, points, rules, source, cards, note, table, json.dumps(players)))[0]
-            if payments:
-                tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES "
-                       + ", ".join(["(?, ?, ?, ?)"] * len(payments)), [v for pay in payments for v in (deal_id, *pay)])
-            add_to_balances(tx, table, players, payments, +1)
+            deal_id = record_deal(tx, table, {"created": time.time(), "winner": winner, "points": points,
+                                              "rules": rules, "source": source, "cards": cards, "note": note},
+                                  players, payments)
         return {"id": deal_id, "table": table, "winner": winner, "points": points,
                 "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]}
 
@@ -203,16 +197,17 @@ class Ledger:
         with self.db.transaction(write=False) as tx:
             return tx.one("SELECT 1 FROM rooms WHERE name = ?", (table,)) is not None
 
-    def players(self, table: str | None = None) -> list[str]:
-        """Every player of the club, or those who played at ``table``."""
-        if table is None:
-            with self.db.transaction(write=False) as tx:
-                return [r[0] for r in tx.rows("SELECT name FROM players ORDER BY id")]
-        return list(self.totals(table))
+    def players(self) -> list[str]:
+        """Every player of the club (a table's are the keys of its :meth:`totals`)."""
+        with self.db.transaction(write=False) as tx:
+            return [r[0] for r in tx.rows("SELECT name FROM players ORDER BY id")]
 
     def deals(self, table: str | None = None, last: int | None = None) -> list[dict]:
-        """The deals of ``table`` (every table's if None), oldest first; only the ``last`` ones if given."""
+        """The deals of ``table`` (every table's if None), oldest first; only the ``last`` ones if given.
+        :class:`UnknownTable` for a table never opened."""
         with self.db.transaction(write=False) as tx:
+            if table is not None:
+                self._require_table(tx, table)
             return _deals(tx, table, last)
 
     def totals(self, table: str | None = None) -> dict[str, int]:
@@ -271,13 +266,41 @@ def _deals(tx, table: str | None, last: int | None) -> list[dict]:
              "payments": pays[d[0]]} for d in rows]
 
 
+def net_totals(payments, sign: int = 1, totals: dict[str, int] | None = None) -> dict[str, int]:
+    """What ``(payer, payee, amount)`` payments do to each player's total (``sign`` -1 takes them
+    back), added to ``totals`` when given.
+
+    >>> net_totals([("Bo", "Ann", 11), ("Cy", "Ann", 11)])
+    {'Bo': -11, 'Ann': 22, 'Cy': -11}
+    """
+    totals = {} if totals is None else totals
+    for payer, payee, amount in payments:
+        totals[payer] = totals.get(payer, 0) - sign * int(amount)
+        totals[payee] = totals.get(payee, 0) + sign * int(amount)
+    return totals
+
+
+def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int:
+    """Write one deal at ``table`` within ``tx``: its players (new ones join the club), the deal
+    (``created``, ``winner``, ``points``, ``rules``, ``source``, ``cards``, ``note``), its
+    ``(payer, payee, amount)`` payments and the running totals; returns its id."""
+    tx.run("INSERT INTO players (name, created) VALUES " + ", ".join(["(?, ?)"] * len(players))
+           + " ON CONFLICT (name) DO NOTHING", [v for p in players for v in (p, deal["created"])])
+    deal_id = tx.one("INSERT INTO deals (created, winner, points, rules, source, cards, note, room, players) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                     (deal["created"], deal["winner"], deal["points"], deal["rules"], deal["source"], deal["cards"],
+                      deal["note"], table, json.dumps(players)))[0]
+    if payments:
+        tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES "
+               + ", ".join(["(?, ?, ?, ?)"] * len(payments)), [v for pay in payments for v in (deal_id, *pay)])
+    add_to_balances(tx, table, players, payments, +1)
+    return deal_id
+
+
 def add_to_balances(tx, table: str, players: list[str], payments, sign: int) -> None:
     """Add (``sign`` +1) or take back (-1) ``payments`` in the running totals of ``table``; each
     of ``players`` gets a total there (0 if new)."""
-    deltas = {p: 0 for p in players}
-    for payer, payee, amount in payments:
-        deltas[payer] = deltas.get(payer, 0) - sign * amount
-        deltas[payee] = deltas.get(payee, 0) + sign * amount
+    deltas = net_totals(payments, sign, {p: 0 for p in players})
     if deltas:
         tx.run("INSERT INTO balances (room, player, total) VALUES " + ", ".join(["(?, ?, ?)"] * len(deltas))
                + " ON CONFLICT (room, player) DO UPDATE SET total = balances.total + excluded.total",
@@ -299,12 +322,8 @@ def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
     """Each player's total summed afresh from the payments (a check on the running totals), without
     the players who never paid or won."""
     where, params = ("WHERE d.room = ?", (table,)) if table is not None else ("", ())
-    totals: dict[str, int] = {}
-    for payer, payee, amount in tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
-                                        f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params):
-        totals[payer] = totals.get(payer, 0) - int(amount)
-        totals[payee] = totals.get(payee, 0) + int(amount)
-    return totals
+    return net_totals(tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
+                              f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params))
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
