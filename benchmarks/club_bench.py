@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.postgres: the throwaway server
 
 from sisepai.service.store import Ledger  # noqa: E402
-from tests.postgres import NoPostgres, TemporaryPostgres, free_port  # noqa: E402
-from tests.service_process import serve_process, wait_until_up  # noqa: E402
+from tests.postgres import NoPostgres, TemporaryPostgres  # noqa: E402
+from tests.service_process import free_port, serve_process, wait_until_up  # noqa: E402
 
 DURATION = float(os.environ.get("BENCH_SECONDS", "30"))
 PROCESSES, CLIENTS = 4, 8

@@ -13,11 +13,12 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from tests.service_process import free_port
 
 
 class NoPostgres(RuntimeError):
@@ -32,12 +33,6 @@ def find_bin(name: str) -> str | None:
     for path in sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True):
         return path
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class TemporaryPostgres:

@@ -8,9 +8,17 @@ Used as::
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import time
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def serve_process(db: str, port: int, table: str | None = None) -> subprocess.Popen:

@@ -4,7 +4,6 @@ appear on the page. With SISEPAI_UPDATE_SCREENSHOT=1 it also refreshes the READM
 
 import os
 import shutil
-import socket
 import threading
 import time
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from sisepai.datasets.video import GameVideo
+from tests.service_process import free_port
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
@@ -22,13 +22,6 @@ pytestmark = [pytest.mark.model,
               pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed "
                                  "(scripts/system-deps.sh installs it)")]
 
-
-def _free_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def _start(app, port: int, host: str = "127.0.0.1"):
@@ -54,7 +47,7 @@ def server(recognizer, tmp_path_factory):
     from sisepai.service.main import create_app
     from sisepai.service.settings import Settings
 
-    port = _free_port()
+    port = free_port()
     app = create_app(Settings(db=str(tmp_path_factory.mktemp("db") / "l.sqlite"), load_model=False),
                      recognizer=recognizer)
     running = _start(app, port)
@@ -148,7 +141,7 @@ def test_the_page_on_a_lan_token_once_reconnects_and_explains_the_camera(tmp_pat
 
     from .test_api import CountingRecognizer
 
-    port = _free_port()
+    port = free_port()
     db = str(tmp_path / "l.sqlite")
 
     def app(rec):

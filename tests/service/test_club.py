@@ -153,8 +153,7 @@ def test_a_killed_service_process_loses_no_acknowledged_deal(postgres_url):
     # and again; every deal a client got an answer for is in the ledger, and nothing half-written
     import httpx
 
-    from tests.postgres import free_port
-    from tests.service_process import serve_process, wait_until_up
+    from tests.service_process import free_port, serve_process, wait_until_up
 
     ports = [free_port(), free_port()]
     procs = [serve_process(postgres_url, p) for p in ports]
