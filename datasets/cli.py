@@ -126,7 +126,6 @@ The result is byte-identical to generating the 30000 scenes on one machine.""")
 def _generate(args) -> int:
     require_vision()
     import os
-    from concurrent.futures import ProcessPoolExecutor
 
     from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
     from sisepai.engine.progress import Progress
@@ -165,7 +164,9 @@ def _generate(args) -> int:
             _tally(summary, r)
             bar.update()
     else:
-        with ProcessPoolExecutor(workers, initializer=_init_worker) as pool:
+        from sisepai.datasets.pool import worker_pool
+
+        with worker_pool(workers) as pool:
             for r in pool.map(generate_one, [out] * len(indices), indices, [opts] * len(indices), chunksize=4):
                 _tally(summary, r)
                 bar.update()
@@ -214,12 +215,6 @@ def _merge(args) -> int:
     print(f"merged {len(args.shards)} shards into {args.out}: {meta['n']} scenes")
     _finish(args.out, meta)
     return 0
-
-
-def _init_worker() -> None:
-    import cv2
-
-    cv2.setNumThreads(1)
 
 
 def _tally(summary: dict, r: dict) -> None:

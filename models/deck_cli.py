@@ -127,7 +127,7 @@ def paper_colours(deck) -> dict[str, list[float]]:
 def enrol(name: str, deck, opts=None, progress=None, force: bool = False) -> dict:
     """Enrol ``deck`` (:class:`DeckFaces`) as ``name``: faces, adapted reader and ``deck.json``,
     built in a hidden folder and moved into place whole; returns the ``deck.json`` contents."""
-    from sisepai.vision.decks import deck_path, decks_dir
+    from sisepai.vision.decks import deck_path, decks_dir, remove_stale_builds
     from sisepai.vision.reader import DEFAULT_WEIGHTS
 
     from .enrol import EnrolOptions, adapt_reader, peak_memory_mb
@@ -136,6 +136,7 @@ def enrol(name: str, deck, opts=None, progress=None, force: bool = False) -> dic
     final = deck_path(name)
     opts = opts or EnrolOptions()
     decks_dir().mkdir(parents=True, exist_ok=True)
+    remove_stale_builds()  # what a killed enrolment left
     tmp = decks_dir() / f".{name}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     t0 = time.perf_counter()
@@ -202,6 +203,18 @@ def _progress(mode: str):
     return None
 
 
+def _stop_cleanly_on_term() -> None:
+    """SIGTERM (the service stopping, ``kill``) ends enrolment as Ctrl-C does: the half-built
+    folder is removed and the workers stop. (After SIGKILL, the next enrolment removes it.)"""
+    import signal
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, stop)
+
+
 def _add(args) -> int:
     from sisepai.datasets.cli import require_vision
 
@@ -219,6 +232,7 @@ def _add(args) -> int:
             raise SisepaiError("--scenes must be between 10 and 5000")
         opts.scenes = args.scenes
         opts.replay_scenes = max(5, args.scenes // 4)
+    _stop_cleanly_on_term()
     deck = load_source(args.source)
     print(f"deck {args.name}: {len(deck.faces)} faces, aspect 1:{deck.aspect:.1f}"
           f"{', with a joker' if deck.has_joker else ', no joker face'}; adapting the reader", file=sys.stderr)

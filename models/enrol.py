@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -115,9 +114,12 @@ def make_crops(deck: DeckFaces, opts: EnrolOptions, progress: Progress = _quiet,
     jobs += [(opts.seed + 1, i, False, opts.none_per_scene) for i in range(opts.replay_scenes)]
     results = []
     if opts.workers > 1:
-        ctx = mp.get_context("spawn" if mp.get_start_method(allow_none=True) == "spawn" else "fork")
-        with ctx.Pool(opts.workers, initializer=_init_worker, initargs=(deck,)) as pool:
-            for k, r in enumerate(pool.imap(_crops_job, jobs, chunksize=4)):
+        from sisepai.datasets.pool import worker_pool
+
+        # spawned, not forked: the parent has used OpenCV (cutting and trimming the faces), and a
+        # fork taken then can leave a worker waiting for ever on a lock of OpenCV's thread pool
+        with worker_pool(opts.workers, _init_worker, (deck,)) as pool:
+            for k, r in enumerate(pool.map(_crops_job, jobs, chunksize=4)):
                 results.append(r)
                 progress(span[0] + (span[1] - span[0]) * (k + 1) / len(jobs), f"scenes {k + 1}/{len(jobs)}")
     else:

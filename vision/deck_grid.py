@@ -18,7 +18,7 @@ the table's colour (the median colour of the picture's border), straightened and
 >>> for r in range(4):
 ...     for c in range(7):
 ...         sheet[30 + r * 160:30 + r * 160 + 140, 30 + c * 120:30 + c * 120 + 40] = 230
->>> faces = cut_grid([sheet])
+>>> faces = cut_grid([sheet], finder="colour")
 >>> len(faces), faces["GK"].shape
 (28, (139, 39, 3))
 """
@@ -32,7 +32,7 @@ import numpy as np
 
 from sisepai.datasets.deck_faces import ASPECT_RANGE, FACE_CODES, DeckError
 
-from .geometry import groups_along
+from .geometry import groups_along, inside
 
 GRID_ROWS = "GWYR"
 GRID_COLUMNS = "KAERHCP"
@@ -97,38 +97,181 @@ def straighten_card(image_bgr: np.ndarray, box: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(warped[..., ::-1])
 
 
-def _rows(boxes: list[np.ndarray]) -> list[list[np.ndarray]]:
-    """Boxes grouped into rows (a new row where the centres' y jumps by over half a card's length),
-    each row left to right."""
+def _long_side(box: np.ndarray) -> float:
+    return float(max(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
+
+
+def _short_side(box: np.ndarray) -> float:
+    return float(min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
+
+
+def detected_cards(image_bgr: np.ndarray, recognizer=None) -> list[np.ndarray]:
+    """The card outlines in a grid photo, as the shipped detector finds them: whole cards, and
+    two lone ends of one card (any kind) joined into that card. ``recognizer``: a loaded
+    :class:`~sisepai.vision.recognize.Recognizer` (default: the shipped one)."""
+    from .end_pairs import card_of_ends
+    from .recognize import _default
+
+    det = (recognizer or _default()).recognize(image_bgr).detections
+    cards = [np.float32(p) for p, k in zip(det.polygons, det.kind) if k == "card"]
+    ends = [np.float32(p) for p, k in zip(det.polygons, det.kind) if k != "card"]
+    # in a grid no card lies on another: two lone ends in line, a card's length apart, are one card
+    options = []
+    for i in range(len(ends)):
+        for j in range(i + 1, len(ends)):
+            card = card_of_ends(ends[i], ends[j])
+            if card is not None:
+                options.append((float(np.linalg.norm(ends[i].mean(0) - ends[j].mean(0))), i, j, card))
+    used: set[int] = set()
+    for _, i, j, card in sorted(options, key=lambda o: o[0]):
+        if i not in used and j not in used and not any(inside(c.mean(0), card) for c in cards):
+            cards.append(np.float32(card))
+            used.update((i, j))
+    return [c for c in cards if ASPECT_RANGE[0] <= _long_side(c) / max(_short_side(c), 1e-3) <= ASPECT_RANGE[1]]
+
+
+class GridCut(dict):
+    """The faces cut from grid photos, keyed by code (a ``dict``), with what the cut found on the
+    way: ``finder`` (``"detector"`` or ``"colour"``), ``notes`` (one line per doubtful card), and
+    ``outlines`` (each code's photo index and outline, for a contact sheet)."""
+
+    def __init__(self, faces: dict, finder: str, notes: list[str], outlines: dict):
+        super().__init__(faces)
+        self.finder, self.notes, self.outlines = finder, notes, outlines
+
+
+def _cell_name(r: int, c: int) -> str:
+    code = "J" if r == 4 else GRID_ROWS[r] + GRID_COLUMNS[c]
+    return f"row {r + 1}, column {c + 1} ({code})"
+
+
+def _columns(rows: list[list[int]], centres: np.ndarray, width: float) -> list[list[float]] | None:
+    """The seven columns' x in each of the first four rows. From the rows of seven cards, each
+    column's x as a straight line in y (a photo taken a little from the side leans the columns);
+    with no such row, from every card's x."""
+    full = [r for r in rows[:4] if len(r) == 7]
+    ys = [float(np.mean([centres[i, 1] for i in r])) if r else 0.0 for r in rows[:4]]
+    if full:
+        fy = np.float32([np.mean([centres[i, 1] for i in r]) for r in full])
+        out = []
+        for y in ys:
+            xs = []
+            for c in range(7):
+                fx = np.float32([centres[r[c], 0] for r in full])
+                if len(full) >= 2 and float(np.ptp(fy)) > 1:
+                    a, b = np.polyfit(fy, fx, 1)
+                    xs.append(float(a * y + b))
+                else:
+                    xs.append(float(np.median(fx)))
+            out.append(xs)
+        return out
+    xs = np.float32([centres[i, 0] for r in rows[:4] for i in r])
+    groups = groups_along(xs, 0.6 * width)
+    if len(groups) != 7:
+        return None
+    return [[float(np.mean(xs[g])) for g in groups]] * 4
+
+
+def place_in_grid(boxes: list[tuple[int, np.ndarray]]) -> tuple[dict[tuple[int, int], tuple[int, np.ndarray]], list[str]]:
+    """Each card outline ``(photo, box)`` placed in the grid's cell ``(row, column)`` (rows of
+    several photos read as one tall photo, in order), and the problems, one line each: a
+    missing card named by its cell, an extra object, two cards touching.
+
+    >>> box = lambda x, y: np.float32([[x, y], [x + 20, y], [x + 20, y + 80], [x, y + 80]])
+    >>> cells, problems = place_in_grid([(0, box(30 * c, 100 * r)) for r in range(4) for c in range(7) if (r, c) != (2, 4)])
+    >>> len(cells), problems
+    (27, ['row 3, column 5 (YH): no card'])
+    """
+    problems: list[str] = []
     if not boxes:
-        return []
-    centres = np.float32([b.mean(0) for b in boxes])
-    lengths = np.float32([max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1])) for b in boxes])
-    rows = groups_along(centres[:, 1], 0.5 * float(np.median(lengths)))
-    return [[boxes[i] for i in sorted(r, key=lambda i: centres[i, 0])] for r in rows]
+        return {}, ["no cards found"]
+    lengths = np.float32([_long_side(b) for _, b in boxes])
+    widths = np.float32([_short_side(b) for _, b in boxes])
+    length, width = float(np.median(lengths)), float(np.median(widths))
+    keep = []
+    for k, (photo, b) in enumerate(boxes):
+        x, y = b.mean(0)
+        if lengths[k] > 1.35 * length or widths[k] > 1.6 * width:
+            problems.append(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something larger than a card "
+                            f"(two cards touching, or another object): leave a gap around each card")
+        elif lengths[k] < 0.7 * length:
+            problems.append(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something smaller than a card "
+                            f"(another object, or a card half covered): take it away")
+        else:
+            keep.append(k)
+    rows: list[list[int]] = []
+    for photo in sorted({p for p, _ in boxes}):
+        mine = [k for k in keep if boxes[k][0] == photo]
+        centres_p = np.float32([boxes[k][1].mean(0) for k in mine]).reshape(-1, 2)
+        rows += [[mine[i] for i in sorted(g, key=lambda i: centres_p[i, 0])]
+                 for g in groups_along(centres_p[:, 1], 0.5 * length)]
+    centres = np.float32([b.mean(0) for _, b in boxes])
+    if len(rows) > 5 or (len(rows) == 5 and len(rows[4]) > 1):
+        counts = ", ".join(str(len(r)) for r in rows)
+        return {}, problems + [f"found {len(rows)} rows ({counts}): the grid is 4 rows of 7 and a joker alone "
+                               f"in a fifth row; take away what is not a card, and send each row in one photo"]
+    if len(rows) < 4:
+        counts = ", ".join(str(len(r)) for r in rows) or "none"
+        return {}, problems + [f"found {len(rows)} row{'s' * (len(rows) != 1)} of cards ({counts}): "
+                               f"the grid is 4 rows of 7 (G W Y R; K A E R H C P)"]
+    columns = _columns(rows, centres, width)
+    if columns is None:
+        counts = ", ".join(str(len(r)) for r in rows)
+        return {}, problems + [f"cannot tell the columns apart (rows of {counts} cards): lay the cards in "
+                               f"straight columns, a gap between them"]
+    cells: dict[tuple[int, int], tuple[int, np.ndarray]] = {}
+    for r, row in enumerate(rows[:4]):
+        if len(row) == 7:  # a whole row: its cards in order
+            cells.update({(r, c): boxes[k] for c, k in enumerate(row)})
+            continue
+        pitch = float(np.median(np.diff(columns[r])))
+        for k in row:
+            x = centres[k, 0]
+            c = int(np.argmin([abs(x - cx) for cx in columns[r]]))
+            if abs(x - columns[r][c]) > 0.45 * pitch or (r, c) in cells:
+                problems.append(f"{_cell_name(r, c)}: more than one card, or a card out of its column")
+                continue
+            cells[(r, c)] = boxes[k]
+        for c in range(7):
+            if (r, c) not in cells and not any(p.startswith(_cell_name(r, c)) for p in problems):
+                problems.append(f"{_cell_name(r, c)}: no card")
+    if len(rows) == 5:
+        cells[(4, 0)] = boxes[rows[4][0]]
+    return cells, problems
 
 
-def cut_grid(images_bgr: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
+def cut_grid(images_bgr: Sequence[np.ndarray], recognizer=None, finder: str = "auto") -> GridCut:
     """The faces in grid photos, keyed by code: 28, or 29 with a joker in a fifth row.
 
-    Raises :class:`DeckError` saying how many cards each row held when the grid is not 4 rows of 7
-    (and at most one joker).
+    ``finder``: ``"detector"`` finds the cards with the shipped detector (:func:`detected_cards`),
+    on any table; ``"colour"`` as blobs unlike the table's colour (:func:`find_cards`: a plain
+    table unlike every suit); ``"auto"`` (default) the detector, and colour when the detector's
+    grid is not whole and colour's is. Raises :class:`DeckError` naming each missing or doubtful
+    cell ("row 3, column 5 (YH): no card") when the grid is not whole.
     """
-    rows: list[list[np.ndarray]] = []
-    for image in images_bgr:
-        rows += [[straighten_card(image, b) for b in row] for row in _rows(find_cards(image))]
-    counts = [len(r) for r in rows]
-    if len(rows) not in (4, 5) or counts[:4] != [7] * 4 or (len(rows) == 5 and counts[4] != 1):
-        found = sum(counts)
-        raise DeckError(f"found {found} card{'s' * (found != 1)} in {len(rows)} row{'s' * (len(rows) != 1)} "
-                        f"({', '.join(map(str, counts)) or 'none'}); the grid is 4 rows of 7 "
-                        f"(G W Y R; K A E R H C P), and a joker alone in a fifth row, on a plain table, "
-                        f"cards apart")
-    faces = {f"{suit}{rank}": rows[r][c] for r, suit in enumerate(GRID_ROWS) for c, rank in enumerate(GRID_COLUMNS)}
-    assert tuple(faces) == FACE_CODES
-    if len(rows) == 5:
-        faces["J"] = rows[4][0]
-    return faces
+    if finder not in ("auto", "detector", "colour"):
+        raise ValueError(f"finder is auto, detector or colour, not {finder!r}")
+    tries = {"auto": ("detector", "colour"), "detector": ("detector",), "colour": ("colour",)}[finder]
+    first_problems: list[str] | None = None
+    for how in tries:
+        boxes = [(i, b) for i, image in enumerate(images_bgr)
+                 for b in (detected_cards(image, recognizer) if how == "detector" else find_cards(image))]
+        cells, problems = place_in_grid(boxes)
+        whole = len(cells) in (28, 29) and not any("no card" in p or "more than one" in p for p in problems)
+        if whole:
+            faces = {f"{GRID_ROWS[r]}{GRID_COLUMNS[c]}": straighten_card(images_bgr[cells[(r, c)][0]], cells[(r, c)][1])
+                     for r in range(4) for c in range(7)}
+            assert tuple(faces) == FACE_CODES
+            outlines = {code: cells[(GRID_ROWS.index(code[0]), GRID_COLUMNS.index(code[1]))] for code in faces}
+            if (4, 0) in cells:
+                faces["J"] = straighten_card(images_bgr[cells[(4, 0)][0]], cells[(4, 0)][1])
+                outlines["J"] = cells[(4, 0)]
+            return GridCut(faces, how, problems, outlines)
+        if first_problems is None:
+            first_problems = problems
+    shown = first_problems[:8] + ([f"and {len(first_problems) - 8} more"] if len(first_problems) > 8 else [])
+    raise DeckError("the grid is not whole: " + "; ".join(shown) +
+                    ". The grid is 4 rows of 7 (G W Y R; K A E R H C P), and a joker alone in a fifth row, cards apart")
 
 
 def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0.97,

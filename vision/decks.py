@@ -51,6 +51,45 @@ def decks_dir() -> Path:
     return home() / "decks"
 
 
+TMP_PATTERN = re.compile(r"\.(?P<name>[A-Za-z0-9_-]{1,40})\.tmp-(?P<pid>[0-9]+)")
+"""A deck being built: ``.NAME.tmp-PID`` in the decks folder, by process PID."""
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process: leave its folder alone
+    return True
+
+
+def remove_stale_builds() -> list[str]:
+    """Delete the half-built deck folders of enrolments whose process is gone (killed, or the
+    machine stopped); returns their names. A build still running is left alone.
+
+    >>> import os, tempfile
+    >>> os.environ["SISEPAI_HOME"] = tempfile.mkdtemp()
+    >>> (decks_dir() / ".mine.tmp-999999999").mkdir(parents=True)
+    >>> remove_stale_builds()
+    ['.mine.tmp-999999999']
+    >>> del os.environ["SISEPAI_HOME"]
+    """
+    folder = decks_dir()
+    if not folder.is_dir():
+        return []
+    removed = []
+    for p in sorted(folder.iterdir()):
+        m = TMP_PATTERN.fullmatch(p.name)
+        if m and p.is_dir() and not _alive(int(m["pid"])):
+            shutil.rmtree(p, ignore_errors=True)
+            removed.append(p.name)
+    return removed
+
+
 def check_name(name: str) -> str:
     """``name`` when it is a safe deck name (it becomes a folder name), else a :class:`SisepaiError`."""
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
