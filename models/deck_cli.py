@@ -41,6 +41,26 @@ examples:
 """
 
 
+CUT_EPILOG = """\
+Lay one card of each kind face up in the grid (below), cards apart, on any table, and photograph it
+from above, the whole grid in the frame (or rows 1-2 in one photo and rows 3-5 in another):
+  row 1:  G將 G士 G象 G車 G馬 G包 G卒     (Green:  General Advisor Elephant Chariot Horse Cannon Soldier)
+  row 2:  W將 W士 W象 W車 W馬 W包 W卒     (White)
+  row 3:  Y帥 Y仕 Y相 Y俥 Y傌 Y炮 Y兵     (Yellow)
+  row 4:  R帥 R仕 R相 R俥 R傌 R炮 R兵     (Red)
+  row 5:  J                               (a joker, when the deck has them)
+
+deck cut writes each face as CODE.png and a contact sheet, contact.png: each face under its code.
+Look at the sheet; a face in the wrong place can be renamed or replaced by hand. Then enrol the
+folder. A missing or doubtful card is named by its cell ("row 3, column 5 (YH): no card").
+
+examples:
+  sisepai deck cut grid.jpg --out family-faces/
+  sisepai deck cut rows-1-2.jpg rows-3-5.jpg --out club-faces/
+  sisepai deck add family family-faces/
+"""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     d = sub.add_parser("deck", help="enrol your own deck so the recogniser reads it (add, show, list, remove)",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -61,6 +81,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="how progress is shown on standard error: a bar (auto: on a terminal), or one "
                         "'progress FRACTION MESSAGE' line per step for another program to read")
     p.set_defaults(func=_add)
+
+    p = dsub.add_parser("cut", help="cut the faces from grid photos into a folder, to check before 'deck add'",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CUT_EPILOG)
+    p.add_argument("photos", nargs="+", metavar="PHOTO", help="one or a few photos of the grid (rows in order)")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR",
+                   help="the folder to write GK.png ... RP.png (J.png), and contact.png, into")
+    p.add_argument("--finder", choices=("auto", "detector", "colour"), default="auto",
+                   help="how the cards are found: the shipped detector (any table), blobs unlike the table's "
+                        "colour (a plain table unlike every suit), or auto: the detector, then colour (default)")
+    p.set_defaults(func=_cut)
 
     p = dsub.add_parser("show", help="write a contact sheet of the deck's faces as cut and as read")
     p.add_argument("name", metavar="NAME")
@@ -89,6 +119,12 @@ def load_source(sources: list[str]):
         return DeckFaces({code: trim_face(read_face(path)) for code, path in find_face_files(paths[0]).items()})
     if any(p.is_dir() for p in paths):
         raise DeckError("give one folder of face images, or one or more grid photos, not both")
+    return DeckFaces(cut_photos(paths))
+
+
+def cut_photos(paths: list[Path], finder: str = "auto"):
+    """The :class:`~sisepai.vision.deck_grid.GridCut` of grid photos read from ``paths``."""
+    from sisepai.datasets.deck_faces import DeckError
     from sisepai.vision.deck_grid import cut_grid
     from sisepai.vision.images import ImageError, load_image
 
@@ -98,7 +134,61 @@ def load_source(sources: list[str]):
             images.append(load_image(p))
         except ImageError as exc:
             raise DeckError(str(exc)) from None
-    return DeckFaces(cut_grid(images))
+    recognizer = None
+    if finder != "colour":
+        from sisepai.vision.recognize import Recognizer
+
+        recognizer = Recognizer.load()
+    return cut_grid(images, recognizer, finder)
+
+
+def cut_sheet(faces: dict, height: int = 240):
+    """A contact sheet of cut faces, each under its code, in the grid's order: a BGR image."""
+    import cv2
+    import numpy as np
+
+    from sisepai.datasets.grid_photo import grid_codes
+
+    rows = []
+    for row in grid_codes("J" in faces):
+        tiles = []
+        for code in row:
+            face = faces[code]
+            w = max(24, int(round(height * face.shape[1] / face.shape[0])))
+            tile = np.full((height + 30, 130, 3), 255, np.uint8)
+            tile[:height, 5:5 + min(w, 120)] = cv2.resize(face, (w, height), interpolation=cv2.INTER_AREA)[:, :120, ::-1]
+            cv2.putText(tile, code, (5, height + 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1, cv2.LINE_AA)
+            tiles.append(tile)
+        tiles += [np.full_like(tiles[0], 255)] * (7 - len(tiles))
+        rows.append(np.concatenate(tiles, axis=1))
+    return np.concatenate(rows, axis=0)
+
+
+def _cut(args) -> int:
+    from sisepai.datasets.cli import require_vision
+
+    require_vision()
+    import cv2
+
+    for p in args.photos:
+        if Path(p).is_dir():
+            raise SisepaiError(f"{p} is a folder: deck cut takes photos of the grid")
+    cut = cut_photos([Path(p) for p in args.photos], args.finder)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for code, face in cut.items():
+            if not cv2.imwrite(str(args.out / f"{code}.png"), face[..., ::-1]):
+                raise OSError(f"cannot write {args.out / f'{code}.png'}")
+        sheet = args.out / "contact.png"
+        if not cv2.imwrite(str(sheet), cut_sheet(cut)):
+            raise OSError(f"cannot write {sheet}")
+    except OSError as exc:
+        raise SisepaiError(f"cannot write to {args.out}: {exc}") from None
+    for note in cut.notes:
+        print(f"note: {note}", file=sys.stderr)
+    print(f"cut {len(cut)} faces ({'with' if 'J' in cut else 'no'} joker) found by the {cut.finder} into {args.out}; "
+          f"check {sheet}, then: sisepai deck add NAME {args.out}")
+    return 0
 
 
 def check_new_deck(name: str, force: bool = False) -> None:
