@@ -51,9 +51,15 @@ def _axis_and_width(end: np.ndarray, direction: np.ndarray) -> tuple[float, floa
     return (c1, n1, n2) if c1 >= c2 else (c2, n2, n1)
 
 
-def card_of_ends(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+LENGTH_TOLERANCE = 0.12
+"""With a known card length, how far (a share of it) the outline two ends make may differ from it."""
+
+
+def card_of_ends(a: np.ndarray, b: np.ndarray, card_length: float | None = None) -> np.ndarray | None:
     """The outline of the one card whose two ends ``a`` and ``b`` (4-corner boxes) are, when the
-    geometry allows it, else None. The colour check is :func:`paper_between`."""
+    geometry allows it, else None. ``card_length``: the length of the picture's cards, when
+    known (from its whole cards, or an enrolled deck's shape); the outline must then be that long
+    within :data:`LENGTH_TOLERANCE`. The colour check is :func:`paper_between`."""
     ca, cb = np.float32(a).mean(0), np.float32(b).mean(0)
     d = float(np.linalg.norm(cb - ca))
     if d < 1e-3:
@@ -73,6 +79,8 @@ def card_of_ends(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
         return None
     n = np.float32([-u[1], u[0]])
     start, stop = ca - u * fa[1] / 2, cb + u * fb[1] / 2
+    if card_length is not None and abs(float(np.linalg.norm(stop - start)) - card_length) > LENGTH_TOLERANCE * card_length:
+        return None
     half = n * width / 2
     return order_upright(np.float32([start - half, start + half, stop + half, stop - half]))
 
@@ -113,10 +121,11 @@ def end_paper(image_rgb: np.ndarray, end: np.ndarray) -> np.ndarray:
     return paper_lab(straighten(np.ascontiguousarray(image_rgb), np.float32(end), 12, margin=-0.15))
 
 
-def pair_lone_ends(image_rgb: np.ndarray, ends: list[np.ndarray], codes: list[int]) -> list[tuple[int, int, np.ndarray]]:
+def pair_lone_ends(image_rgb: np.ndarray, ends: list[np.ndarray], codes: list[int],
+                   card_length: float | None = None) -> list[tuple[int, int, np.ndarray]]:
     """Which lone ends are two ends of one card: ``(i, j, card outline)`` for each such pair, each
     end in one pair at most (the nearest pairs first), and no other end inside the card. ``codes``:
-    each end's read card kind.
+    each end's read card kind; ``card_length``: as :func:`card_of_ends`.
 
     >>> img = np.zeros((100, 300, 3), np.uint8); img[:] = (30, 120, 40)   # green felt
     >>> img[20:55, 40:240] = (140, 20, 30)                                 # a plain joker on it
@@ -129,7 +138,7 @@ def pair_lone_ends(image_rgb: np.ndarray, ends: list[np.ndarray], codes: list[in
         for j in range(i + 1, len(ends)):
             if codes[i] != codes[j]:
                 continue
-            card = card_of_ends(ends[i], ends[j])
+            card = card_of_ends(ends[i], ends[j], card_length)
             if card is not None:
                 options.append((float(np.linalg.norm(ends[i].mean(0) - ends[j].mean(0))), i, j, card))
     pairs, used = [], set()

@@ -74,10 +74,30 @@ the card): it is also read as that one card."""
 CARD_PICTURE_MIN_CONFIDENCE = 0.6
 """Reading a card-shaped picture as one card wins when it is this sure, and surer than every card
 the detector's looks found."""
+PAIR_EVERY_KIND = True
+"""Two lone ends of any kind are one card when they make an outline of the picture's card length
+(:func:`picture_card_length`); without a known length, only :data:`PAIRED_KINDS` are paired."""
 PAIRED_KINDS = ("J",)
 """The card kinds whose two lone ends may be paired into one card (:mod:`.end_pairs`): plain
 jokers, which the detector often finds only as their ends. Pairing every kind merged columns of
 overlapping pairs and pongs in finished hands (held-out hand F1 0.970 -> 0.948)."""
+PAIR_MIN_CARDS = 3
+"""Whole cards a picture needs before its card length is known (:func:`picture_card_length`)."""
+
+
+def picture_card_length(card_polys: Sequence[np.ndarray], min_cards: int = PAIR_MIN_CARDS) -> float | None:
+    """The length of a picture's cards: the median long side of its whole cards, when it has at
+    least ``min_cards`` of them; else None (two lone ends are then paired only when plain jokers).
+
+    >>> box = np.float32([[0, 0], [30, 0], [30, 100], [0, 100]])
+    >>> picture_card_length([box, box + 5, box + 9]), picture_card_length([box])
+    (100.0, None)
+    """
+    if len(card_polys) < min_cards:
+        return None
+    return float(np.median([side_lengths(np.float32(p)).max() for p in card_polys]))
+
+
 @dataclass
 class Recognition:
     """What one image holds: face-up cards, face-down backs, and timing."""
@@ -362,6 +382,7 @@ class Recognizer:
         self.min_end_confidence = min_end_confidence
         self.crop = crop
         self.turns_below = turns_below
+        self.pair_every_kind = PAIR_EVERY_KIND
 
     @classmethod
     def load(cls, detector_weights: str | Path | None = None, reader_weights: str | Path | None = None,
@@ -536,9 +557,11 @@ class Recognizer:
         # ends outside every whole card, that the reader takes for card ends
         lone = [j for j in range(len(end_polys)) if owner[j] < 0 and np.argmax(probs[end_row[j]]) != NUM_CARDS]
         lone_kinds = [int(np.argmax(probs[end_row[j]][:NUM_CARDS])) for j in lone]
-        plain = [k for k, kind in enumerate(lone_kinds) if CARD_CODES[kind] in PAIRED_KINDS]
+        length = picture_card_length(card_polys) if self.pair_every_kind else None
+        plain = [k for k, kind in enumerate(lone_kinds) if CARD_CODES[kind] in PAIRED_KINDS or length is not None]
         paired = set()
-        for a, b, card in pair_lone_ends(rgb, [end_polys[lone[k]] for k in plain], [lone_kinds[k] for k in plain]):
+        for a, b, card in pair_lone_ends(rgb, [end_polys[lone[k]] for k in plain], [lone_kinds[k] for k in plain],
+                                         length):
             ja, jb = lone[plain[a]], lone[plain[b]]  # two ends of one card whose outline the detector missed
             paired.update((ja, jb))
             cand.append(Candidate(card, card_reading([probs[end_row[ja]], probs[end_row[jb]]]),

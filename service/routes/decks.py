@@ -74,7 +74,8 @@ def _drafts(app) -> dict:
 @router.post("/cut", summary="Cut a deck's faces from photos of its grid",
              description="Multipart `files`: 1 to 4 photos of one card of each kind laid in rows G W Y R, "
                          "columns K A E R H C P (and a joker alone in a fifth row), on a plain table. "
-                         "Returns `{draft, faces: [{code, image}]}` to check before enrolling.")
+                         "Returns `{draft, notes, faces: [{code, image}]}` to check before enrolling; "
+                         "`notes`: one line per cell to look at.")
 async def cut(request: Request, files: list[UploadFile] = File(...)) -> dict:
     from sisepai.datasets.deck_faces import DeckError, DeckFaces
     from sisepai.vision.deck_grid import cut_grid
@@ -83,20 +84,24 @@ async def cut(request: Request, files: list[UploadFile] = File(...)) -> dict:
         raise HTTPException(422, f"send 1 to {MAX_PHOTOS} photos of the grid")
     uploads = [await read_upload(request, f) for f in files]
 
-    def work() -> DeckFaces:
+    recognizer = request.app.state.recognizer  # None while the model loads: the colour finder alone
+
+    def work():
         images = [decode_or_refuse(data, name) for data, name in uploads]
         try:
-            return DeckFaces(cut_grid(images))
+            grid = cut_grid(images, recognizer, "auto" if recognizer is not None else "colour")
+            return DeckFaces(grid), grid.notes
         except DeckError as exc:
             raise HTTPException(422, str(exc)) from None
 
-    faces = await request.app.state.pool.run(work)
+    faces, notes = await request.app.state.pool.run(work)
     drafts = _drafts(request.app)
     while len(drafts) >= MAX_DRAFTS:
         drafts.pop(next(iter(drafts)))
     draft = secrets.token_hex(8)
     drafts[draft] = (time.time(), faces)
-    return {"draft": draft, "faces": [{"code": c, "image": _thumbnail(faces.faces[c])} for c in faces.codes]}
+    return {"draft": draft, "notes": notes,
+            "faces": [{"code": c, "image": _thumbnail(faces.faces[c])} for c in faces.codes]}
 
 
 def enrol_command(name: str, folder: Path, minutes: float) -> list[str]:

@@ -428,7 +428,8 @@ $("cutbtn").addEventListener("click", async () => {
     const cap = document.createElement("figcaption"); cap.appendChild(chip(f.code));
     fig.append(img, cap); $("faces").appendChild(fig);
   }
-  $("deckstatus").textContent = "check each face sits under its own name, then adapt";
+  $("deckstatus").textContent = (j.notes && j.notes.length ? "Look again at: " + j.notes.join("; ") + ". " : "")
+    + "Check each face sits under its own name, then adapt.";
   $("adapt").disabled = false;
 });
 $("adapt").addEventListener("click", async () => {
