@@ -230,6 +230,13 @@ def enrol(name: str, deck, opts=None, progress=None, force: bool = False) -> dic
     tmp = decks_dir() / f".{name}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     t0 = time.perf_counter()
+    scratch = tmp / "scratch"  # every temporary file of the enrolment, its workers' and torch's included
+    scratch.mkdir(parents=True)
+    saved_env = {k: os.environ.get(k) for k in ("TMPDIR", "TORCHINDUCTOR_CACHE_DIR")}
+    os.environ["TMPDIR"] = os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(scratch)
+    import tempfile
+
+    tempfile.tempdir = None  # read TMPDIR again
     try:
         deck.save(tmp / "faces")
         report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, progress or (lambda f, m: None))
@@ -240,11 +247,18 @@ def enrol(name: str, deck, opts=None, progress=None, force: bool = False) -> dic
                 "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
                                                       "replay_crops", "crop_seconds", "options")}}
         (tmp / "deck.json").write_text(json.dumps(info, indent=1) + "\n")
+        shutil.rmtree(scratch, ignore_errors=True)
         if final.exists():
             shutil.rmtree(final)
         tmp.rename(final)
         return info
     finally:
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        tempfile.tempdir = None
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -251,7 +251,7 @@ def place_in_grid(boxes: list[tuple[int, np.ndarray]]) -> tuple[dict[tuple[int, 
     """
     problems: list[str] = []
     if not boxes:
-        return {}, ["no cards found"]
+        return {}, ["found 0 cards"]
     lengths = np.float32([_long_side(b) for _, b in boxes])
     widths = np.float32([_short_side(b) for _, b in boxes])
     length, width = float(np.median(lengths)), float(np.median(widths))
@@ -388,7 +388,7 @@ def cut_grid(images_bgr: Sequence[np.ndarray], recognizer=None, finder: str = "a
             if (4, 0) in cells:
                 faces["J"] = straighten_card(images_bgr[cells[(4, 0)][0]], cells[(4, 0)][1])
                 outlines["J"] = cells[(4, 0)]
-            if how == "detector" or recognizer is not None:
+            if how == "detector":  # the shipped reader is loaded: a second opinion on each cell
                 problems += reading_notes(images_bgr, outlines, recognizer)
             return GridCut(faces, how, problems, outlines)
         if first_problems is None:
