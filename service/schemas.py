@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from sisepai.engine.claims import Relation
 
 from .rules import RulesOverrides
-from .store import DEFAULT_TABLE, TABLE_NAME
+from .store import DEFAULT_TABLE
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
 READY = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"
@@ -57,13 +57,12 @@ class DealRequest(BaseModel):
     rules: str = Field("seesek", max_length=20, description="the preset the deal was scored under")
     cards: str | None = Field(None, max_length=CARDS, description="the winning hand, when auto-scored")
     note: str = Field("", max_length=200)
-    table: str = Field(DEFAULT_TABLE, max_length=40, pattern=TABLE_NAME.pattern,
-                       description="the table (room) the deal was played at")
+    table: str = Field(DEFAULT_TABLE, max_length=40, description="the table (room) the deal was played at")
 
 
 class TableRequest(BaseModel):
-    name: str = Field(..., min_length=1, max_length=40, pattern=TABLE_NAME.pattern,
-                      examples=["table 2"])
+    name: str = Field(..., min_length=1, max_length=40, examples=["table 2", "桌子1"],
+                      description="letters of any script, digits, spaces and punctuation")
 
 
 class PlayerRequest(BaseModel):

@@ -28,6 +28,8 @@ from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
 
+from .names import clean_name
+
 from .db import connect, migrate
 
 MIGRATIONS = [
@@ -67,20 +69,15 @@ MIGRATIONS = [
 DEFAULT_TABLE = "main"
 MAX_TABLES = 200
 """A club has at most this many tables: bounds the work of listing them."""
-TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$")
-"""A table's name: the store, the request schemas and the live stream all check this one."""
-
-
 def check_table_name(name: str) -> str:
-    """``name`` if it is a table's name (1 to 40 letters, digits, spaces, - or _), else a
-    :class:`SisepaiError`.
+    """``name`` normalised if it is a table's name (:func:`.names.clean_name`: letters of any
+    script, digits, spaces and punctuation, 1 to 40 characters, nothing invisible), else a
+    :class:`SisepaiError` in words.
 
-    >>> check_table_name("table 2")
-    'table 2'
+    >>> check_table_name("table 2"), check_table_name("桌子1"), check_table_name("Grandma's table")
+    ('table 2', '桌子1', "Grandma's table")
     """
-    if not isinstance(name, str) or not TABLE_NAME.match(name):
-        raise SisepaiError("a table's name has 1 to 40 letters, digits, spaces, - or _")
-    return name
+    return clean_name(name, "a table's name")
 
 
 class UnknownTable(SisepaiError):
@@ -350,7 +347,4 @@ class _SafeWriter:
 
 
 def _clean(name: str) -> str:
-    name = (name or "").strip()
-    if not name or len(name) > 40:
-        raise SisepaiError("a player name has 1 to 40 characters")
-    return name
+    return clean_name(name or "", "a player's name")

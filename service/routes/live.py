@@ -16,7 +16,9 @@ import time
 from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from ..store import TABLE_NAME
+from sisepai.engine.errors import SisepaiError
+
+from ..store import check_table_name
 from ..work import PoolFull
 
 router = APIRouter()
@@ -45,8 +47,13 @@ async def live(ws: WebSocket) -> None:
             await ws.close(code=1008)
             return
     table = ws.query_params.get("table") or app.state.settings.table
-    if not TABLE_NAME.match(table) or not await run_in_threadpool(app.state.ledger.has_table, table):
-        await ws.send_json({"type": "error", "detail": f"no table named {table[:40]!r} (open it first: POST /api/tables)"})
+    try:
+        table = check_table_name(table)
+    except SisepaiError:
+        table = None
+    if table is None or not await run_in_threadpool(app.state.ledger.has_table, table):
+        shown = (ws.query_params.get("table") or "")[:40] if table is None else table
+        await ws.send_json({"type": "error", "detail": f"no table named {shown!r} (open it first: POST /api/tables)"})
         await ws.close(code=1008)
         return
     hand = ws.query_params.get("hand") or None
