@@ -97,9 +97,12 @@ def _serve(args) -> int:
           f"(ledger: {redact(settings.db)}, table {settings.table!r})", flush=True)
     if not tls and not settings.local_only:
         print("sisepai: over plain http, phones get no camera (not a secure page): add --https")
+    from sisepai.service.server import quiet_repeated_errors, raise_open_file_limit, uvicorn_options
+
+    raise_open_file_limit()
+    quiet_repeated_errors()
     try:
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
-                    ws_max_size=int(settings.max_upload_mb * 1024 * 1024) + 1024, **tls)
+        uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", **uvicorn_options(), **tls)
     except OSError as exc:
         raise SisepaiError(f"cannot listen on {settings.host}:{settings.port}: {exc}") from None
     return 0

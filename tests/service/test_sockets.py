@@ -1,0 +1,71 @@
+"""The served process under slow, idle and compressing clients: every socket bounded in time and size."""
+
+import socket
+import time
+
+import httpx
+import pytest
+
+from tests.service_process import free_port, serve_process, wait_until_up
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = free_port()
+    proc = serve_process(str(tmp_path_factory.mktemp("db") / "ledger.sqlite"), port)
+    try:
+        wait_until_up(port, proc)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _closed_within(sock: socket.socket, seconds: float, trickle: bytes | None = None) -> float:
+    """Seconds until the server closes ``sock`` (sending ``trickle`` each second meanwhile)."""
+    sock.settimeout(1.0)
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        try:
+            if trickle:
+                sock.sendall(trickle)
+            if sock.recv(4096) == b"":
+                return time.monotonic() - start
+        except socket.timeout:
+            continue
+        except OSError:
+            return time.monotonic() - start
+    raise AssertionError(f"still open after {seconds} s")
+
+
+def test_a_socket_that_sends_nothing_is_closed(server):
+    with socket.create_connection(("127.0.0.1", server)) as s:
+        assert _closed_within(s, 25) < 15
+
+
+def test_headers_that_never_end_are_closed(server):
+    with socket.create_connection(("127.0.0.1", server)) as s:
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert _closed_within(s, 25, trickle=b"X-Slow: 1\r\n") < 15
+
+
+def test_many_idle_sockets_do_not_stop_health(server):
+    idle = [socket.create_connection(("127.0.0.1", server)) for _ in range(300)]
+    try:
+        times = []
+        for _ in range(10):
+            t = time.perf_counter()
+            assert httpx.get(f"http://127.0.0.1:{server}/api/health", timeout=5).status_code == 200
+            times.append(time.perf_counter() - t)
+        assert sorted(times)[-1] < 0.5
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_the_live_socket_offers_no_compression(server):
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{server}/api/live", origin=f"http://127.0.0.1:{server}",
+                 compression="deflate") as ws:
+        assert not ws.protocol.extensions  # per-message deflate refused: no inflation bombs
