@@ -82,6 +82,56 @@ def image_size(data: bytes, name: str = "upload") -> tuple[int, int]:
         raise ImageError(f"{name}: cannot read the image (corrupt, or not JPEG, PNG, WebP or BMP)") from None
 
 
+MAX_JPEG_SCANS = 100
+"""A JPEG with more scans is refused before decoding. A camera's progressive JPEG has about 10;
+each scan re-reads the whole picture, so a 4000x4000 file of 20,000 tiny scans (682 KB) takes
+tens of seconds to decode, and its decoding cannot be stopped."""
+
+
+def jpeg_scans(data: bytes) -> int:
+    """How many scans (start-of-scan markers) a JPEG holds, read from its markers without
+    decoding; 0 for data that is not a JPEG.
+
+    >>> import cv2
+    >>> jpeg_scans(cv2.imencode(".jpg", np.zeros((16, 16, 3), np.uint8))[1].tobytes())
+    1
+    >>> jpeg_scans(cv2.imencode(".jpg", np.zeros((16, 16, 3), np.uint8), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])[1].tobytes()) > 1
+    True
+    """
+    if data[:2] != b"\xff\xd8":
+        return 0
+    scans, pos, n = 0, 2, len(data)
+    while pos + 4 <= n:
+        if data[pos] != 0xFF:
+            pos = data.find(b"\xff", pos)
+            if pos < 0:
+                break
+            continue
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if marker == 0xD9:  # end of image
+            break
+        if marker in (0x01, 0x00) or 0xD0 <= marker <= 0xD7:  # no length: stuffing, restart markers
+            pos += 2
+            continue
+        length = int.from_bytes(data[pos + 2:pos + 4], "big")
+        pos += 2 + length
+        if marker == 0xDA:  # start of scan: skip its entropy-coded data to the next real marker
+            scans += 1
+            while True:
+                pos = data.find(b"\xff", pos)
+                if pos < 0 or pos + 1 >= n:
+                    return scans
+                nxt = data[pos + 1]
+                if nxt == 0x00 or 0xD0 <= nxt <= 0xD7 or nxt == 0xFF:
+                    pos += 1 if nxt == 0xFF else 2
+                    continue
+                break
+    return scans
+
+
 def decode_image(data: bytes, name: str = "upload") -> np.ndarray:
     """Decode an encoded image to BGR. Its header is read first: past :data:`MAX_PIXELS` it is
     refused (:class:`ImageTooLargeError`) before any large allocation."""
@@ -92,4 +142,7 @@ def decode_image(data: bytes, name: str = "upload") -> np.ndarray:
     width, height = image_size(data, name)
     if width * height > MAX_PIXELS:
         raise ImageTooLargeError(f"{name}: {width}x{height} is too large (limit {MAX_PIXELS // 1_000_000} MP)")
+    scans = jpeg_scans(data)
+    if scans > MAX_JPEG_SCANS:
+        raise ImageError(f"{name}: a JPEG of {scans} scans, which no camera makes (at most {MAX_JPEG_SCANS})")
     return check_image(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), name)

@@ -166,3 +166,36 @@ def test_small_failures(tmp_path):
             assert ws.receive_json()["type"] == "error"
             ws.send_bytes(jpeg())
             assert ws.receive_json()["type"] == "state"  # still connected
+
+
+def scan_bomb(repeats: int = 20000) -> bytes:
+    """A 4000x4000 progressive JPEG whose last scan repeats ``repeats`` times: about 700 KB, and
+    tens of seconds of decoding for a decoder that follows it."""
+    import cv2
+    import numpy as np
+
+    data = cv2.imencode(".jpg", np.zeros((4000, 4000, 3), np.uint8),
+                        [cv2.IMWRITE_JPEG_PROGRESSIVE, 1, cv2.IMWRITE_JPEG_QUALITY, 30])[1].tobytes()
+    scan = data[data.rfind(b"\xff\xda"):-2]
+    return data[:-2] + scan * repeats + b"\xff\xd9"
+
+
+def test_a_progressive_jpeg_scan_bomb_is_refused_before_decoding(tmp_path):
+    import cv2
+    import numpy as np
+
+    from sisepai.vision.images import ImageError, decode_image, jpeg_scans
+
+    bomb = scan_bomb()
+    assert len(bomb) < 1_000_000 and jpeg_scans(bomb) > 20000
+    t = time.perf_counter()
+    with pytest.raises(ImageError, match="scans, which no camera makes"):
+        decode_image(bomb, "bomb.jpg")
+    assert time.perf_counter() - t < 1.0
+    camera = cv2.imencode(".jpg", np.full((3000, 4000, 3), 120, np.uint8), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])[1]
+    assert decode_image(camera.tobytes()).shape == (3000, 4000, 3)  # a phone's progressive JPEG still reads
+    with client(tmp_path) as c:
+        t = time.perf_counter()
+        r = c.post("/api/recognize", files={"file": ("bomb.jpg", bomb, "image/jpeg")})
+        assert r.status_code in (400, 422) and "scans" in r.text
+        assert time.perf_counter() - t < 3.0
