@@ -113,7 +113,11 @@ class TableAssistant:
         """The user's concealed hand (``"GK GA ..."``, or None) and seat, for advice."""
         if user_seat not in SEATS:
             raise SisepaiError(f"seat must be one of {', '.join(SEATS)}")
-        self.hand = counts_of(parse_card_ids(hand)) if hand else None
+        ids = parse_card_ids(hand) if hand else []
+        if len(ids) > self.rules.hand_size:
+            raise SisepaiError(f"a hand holds at most {self.rules.hand_size} cards under these rules, "
+                               f"not {len(ids)}")
+        self.hand = counts_of(ids) if hand else None
         self.user_seat = user_seat
 
     # --- the frame loop --------------------------------------------------------------------------

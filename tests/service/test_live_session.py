@@ -55,3 +55,23 @@ def test_watch_and_the_live_socket_give_the_same_events(recognizer, frames, tmp_
     assert len(by_cli[0]["cards"]) >= 10  # the twelve cards there from the start, as the table...
     shown = [(e["card"], e["seat"]) for e in by_cli if e["type"] == "card_shown"]
     assert shown == [(e["card"], e["seat"]) for e in video.events]  # ...and the cards shown later, announced
+
+
+def test_a_hand_too_large_is_an_error_message_and_no_traceback(tmp_path, caplog):
+    import logging
+
+    from fastapi.testclient import TestClient
+
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+    from tests.service.test_api import CountingRecognizer
+
+    hand = " ".join(["GK", "GA", "GE", "GR", "GH", "GC", "GP"] * 3 + ["WK", "WA", "WE", "WR"])  # 25 cards
+    settings = Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False)
+    with caplog.at_level(logging.WARNING), TestClient(create_app(settings, recognizer=CountingRecognizer())) as c:
+        with c.websocket_connect("/api/live?hand=" + hand.replace(" ", "%20")) as ws:
+            message = ws.receive_json()
+        assert message["type"] == "error" and "at most 21 cards" in message["detail"] and "not 25" in message["detail"]
+        with c.websocket_connect("/api/live?hand=GK%20XX") as ws:
+            assert ws.receive_json()["type"] == "error"
+    assert "Traceback" not in caplog.text and not [r for r in caplog.records if r.exc_info]
