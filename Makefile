@@ -19,6 +19,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	bash scripts/system-deps.sh
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
 bench: $(STAMP)

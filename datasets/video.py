@@ -143,7 +143,7 @@ class GameVideo:
                     taken.vanish = t
                 moved_done = False
                 for c in meld.codes:
-                    slot = self._place(c, seat, "meld", t, meld_count[seat] % 9)
+                    self._place(c, seat, "meld", t, meld_count[seat] % 9)
                     meld_count[seat] += 1
                     if c == taken_code and not moved_done:
                         moved_done = True  # the claimed card, moved: not newly face up

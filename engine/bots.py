@@ -19,7 +19,6 @@ from typing import Sequence
 
 from .advice import discard_options, distance_counts
 from .claims import hand_after
-from .cards import NUM_KINDS
 from .game import Game, Outcome
 from .moves import ClaimMove, Discard, MeldMove, MoveType, Pass, Win
 

@@ -30,8 +30,8 @@ from typing import Sequence
 from .advice import win_points
 from .cards import CARD_CODES, GENERAL as K, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
 from .claims import Claim
-from .claims import ClaimKind, claims as claim_options, hand_after
-from .decompose import BestTable, can_split, meld_points
+from .claims import claims as claim_options, hand_after
+from .decompose import BestTable, meld_points
 from .errors import IllegalMoveError, SisepaiError
 from .melds import Meld
 from .moves import ClaimMove, Discard, Draw, MeldMove, MoveType, Pass, Win
@@ -422,7 +422,7 @@ class Game:
 
     def card_count(self) -> int:
         """Every card accounted for: hands, locked triples, exposed melds, discards, pile, shown."""
-        n = sum(sum(h) for h in self.hands) + sum(3 * len(l) for l in self.locked)
+        n = sum(sum(h) for h in self.hands) + sum(3 * len(triples) for triples in self.locked)
         n += sum(self.exposed_cards(p) for p in range(self.n))
         n += sum(len(d) for d in self.discards) + len(self.pile)
         if self.shown is not None:
@@ -438,7 +438,7 @@ class Game:
         """A JSON-ready summary of the state (used to check replays)."""
         return {
             "hands": [format_cards(self.hand_ids(p)) for p in range(self.n)],
-            "locked": [format_cards(l) for l in self.locked],
+            "locked": [format_cards(triples) for triples in self.locked],
             "exposed": [[e.meld.codes for e in ex] for ex in self.exposed],
             "discards": [format_cards(d) for d in self.discards],
             "pile": len(self.pile), "turn": self.turn, "phase": self.phase,

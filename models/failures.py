@@ -84,7 +84,6 @@ def main(dataset: Path, out: Path, n: int = 4, limit: int = 120) -> list[str]:
     written = []
     for errors, record, img, det, bad in worst:
         pic = CardAnnotator().annotate(img, det)
-        found = set()
         for card in record["cards"]:
             if not card["labelled"]:
                 continue

@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
-from sisepai.vision.reader_net import READER_CLASSES
 from sisepai.models.train_reader import load_crops
 from sisepai.vision import ocr
 from sisepai.vision.reader import Reader

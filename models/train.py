@@ -5,8 +5,6 @@ Both run offline on a CPU, reproducibly (fixed seeds) and resumably (checkpoints
 
 from __future__ import annotations
 
-import json
-import time
 from pathlib import Path
 
 from sisepai.vision.yolo_env import setup_offline

@@ -22,7 +22,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import time
 from pathlib import Path
 

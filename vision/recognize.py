@@ -160,7 +160,6 @@ def covered_ends(card_polys: Sequence[np.ndarray], quads: Sequence[np.ndarray], 
     >>> covered_ends(cards, quads, probs)  # the first card's right end shows the WK lying over it
     {1}
     """
-    import cv2
 
     def overlap(a: np.ndarray, b: np.ndarray) -> float:
         inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
@@ -229,7 +228,6 @@ def drop_duplicates(cand: list, overlap: float = 0.6) -> list:
     >>> [c.det_conf for c in drop_duplicates(found)]
     [0.9, 0.4]
     """
-    import cv2
 
     def score(c):
         return c[2] * float(np.max(c[1][:NUM_CARDS]))  # det_conf times the reading's belief
@@ -263,7 +261,6 @@ def zoomed_out(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray
     >>> canvas.shape, offset.tolist(), scale
     ((100, 200, 3), [75.0, 37.0], 0.25)
     """
-    import cv2
 
     h, w = image.shape[:2]
     scale = 1.0 / factor
@@ -321,7 +318,6 @@ def card_on_plain_ground(image: np.ndarray, tolerance: int = 40) -> Boxes | None
     >>> np.round(np.sort(box.polygons[0], axis=0)[[0, -1]]).tolist()  # its corners span the card
     [[80.0, 40.0], [123.0, 259.0]]
     """
-    import cv2
 
     border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]]).astype(np.int16)
     ground = np.median(border, axis=0)

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-from ..errors import SisepaiError
 
 EPILOG = """\
 cards: g1..g10, y1..y10, r1..r10 (green, yellow, red), m1 (Student Leader), vp (Vice Premier),

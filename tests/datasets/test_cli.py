@@ -51,7 +51,7 @@ def test_dataset_layout_and_labels(tmp_path):
         rec = json.loads(ann.read_text())
         assert rec["layout"] in ("table", "hand")
         label = (out / "labels" / rec["split"] / (ann.stem + ".txt")).read_text().split("\n")
-        label = [l for l in label if l]
+        label = [part for part in label if part]
         assert len(label) == sum(c["labelled"] for c in rec["cards"])
         for line in label:
             parts = line.split()

@@ -47,7 +47,9 @@ def test_hu_beats_pong_on_a_discard_and_the_discarder_pays():
     g.push(MeldMove(0, tuple(ids("RK"))))  # the drawer must meld a drawn General
     for p in (1, 2, 3):
         assert p not in g.answers
-    g.push(Pass(1)); g.push(Pass(2)); g.push(Pass(3))
+    g.push(Pass(1))
+    g.push(Pass(2))
+    g.push(Pass(3))
     g.push(Discard(ids("WH")[0]))
     assert {m.__class__.__name__ for m in g.legal_moves(2)} >= {"ClaimMove", "Pass"}
     g.push(Pass(1))
@@ -60,7 +62,8 @@ def test_hu_beats_pong_on_a_discard_and_the_discarder_pays():
 
 def test_two_hu_claims_go_to_the_first_in_turn_order():
     g = game(["GK " + FILLER.replace("GA ", "WH ", 1), FILLER, READY_WH, READY_WH.replace("RR RH RC", "GR GH GC")], "RK")
-    g.push("draw"); g.push("meld 0 RK")
+    g.push("draw")
+    g.push("meld 0 RK")
     for p in (1, 2, 3):
         g.push(Pass(p))
     g.push("discard WH")
@@ -73,7 +76,9 @@ def test_two_hu_claims_go_to_the_first_in_turn_order():
 def test_win_on_another_players_draw_is_paid_by_everyone():
     g = game([FILLER, FILLER, FILLER, READY_WH], "WH")
     g.push("draw")
-    g.push("pass 0"); g.push("pass 1"); g.push("pass 2")
+    g.push("pass 0")
+    g.push("pass 1")
+    g.push("pass 2")
     g.push("claim 3 WR WH WC")
     assert g.outcome.winner == 3
     assert sorted(p.payer for p in g.outcome.payments) == [0, 1, 2]
@@ -83,14 +88,16 @@ def test_zhimo_beats_hu():
     g = game([READY_WH, FILLER, FILLER, READY_WH.replace("RR RH RC", "GR GH GC")], "WH")
     g.push("draw")
     g.push("claim 3 WR WH WC")
-    g.push("pass 1"); g.push("pass 2")
+    g.push("pass 1")
+    g.push("pass 2")
     g.push("meld 0 WR WH WC")
     assert g.outcome.winner == 0 and g.outcome.reason == "zhimo"
 
 
 def test_chi_only_from_the_previous_player():
     g = game(["GK " + FILLER.replace("GA ", "GP ", 1), "WR WC " + FILLER[6:], "WR WC " + FILLER[6:], FILLER], "RK")
-    g.push("draw"); g.push("meld 0 RK")
+    g.push("draw")
+    g.push("meld 0 RK")
     for p in (1, 2, 3):
         g.push(Pass(p))
     g.push("discard WH")
@@ -98,7 +105,8 @@ def test_chi_only_from_the_previous_player():
     with pytest.raises(IllegalMoveError, match="chi only from the previous player"):
         g.push(ClaimMove(2, tuple(sorted(ids("WR WH WC")))))
     g.push(ClaimMove(1, tuple(sorted(ids("WR WH WC")))))
-    g.push("pass 2"); g.push("pass 3")
+    g.push("pass 2")
+    g.push("pass 3")
     assert g.turn == 1 and g.phase == "discard"
 
 
@@ -117,11 +125,14 @@ def test_a_single_or_pair_from_another_players_card_is_refused():
 
 def test_pong_by_a_later_player_skips_the_players_between():
     g = game(["GK " + FILLER, FILLER, FILLER, "GC GC " + FILLER[6:]], "RK")
-    g.push("draw"); g.push("meld 0 RK")
+    g.push("draw")
+    g.push("meld 0 RK")
     for p in (1, 2, 3):
         g.push(Pass(p))
     g.push("discard GC")
-    g.push("pass 1"); g.push("pass 2"); g.push("claim 3 GC GC GC")
+    g.push("pass 1")
+    g.push("pass 2")
+    g.push("claim 3 GC GC GC")
     assert g.turn == 3 and g.phase == "discard"  # players 1 and 2 lost their turn
     g.push("discard WE")
     for p in (0, 1, 2):
@@ -132,7 +143,8 @@ def test_pong_by_a_later_player_skips_the_players_between():
 @pytest.mark.parametrize("card,why", [("GK", "is a General"), ("J", "is a joker"), ("RP", "holds no RP")])
 def test_illegal_discards_say_why_and_change_nothing(card, why):
     g = game(["GK J " + FILLER[:-3], FILLER, FILLER, FILLER], "RK")
-    g.push("draw"); g.push("meld 0 RK")
+    g.push("draw")
+    g.push("meld 0 RK")
     for p in (1, 2, 3):
         g.push(Pass(p))
     before = json.dumps(g.state())

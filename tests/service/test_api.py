@@ -1,9 +1,7 @@
-import io
 import json
 
 import cv2
 import numpy as np
-import pytest
 from fastapi.testclient import TestClient
 
 from sisepai.service.main import create_app

@@ -3,7 +3,6 @@ two cards of one kind, side by side or in a row on the table, stay two."""
 
 import dataclasses
 
-import cv2
 import numpy as np
 
 from sisepai.datasets.render import DeckStyle, render_face

@@ -1,9 +1,5 @@
 """Finished hands read as a whole: the rules as a prior on the cards' readings."""
 
-import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 

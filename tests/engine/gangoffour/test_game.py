@@ -83,7 +83,9 @@ def test_three_passes_give_control_and_direction():
     m = _match_with_hands(HANDS)
     m.play("m1")
     assert m.turn == 1  # first deal goes to the left: +1
-    m.pass_turn(); m.pass_turn(); m.pass_turn()
+    m.pass_turn()
+    m.pass_turn()
+    m.pass_turn()
     assert m.turn == 0 and m.current is None
 
 

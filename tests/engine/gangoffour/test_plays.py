@@ -1,7 +1,7 @@
 import pytest
 
 from sisepai.engine.errors import InvalidCardError, InvalidMoveError
-from sisepai.engine.gangoffour import beats, classify, gof_code, parse_gof_card, parse_gof_cards, parse_play
+from sisepai.engine.gangoffour import beats, gof_code, parse_gof_card, parse_gof_cards, parse_play
 from sisepai.engine.gangoffour.cards import gof_deck
 
 
