@@ -131,8 +131,13 @@ async def live(ws: WebSocket) -> None:
             except ImageError as exc:
                 await ws.send_json({"type": "error", "detail": str(exc)})
                 continue
-            except PoolFull:  # every worker busy with uploads: drop this frame, the next one will do
+            except PoolFull:  # every worker busy with uploads: skip this frame, and say so
                 latest["dropped"] += 1
+                try:
+                    await ws.send_json({"type": "busy", "detail": "the server is busy: frame skipped",
+                                        "dropped": latest["dropped"]})
+                except (WebSocketDisconnect, RuntimeError):
+                    break
                 continue
             result = session.last
             msg = {"type": "state", **state.to_json(), "detections": result.detections.to_cards(),

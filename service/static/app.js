@@ -6,6 +6,8 @@ const GLYPH = { G: "將士象車馬砲卒", W: "將士象車馬砲卒", Y: "帥�
 let names = {};
 let hand = [];
 let ws = null, busy = false, frames = 0, retry = 1000, sending = false;
+let sentAt = 0, stopped = true;  // when the frame in flight was sent; the camera stopped by the user
+const ANSWER_TIMEOUT_MS = 3000;  // no answer by then: the frame is given up and the next one sent
 
 document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => {
   document.querySelectorAll("nav button, .tab").forEach((x) => x.classList.remove("active"));
@@ -78,6 +80,9 @@ function cameraBlocked() {
 $("start").addEventListener("click", async () => {
   const blocked = cameraBlocked();
   if (blocked) { $("status").textContent = blocked; return; }
+  if (!stopped) return;  // one stream per page
+  stopped = false;
+  $("start").disabled = true; $("stop").disabled = false;
   try {
     const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720, facingMode: "environment" }, audio: false });
     $("video").srcObject = stream;
@@ -85,10 +90,24 @@ $("start").addEventListener("click", async () => {
     connect();
   } catch (e) {
     $("status").textContent = "camera unavailable: " + e.message;
+    stopCamera("camera off");
   }
 });
+function stopCamera(message) {
+  stopped = true;
+  const stream = $("video").srcObject;
+  if (stream) stream.getTracks().forEach((t) => t.stop());
+  $("video").srcObject = null;
+  if (ws) { const old = ws; ws = null; old.onclose = null; old.close(); }
+  busy = false;
+  clearOutlines();
+  $("start").disabled = false; $("stop").disabled = true;
+  $("status").textContent = message;
+}
+$("stop").addEventListener("click", () => stopCamera("camera stopped"));
 
 function connect() {
+  if (stopped) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const params = new URLSearchParams();
   if (hand.length) params.set("hand", hand.join(" "));
@@ -100,6 +119,7 @@ function connect() {
   ws.onopen = () => { busy = false; retry = 1000; clearLive(); $("status").textContent = "live"; sendFrame(); };
   ws.onclose = () => {  // a restarted server: reconnect, then frames flow again
     busy = false;
+    if (stopped) return;
     $("status").textContent = `disconnected: retrying in ${Math.round(retry / 1000)} s`;
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 15000);
@@ -108,8 +128,10 @@ function connect() {
     const msg = JSON.parse(m.data);
     busy = false;
     if (msg.type === "error") { $("status").textContent = msg.detail; return; }
+    if (msg.type === "busy") { clearOutlines(); $("status").textContent = "the server is busy: skipping frames"; return; }
     frames += 1;
-    $("status").textContent = `live · ${msg.ms} ms/frame · ${msg.detections.length} cards`;
+    $("status").textContent = `live · ${msg.ms} ms/frame · ${msg.detections.length} cards`
+      + (msg.dropped ? ` · ${msg.dropped} frames skipped` : "");
     draw(msg);
     for (const ev of msg.events) logEvent(ev);
   };
@@ -123,11 +145,17 @@ function sendFrame() {  // one loop at a time, however often the socket reconnec
 function frameLoop() {
   const video = $("video");
   if (!ws || ws.readyState !== 1) { sending = false; return; }
+  if (busy && Date.now() - sentAt > ANSWER_TIMEOUT_MS) {  // no answer: never wait for ever
+    busy = false;
+    clearOutlines();
+    $("status").textContent = "no answer from the server for 3 s: sending a new frame";
+  }
   if (!busy && video.videoWidth) {
     const c = document.createElement("canvas");
     c.width = video.videoWidth; c.height = video.videoHeight;
     c.getContext("2d").drawImage(video, 0, 0);
-    c.toBlob((b) => { if (b && ws.readyState === 1) { busy = true; b.arrayBuffer().then((a) => ws.send(a)); } }, "image/jpeg", 0.8);
+    busy = true; sentAt = Date.now();
+    c.toBlob((b) => { if (b && ws && ws.readyState === 1) b.arrayBuffer().then((a) => { if (ws) ws.send(a); }); else busy = false; }, "image/jpeg", 0.8);
   }
   setTimeout(frameLoop, 100);
 }
@@ -189,6 +217,10 @@ function logEvent(ev) {
   }
   $("events").prepend(li);
   if (["card_shown", "card_corrected", "meld", "win_claimed", "advice"].includes(ev.type)) say(text);
+}
+function clearOutlines() {  // outlines of a frame that is no longer the picture
+  const canvas = $("overlay");
+  canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
 }
 function clearLive() {  // a new connection is a new session: its table event starts the log afresh
   $("events").replaceChildren(); $("removedlist").replaceChildren(); $("removed").hidden = true;

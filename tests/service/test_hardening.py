@@ -199,3 +199,21 @@ def test_a_progressive_jpeg_scan_bomb_is_refused_before_decoding(tmp_path):
         r = c.post("/api/recognize", files={"file": ("bomb.jpg", bomb, "image/jpeg")})
         assert r.status_code in (400, 422) and "scans" in r.text
         assert time.perf_counter() - t < 3.0
+
+
+def test_a_live_frame_while_every_worker_is_busy_gets_a_busy_answer(tmp_path):
+    """The page waits for an answer to each frame: a frame skipped for a busy server says so,
+    and frames are answered again once the load ends."""
+    rec = BlockingRecognizer()
+    with client(tmp_path, rec, workers=1, queue=0) as c:
+        upload = threading.Thread(target=lambda: c.post("/api/recognize", files={"file": ("a.jpg", jpeg(), "image/jpeg")}))
+        upload.start()
+        assert rec.started.wait(5)
+        with c.websocket_connect("/api/live") as ws:
+            ws.send_bytes(jpeg(320, 240))
+            answer = ws.receive_json()
+            assert answer["type"] == "busy" and answer["dropped"] == 1
+            rec.release.set()
+            upload.join(10)
+            ws.send_bytes(jpeg(320, 240))
+            assert ws.receive_json()["type"] == "state"
