@@ -205,3 +205,50 @@ def test_the_page_on_a_lan_token_once_reconnects_and_explains_the_camera(tmp_pat
             page.wait_for_function("() => document.querySelector('#status').textContent.includes('secure page')")
         browser.close()
     _stop(*running)
+
+
+def test_the_live_view_says_busy_under_load_recovers_and_stops(tmp_path):
+    """Another client keeps the only worker busy: the live view says the server is busy instead
+    of freezing, updates again when the load ends, and Stop ends the stream (Start opens one)."""
+    from playwright.sync_api import sync_playwright
+
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+
+    from .test_hardening import BlockingRecognizer, jpeg
+
+    rec = BlockingRecognizer()
+    port = free_port()
+    running = _start(create_app(Settings(db=str(tmp_path / "l.sqlite"), load_model=False, workers=1, queue=0),
+                                recognizer=rec), port)
+    import httpx
+
+    load = threading.Thread(target=lambda: httpx.post(f"http://127.0.0.1:{port}/api/recognize", timeout=30,
+                                                      files={"file": ("a.jpg", jpeg(), "image/jpeg")}))
+    args = ["--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    try:
+        load.start()
+        assert rec.started.wait(10)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.click("#start")
+            page.wait_for_function("() => document.querySelector('#status').textContent.includes('busy')",
+                                   timeout=20_000)
+            rec.release.set()
+            load.join(30)
+            page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('live ·')",
+                                   timeout=20_000)
+            assert page.is_disabled("#start")  # one stream per page: no second Start while it runs
+            page.click("#stop")
+            page.wait_for_function("() => document.querySelector('#status').textContent === 'camera stopped'")
+            time.sleep(0.5)  # a frame sent just before Stop may still be answered
+            calls = rec.calls
+            time.sleep(1.5)
+            assert rec.calls == calls  # no frames after Stop
+            assert page.is_enabled("#start")
+            browser.close()
+    finally:
+        rec.release.set()
+        _stop(*running)
