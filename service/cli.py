@@ -61,6 +61,9 @@ def _serve(args) -> int:
     settings.allowed_hosts = tuple(settings.allowed_hosts) + tuple(args.allow_host)
     if args.workers is not None and args.workers < 1:
         raise SisepaiError("--workers must be at least 1")
+    if settings.allowed_hosts and not settings.token:
+        raise SisepaiError("behind a reverse proxy (--allow-host), anyone the proxy forwards could write to the "
+                           "ledger: set a token first (SISEPAI_TOKEN=... sisepai serve ...)")
     tls = {}
     if args.https or args.certfile or args.keyfile:
         if bool(args.certfile) != bool(args.keyfile):
@@ -95,7 +98,7 @@ def _serve(args) -> int:
     scheme = "https" if tls else "http"
     print(f"sisepai: open {scheme}://{settings.host if settings.host != '0.0.0.0' else '127.0.0.1'}:{settings.port}/ "
           f"(ledger: {redact(settings.db)}, table {settings.table!r})", flush=True)
-    if not tls and not settings.local_only:
+    if not tls and not settings.local_only and not settings.allowed_hosts:
         print("sisepai: over plain http, phones get no camera (not a secure page): add --https")
     from sisepai.service.server import quiet_repeated_errors, raise_open_file_limit, uvicorn_options
 

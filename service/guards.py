@@ -38,7 +38,7 @@ UPLOAD_OVERHEAD = 64 * 1024
 """Multipart framing allowed on top of the image limit."""
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-       "media-src 'self' blob: mediastream:; connect-src 'self' ws: wss:; object-src 'none'; "
+       "media-src 'self' blob: mediastream:; connect-src 'self'; object-src 'none'; "
        "base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
@@ -49,11 +49,23 @@ SECURITY_HEADERS = [
 
 
 def _split_host(host: str) -> str:
-    """The name part of a ``Host`` header (``[::1]:8000`` -> ``::1``)."""
+    """The name part of a ``Host`` header (``[::1]:8000`` -> ``::1``); empty when the header is
+    not a host with an optional numeric port (``[::1]evil.example``, ``localhost:abc``).
+
+    >>> _split_host("[::1]:8000"), _split_host("Localhost:8000"), _split_host("[::1]evil.example"), _split_host("localhost:abc")
+    ('::1', 'localhost', '', '')
+    """
     host = host.strip().lower()
     if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+        end = host.find("]")
+        rest = host[end + 1:] if end > 0 else None
+        if rest is None or (rest and not (rest[0] == ":" and rest[1:].isdigit())):
+            return ""
+        return host[1:end]
+    if host.count(":") == 1:
+        name, port = host.split(":")
+        return name if port.isdigit() else ""
+    return host
 
 
 def host_allowed(host: str, allowed: Iterable[str]) -> bool:

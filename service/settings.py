@@ -59,4 +59,6 @@ class Settings:
 
     @property
     def local_only(self) -> bool:
-        return self.host in ("127.0.0.1", "localhost", "::1")
+        """Only this machine reaches the service: it listens on loopback and no reverse proxy
+        forwards to it (``--allow-host``: a request from loopback may then come from anyone)."""
+        return self.host in ("127.0.0.1", "localhost", "::1") and not self.allowed_hosts

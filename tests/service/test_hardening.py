@@ -217,3 +217,20 @@ def test_a_live_frame_while_every_worker_is_busy_gets_a_busy_answer(tmp_path):
             upload.join(10)
             ws.send_bytes(jpeg(320, 240))
             assert ws.receive_json()["type"] == "state"
+
+
+def test_behind_a_reverse_proxy_writes_need_the_token(tmp_path):
+    """With --allow-host every request reaches the service from the proxy, on loopback: loopback
+    is no longer proof of a local user."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "sisepai.engine.cli", "serve", "--no-model", "--allow-host",
+                        "cards.example.org", "--db", str(tmp_path / "l.sqlite")], capture_output=True, text=True,
+                       timeout=60, env={k: v for k, v in __import__("os").environ.items() if k != "SISEPAI_TOKEN"})
+    assert r.returncode == 2 and "set a token first" in r.stderr and "Traceback" not in r.stderr
+    with client(tmp_path, allowed_hosts=("cards.example.org",)) as c:  # a proxy with no token: no writes
+        assert c.post("/api/ledger/players", json={"name": "Ann"}).status_code == 403
+    with client(tmp_path, allowed_hosts=("cards.example.org",), token="s3cret") as c:
+        assert c.post("/api/ledger/players", json={"name": "Ann"}).status_code == 401
+        assert c.post("/api/ledger/players", json={"name": "Ann"}, headers={"X-Sisepai-Token": "s3cret"}).status_code == 200
