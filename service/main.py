@@ -38,6 +38,9 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         app.state.recognizer = recognizer
         app.state.model_error = None
         app.state.deck_recognizers = {}  # deck name -> Recognizer sharing the detector, loaded on first use
+        from sisepai.vision.decks import remove_stale_builds
+
+        remove_stale_builds()  # what enrolments of a server that died left in the decks folder
         if recognizer is None and settings.load_model:
             try:
                 from sisepai.vision.recognize import Recognizer
@@ -52,6 +55,9 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
                 app.state.model_error = str(exc)
                 log.warning("model not loaded: %s", exc)
         yield
+        from .routes.decks import stop_enrolments
+
+        await stop_enrolments(app)
         app.state.ledger.close()
         app.state.pool.close()
 

@@ -51,8 +51,9 @@ def decks_dir() -> Path:
     return home() / "decks"
 
 
-TMP_PATTERN = re.compile(r"\.(?P<name>[A-Za-z0-9_-]{1,40})\.tmp-(?P<pid>[0-9]+)")
-"""A deck being built: ``.NAME.tmp-PID`` in the decks folder, by process PID."""
+TMP_PATTERN = re.compile(r"\.(?P<name>[A-Za-z0-9_-]{1,40})\.tmp-(?P<pid>[0-9]+)|\.faces-(?P<server>[0-9]+)-[A-Za-z0-9_]+")
+"""A deck being built: ``.NAME.tmp-PID`` in the decks folder, by process PID; or the faces a
+server (PID) handed to one: ``.faces-PID-XXXX``."""
 
 
 def _alive(pid: int) -> bool:
@@ -84,7 +85,7 @@ def remove_stale_builds() -> list[str]:
     removed = []
     for p in sorted(folder.iterdir()):
         m = TMP_PATTERN.fullmatch(p.name)
-        if m and p.is_dir() and not _alive(int(m["pid"])):
+        if m and p.is_dir() and not _alive(int(m["pid"] or m["server"])):
             shutil.rmtree(p, ignore_errors=True)
             removed.append(p.name)
     return removed

@@ -19,6 +19,7 @@ import base64
 import secrets
 import shutil
 import sys
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -104,6 +105,15 @@ async def cut(request: Request, files: list[UploadFile] = File(...)) -> dict:
             "faces": [{"code": c, "image": _thumbnail(faces.faces[c])} for c in faces.codes]}
 
 
+def incoming_folder() -> Path:
+    """A new folder for a draft's faces on their way to ``deck add``, in the decks folder
+    (``.faces-PID-XXXX``: removed when the enrolment ends, or at the next start if the server died)."""
+    from sisepai.vision.decks import decks_dir
+
+    decks_dir().mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f".faces-{os.getpid()}-", dir=decks_dir()))
+
+
 def enrol_command(name: str, folder: Path, minutes: float) -> list[str]:
     """The command line that enrols the faces in ``folder`` as ``name``: the service runs the
     ``sisepai deck add`` command in a process of its own and imports no training code itself.
@@ -157,7 +167,45 @@ async def _follow(job: dict, process: asyncio.subprocess.Process, folder: Path) 
         else:
             job["error"] = job["last_line"] or f"the enrolment stopped (exit code {code})"
     finally:
+        job.pop("process", None)
         await run_in_threadpool(shutil.rmtree, folder, True)
+
+
+MAX_JOBS = 10
+"""Enrolment jobs remembered (the running one and the last finished ones), for GET /api/decks/jobs."""
+
+
+def _jobs(app) -> dict:
+    if not hasattr(app.state, "deck_jobs"):
+        app.state.deck_jobs = {}
+    return app.state.deck_jobs
+
+
+def _running(app) -> dict | None:
+    return next((j for j in _jobs(app).values() if not j["done"] and j["error"] is None), None)
+
+
+def _public(job: dict) -> dict:
+    return {"job": job["id"], "name": job["name"], "fraction": round(job["fraction"], 3), "message": job["message"],
+            "done": job["done"], "error": job["error"]}
+
+
+async def stop_enrolments(app) -> None:
+    """End every enrolment process (the server is stopping: no child outlives it)."""
+    for job in list(_jobs(app).values()):
+        process = job.get("process")
+        if process is not None and process.returncode is None:
+            process.terminate()  # deck add removes its half-built folder on SIGTERM
+            try:
+                await asyncio.wait_for(process.wait(), 10)
+            except asyncio.TimeoutError:
+                process.kill()
+        task = job.get("task")
+        if task is not None and not task.done():
+            try:
+                await asyncio.wait_for(task, 10)  # it removes the faces folder
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                pass
 
 
 @router.post("", summary="Enrol a cut deck (a write: needs the token beyond localhost)")
@@ -167,32 +215,43 @@ async def enrol(body: EnrolRequest, request: Request, x_sisepai_token: str | Non
     drafts = _drafts(app)
     if body.draft not in drafts:
         raise HTTPException(404, "no such draft (cut the faces again)")
-    job = getattr(app.state, "deck_job", None)
-    if job is not None and not job["done"] and job["error"] is None:
-        raise HTTPException(409, f"deck {job['name']!r} is being enrolled; try again when it is done")
+    running = _running(app)
+    if running is not None:
+        raise HTTPException(409, f"deck {running['name']!r} is being enrolled; try again when it is done")
+    # the slot is taken here, before any await: a second request sees this job
+    job = {"id": secrets.token_hex(8), "name": body.name, "fraction": 0.0, "message": "starting",
+           "last_line": "", "done": False, "error": None}
+    jobs = _jobs(app)
+    jobs[job["id"]] = job
+    while len(jobs) > MAX_JOBS:
+        jobs.pop(next(iter(jobs)))
     faces = drafts[body.draft][1]
-    folder = Path(tempfile.mkdtemp(prefix="sisepai-deck-"))
-    await run_in_threadpool(faces.save, folder)
     try:
+        folder = await run_in_threadpool(incoming_folder)
+        await run_in_threadpool(faces.save, folder)
         process = await asyncio.create_subprocess_exec(
             *enrol_command(body.name, folder, body.minutes), stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     except OSError as exc:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise HTTPException(503, f"could not start the enrolment: {exc}") from None
-    job = {"id": secrets.token_hex(8), "name": body.name, "fraction": 0.0, "message": "starting",
-           "last_line": "", "done": False, "error": None}
+        job["error"] = f"could not start the enrolment: {exc}"
+        raise HTTPException(503, job["error"]) from None
+    job["process"] = process
     job["task"] = asyncio.create_task(_follow(job, process, folder))  # kept, so it is not collected
-    app.state.deck_job = job
     return {"job": job["id"], "name": body.name}
+
+
+@router.get("/jobs", summary="The enrolments of this server: the running one and the last finished ones")
+async def list_jobs(request: Request) -> dict:
+    return {"jobs": [_public(j) for j in reversed(list(_jobs(request.app).values()))]}
 
 
 @router.get("/jobs/{job}", summary="The progress of an enrolment")
 async def job_status(job: str, request: Request) -> dict:
-    state = getattr(request.app.state, "deck_job", None)
-    if state is None or not secrets.compare_digest(state["id"], job[:64]):
+    state = next((j for j in _jobs(request.app).values() if secrets.compare_digest(j["id"], job[:64])), None)
+    if state is None:
         raise HTTPException(404, "no such job")
     if state["done"]:
         request.app.state.deck_recognizers.pop(state["name"], None)  # a replaced deck loads afresh
-    return {"name": state["name"], "fraction": round(state["fraction"], 3), "message": state["message"],
-            "done": state["done"], "error": state["error"]}
+    public = _public(state)
+    del public["job"]
+    return public

@@ -471,12 +471,25 @@ $("adapt").addEventListener("click", async () => {
   const j = await r.json();
   if (!r.ok) { $("deckstatus").textContent = typeof j.detail === "string" ? j.detail : "could not start"; return; }
   $("adapt").disabled = true;
+  followJob(j.job);
+});
+function followJob(job) {  // an enrolment's progress, also after a reload of the page
   const poll = async () => {
-    const s = await (await fetch("/api/decks/jobs/" + encodeURIComponent(j.job))).json();
+    const r = await fetch("/api/decks/jobs/" + encodeURIComponent(job));
+    if (!r.ok) return;
+    const s = await r.json();
     $("deckprogress").value = s.fraction || 0;
     $("deckstatus").textContent = s.error ? "failed: " + s.error : s.done ? `deck ${s.name} ready` : s.message;
     if (s.done) { loadDecks(s.name); return; }
     if (!s.error) setTimeout(poll, 1500);
   };
   poll();
-});
+}
+(async () => {  // a job still running when the page was reloaded
+  try {
+    const r = await fetch("/api/decks/jobs");
+    if (!r.ok) return;
+    const running = (await r.json()).jobs.find((j) => !j.done && !j.error);
+    if (running) { $("deckstatus").textContent = `enrolling ${running.name}…`; followJob(running.job); }
+  } catch (e) { /* the page works without it */ }
+})();

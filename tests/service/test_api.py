@@ -276,3 +276,47 @@ def test_the_service_loads_no_training_code():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_one_enrolment_at_a_time_listed_and_ended_with_the_server(tmp_path, monkeypatch):
+    """Four enrolments asked at once: one starts, three get 409. The job is listed (a reloaded
+    page finds it), and stopping the server ends its process and leaves no faces folder."""
+    import sys
+    import threading
+
+    import psutil
+
+    from sisepai.datasets.standin import standin_deck
+    from sisepai.service.routes import decks
+    from tests.vision.test_deck_grid import grid_photo
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("SISEPAI_HOME", str(home))
+    monkeypatch.setattr(decks, "enrol_command", lambda *a: [sys.executable, "-c", "import time; time.sleep(60)"])
+    (home / "decks").mkdir(parents=True)
+    (home / "decks" / ".faces-999999999-left").mkdir()  # from a server that died
+    png = cv2.imencode(".png", grid_photo(standin_deck(0, "tune", width=70), joker=True))[1].tobytes()
+    with client(tmp_path) as c:
+        assert not (home / "decks" / ".faces-999999999-left").exists()
+        draft = c.post("/api/decks/cut", files=[("files", ("grid.png", png, "image/png"))]).json()["draft"]
+        codes = []
+        threads = [threading.Thread(target=lambda n=n: codes.append(
+            c.post("/api/decks", json={"draft": draft, "name": f"d{n}"}).status_code)) for n in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert sorted(codes) == [200, 409, 409, 409]
+        jobs = c.get("/api/decks/jobs").json()["jobs"]
+        assert len([j for j in jobs if not j["done"] and not j["error"]]) == 1
+        def sleeper(p) -> bool:
+            try:
+                return "time.sleep(60)" in " ".join(p.cmdline())
+            except psutil.Error:
+                return False
+
+        children = [p for p in psutil.Process().children(recursive=True) if sleeper(p)]
+        assert len(children) == 1
+    gone, alive = psutil.wait_procs(children, timeout=15)
+    assert not alive  # the enrolment ended with the server
+    assert not [p.name for p in (home / "decks").iterdir() if p.name.startswith(".faces-")]
