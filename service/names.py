@@ -34,9 +34,15 @@ _KNOWN = {0x200B: "a zero-width space", 0x200C: "a zero-width non-joiner", 0x200
           0x09: "a tab"}
 
 
-def clean_name(text: str, what: str = "a player's name") -> str:
+def clean_name(text: str, what: str = "a player's name", forbid: str = "") -> str:
     """``text`` as a name, normalised (NFC, outer spaces trimmed), or a :class:`SisepaiError` in
-    words naming what is wrong with it."""
+    words naming what is wrong with it; ``forbid``: characters it may not hold besides.
+
+    >>> clean_name("../x", "a table's name", forbid="/")
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: a table's name may not hold '/'
+    """
     if not isinstance(text, str):
         raise SisepaiError(f"{what} must be text")
     name = unicodedata.normalize("NFC", text).strip(" ")
@@ -47,6 +53,9 @@ def clean_name(text: str, what: str = "a player's name") -> str:
             raise SisepaiError(f"{what} may not hold invisible characters (U+{ord(ch):04X}, {kind})")
         if category.startswith("Z") and ch != " ":
             raise SisepaiError(f"{what} may hold plain spaces only (U+{ord(ch):04X} is another space)")
+    for ch in forbid:
+        if ch in name:
+            raise SisepaiError(f"{what} may not hold {ch!r}")
     if not name:
         raise SisepaiError(f"{what} is empty")
     if len(name) > MAX_NAME:

@@ -70,13 +70,13 @@ MAX_TABLES = 200
 """A club has at most this many tables: bounds the work of listing them."""
 def check_table_name(name: str) -> str:
     """``name`` normalised if it is a table's name (:func:`.names.clean_name`: letters of any
-    script, digits, spaces and punctuation, 1 to 40 characters, nothing invisible), else a
-    :class:`SisepaiError` in words.
+    script, digits, spaces and punctuation but slashes, 1 to 40 characters, nothing invisible),
+    else a :class:`SisepaiError` in words.
 
     >>> check_table_name("table 2"), check_table_name("桌子1"), check_table_name("Grandma's table")
     ('table 2', '桌子1', "Grandma's table")
     """
-    return clean_name(name, "a table's name")
+    return clean_name(name, "a table's name", forbid="/\\")  # it names the table's CSV file too
 
 
 class UnknownTable(SisepaiError):
