@@ -385,13 +385,21 @@ async function loadLedger() {
   if (!r.ok) { $("ledgerout").textContent = "Error: " + detailText(j); return; }
   const row = (cells, tag) => {
     const tr = document.createElement("tr");
-    for (const c of cells) { const td = document.createElement(tag); td.textContent = String(c); tr.appendChild(td); }
+    for (const c of cells) {  // each name isolated (<bdi>): a right-to-left name cannot turn the row around
+      const td = document.createElement(tag), b = document.createElement("bdi");
+      b.textContent = String(c); td.appendChild(b); tr.appendChild(td);
+    }
     return tr;
   };
   $("totals").replaceChildren(row([`At ${j.table}`, "Total"], "th"), ...Object.entries(j.totals).map(([p, t]) => row([p, t], "td")));
   $("clubtotals").replaceChildren(row(["Club-wide", "Total"], "th"), ...Object.entries(j.club_totals).map(([p, t]) => row([p, t], "td")));
   $("exportcsv").href = "/api/ledger/export.csv" + tableQuery();
-  $("ledgerout").textContent = j.deals.slice(-10).map((d) => `#${d.id} ${d.winner || "draw"} ${d.points}: ` + d.payments.map((p) => `${p.payer}→${p.payee} ${p.amount}`).join(", ")).join("\n");
+  const bdi = (text) => { const b = document.createElement("bdi"); b.textContent = text; return b; };
+  $("ledgerout").replaceChildren(...j.deals.slice(-10).flatMap((d, k) => {
+    const parts = [k ? "\n" : "", `#${d.id} `, bdi(d.winner || "draw"), ` ${d.points}: `];
+    d.payments.forEach((p, i) => parts.push(i ? ", " : "", bdi(p.payer), "→", bdi(p.payee), ` ${p.amount}`));
+    return parts;
+  }));
 }
 $("dealform").addEventListener("submit", async (e) => {
   e.preventDefault();
