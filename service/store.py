@@ -66,6 +66,8 @@ MIGRATIONS = [
 ]
 
 DEFAULT_TABLE = "main"
+MAX_PLAYERS = 5000
+"""A club has at most this many players: bounds what a page load lists, and what a script may add."""
 MAX_TABLES = 200
 """A club has at most this many tables: bounds the work of listing them."""
 def check_table_name(name: str) -> str:
@@ -105,6 +107,7 @@ class Ledger:
     def add_player(self, name: str) -> dict:
         name = _clean(name)
         with self.db.transaction() as tx:
+            check_room_for_players(tx, [name])
             tx.run("INSERT INTO players (name, created) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, time.time()))
         return {"name": name}
 
@@ -276,10 +279,24 @@ def net_totals(payments, sign: int = 1, totals: dict[str, int] | None = None) ->
     return totals
 
 
+def check_room_for_players(tx, names: list[str]) -> None:
+    """A :class:`SisepaiError` when the players of ``names`` new to the club would take it past
+    :data:`MAX_PLAYERS`. No lock is taken, so writers at different tables do not queue on each
+    other: concurrent writers may pass the cap by a few players, never by thousands."""
+    count = tx.one("SELECT count(*) FROM players")[0]
+    if count + len(names) <= MAX_PLAYERS:
+        return  # room for all of them, new or not: no need to look them up
+    known = {r[0] for r in tx.rows("SELECT name FROM players WHERE name IN (" + ", ".join(["?"] * len(names)) + ")",
+                                   names)}
+    if count + len(set(names) - known) > MAX_PLAYERS:
+        raise SisepaiError(f"the club has {MAX_PLAYERS} players, the most it may have")
+
+
 def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int:
     """Write one deal at ``table`` within ``tx``: its players (new ones join the club), the deal
     (``created``, ``winner``, ``points``, ``rules``, ``source``, ``cards``, ``note``), its
     ``(payer, payee, amount)`` payments and the running totals; returns its id."""
+    check_room_for_players(tx, players)
     tx.run("INSERT INTO players (name, created) VALUES " + ", ".join(["(?, ?)"] * len(players))
            + " ON CONFLICT (name) DO NOTHING", [v for p in players for v in (p, deal["created"])])
     deal_id = tx.one("INSERT INTO deals (created, winner, points, rules, source, cards, note, room, players) "

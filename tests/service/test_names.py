@@ -40,3 +40,20 @@ def test_one_name_typed_two_ways_is_one_player(c):
         assert c.post("/api/ledger/deals", json={"players": [name, "Bo"], "winner": name, "points": 2}).status_code == 200
     view = c.get("/api/ledger").json()
     assert sorted(view["players"]) == ["Bo", "Zoë"]
+
+
+def test_the_club_has_a_player_cap(tmp_path, monkeypatch):
+    from sisepai.service import store
+
+    monkeypatch.setattr(store, "MAX_PLAYERS", 5)
+    ledger = store.Ledger(str(tmp_path / "l.sqlite"))
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        ledger.add_player(name)
+    ledger.add_deal("Ann", 3, ["Ann", "Eve"])  # the fifth player joins through a deal
+    ledger.add_player("Ann")  # a known player is no new one
+    with pytest.raises(store.SisepaiError, match="5 players, the most"):
+        ledger.add_player("Fay")
+    with pytest.raises(store.SisepaiError, match="5 players, the most"):
+        ledger.add_deal("Bo", 2, ["Bo", "Gus"])
+    assert len(ledger.players()) == 5
+    ledger.close()
