@@ -32,7 +32,7 @@ import numpy as np
 
 from sisepai.datasets.deck_faces import ASPECT_RANGE, FACE_CODES, DeckError
 
-from .geometry import groups_along, inside, order_upright
+from .geometry import groups_along, inside, order_upright, side_lengths
 
 GRID_ROWS = "GWYR"
 GRID_COLUMNS = "KAERHCP"
@@ -98,35 +98,28 @@ def straighten_card(image_bgr: np.ndarray, box: np.ndarray) -> np.ndarray:
 
 
 def _long_side(box: np.ndarray) -> float:
-    return float(max(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
+    return float(side_lengths(np.float32(box)).max())
 
 
 def _short_side(box: np.ndarray) -> float:
-    return float(min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
+    return float(side_lengths(np.float32(box)).min())
 
 
 def detected_cards(image_bgr: np.ndarray, recognizer=None) -> list[np.ndarray]:
     """The card outlines in a grid photo, as the shipped detector finds them: whole cards, and
     two lone ends of one card (any kind) joined into that card. ``recognizer``: a loaded
     :class:`~sisepai.vision.recognize.Recognizer` (default: the shipped one)."""
-    from .end_pairs import card_of_ends
+    from .end_pairs import pair_lone_ends
     from .recognize import _default
 
     det = (recognizer or _default()).recognize(image_bgr).detections
     cards = [np.float32(p) for p, k in zip(det.polygons, det.kind) if k == "card"]
     ends = [np.float32(p) for p, k in zip(det.polygons, det.kind) if k != "card"]
-    # in a grid no card lies on another: two lone ends in line, a card's length apart, are one card
-    options = []
-    for i in range(len(ends)):
-        for j in range(i + 1, len(ends)):
-            card = card_of_ends(ends[i], ends[j])
-            if card is not None:
-                options.append((float(np.linalg.norm(ends[i].mean(0) - ends[j].mean(0))), i, j, card))
-    used: set[int] = set()
-    for _, i, j, card in sorted(options, key=lambda o: o[0]):
-        if i not in used and j not in used and not any(inside(c.mean(0), card) for c in cards):
+    # in a grid no card lies on another: two lone ends of one card are joined whatever they read
+    rgb = np.ascontiguousarray(image_bgr[..., ::-1])
+    for _, _, card in pair_lone_ends(rgb, ends, [0] * len(ends)):
+        if not any(inside(c.mean(0), card) for c in cards):
             cards.append(np.float32(card))
-            used.update((i, j))
     cards = [refine_outline(image_bgr, c) for c in cards]
     return [c for c in cards if ASPECT_RANGE[0] <= _long_side(c) / max(_short_side(c), 1e-3) <= ASPECT_RANGE[1]]
 
@@ -217,21 +210,17 @@ def _columns(rows: list[list[int]], centres: np.ndarray, width: float) -> list[l
     column's x as a straight line in y (a photo taken a little from the side leans the columns);
     with no such row, from every card's x."""
     full = [r for r in rows[:4] if len(r) == 7]
-    ys = [float(np.mean([centres[i, 1] for i in r])) if r else 0.0 for r in rows[:4]]
     if full:
+        ys = [float(np.mean([centres[i, 1] for i in r])) if r else 0.0 for r in rows[:4]]
         fy = np.float32([np.mean([centres[i, 1] for i in r]) for r in full])
-        out = []
-        for y in ys:
-            xs = []
-            for c in range(7):
-                fx = np.float32([centres[r[c], 0] for r in full])
-                if len(full) >= 2 and float(np.ptp(fy)) > 1:
-                    a, b = np.polyfit(fy, fx, 1)
-                    xs.append(float(a * y + b))
-                else:
-                    xs.append(float(np.median(fx)))
-            out.append(xs)
-        return out
+        lines = []  # each column's x as a function of y: (slope, intercept)
+        for c in range(7):
+            fx = np.float32([centres[r[c], 0] for r in full])
+            if len(full) >= 2 and float(np.ptp(fy)) > 1:
+                lines.append(tuple(float(v) for v in np.polyfit(fy, fx, 1)))
+            else:
+                lines.append((0.0, float(np.median(fx))))
+        return [[a * y + b for a, b in lines] for y in ys]
     xs = np.float32([centres[i, 0] for r in rows[:4] for i in r])
     groups = groups_along(xs, 0.6 * width)
     if len(groups) != 7:
@@ -239,19 +228,26 @@ def _columns(rows: list[list[int]], centres: np.ndarray, width: float) -> list[l
     return [[float(np.mean(xs[g])) for g in groups]] * 4
 
 
-def place_in_grid(boxes: list[tuple[int, np.ndarray]]) -> tuple[dict[tuple[int, int], tuple[int, np.ndarray]], list[str]]:
+Cells = dict[tuple[int, int], tuple[int, np.ndarray]]
+"""Grid cells ``(row, column)`` -> ``(photo index, card outline)``."""
+
+
+def place_in_grid(boxes: list[tuple[int, np.ndarray]]) -> tuple[Cells, list[str], list[str]]:
     """Each card outline ``(photo, box)`` placed in the grid's cell ``(row, column)`` (rows of
-    several photos read as one tall photo, in order), and the problems, one line each: a
-    missing card named by its cell, an extra object, two cards touching.
+    several photos read as one tall photo, in order); then the problems that leave the grid
+    unfit to cut (a missing card named by its cell, two cards in one cell or lying on each
+    other, rows or columns that cannot be told), and the notes that do not (something not
+    card-sized, left out), one line each.
 
     >>> box = lambda x, y: np.float32([[x, y], [x + 20, y], [x + 20, y + 80], [x, y + 80]])
-    >>> cells, problems = place_in_grid([(0, box(30 * c, 100 * r)) for r in range(4) for c in range(7) if (r, c) != (2, 4)])
-    >>> len(cells), problems
-    (27, ['row 3, column 5 (YH): no card'])
+    >>> cells, problems, notes = place_in_grid([(0, box(30 * c, 100 * r)) for r in range(4) for c in range(7) if (r, c) != (2, 4)])
+    >>> len(cells), problems, notes
+    (27, ['row 3, column 5 (YH): no card'], [])
     """
     problems: list[str] = []
+    notes: list[str] = []
     if not boxes:
-        return {}, ["found 0 cards"]
+        return {}, ["found 0 cards"], notes
     lengths = np.float32([_long_side(b) for _, b in boxes])
     widths = np.float32([_short_side(b) for _, b in boxes])
     length, width = float(np.median(lengths)), float(np.median(widths))
@@ -259,10 +255,10 @@ def place_in_grid(boxes: list[tuple[int, np.ndarray]]) -> tuple[dict[tuple[int, 
     for k, (photo, b) in enumerate(boxes):
         x, y = b.mean(0)
         if lengths[k] > 1.35 * length or widths[k] > 1.6 * width:
-            problems.append(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something larger than a card "
+            notes.append(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something larger than a card "
                             f"(two cards touching, or another object): leave a gap around each card")
         elif lengths[k] < 0.7 * length:
-            problems.append(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something smaller than a card "
+            notes.append(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something smaller than a card "
                             f"(another object, or a card half covered): take it away")
         else:
             keep.append(k)
@@ -275,18 +271,18 @@ def place_in_grid(boxes: list[tuple[int, np.ndarray]]) -> tuple[dict[tuple[int, 
     centres = np.float32([b.mean(0) for _, b in boxes])
     if len(rows) > 5 or (len(rows) == 5 and len(rows[4]) > 1):
         counts = ", ".join(str(len(r)) for r in rows)
-        return {}, problems + [f"found {len(rows)} rows ({counts}): the grid is 4 rows of 7 and a joker alone "
-                               f"in a fifth row; take away what is not a card, and send each row in one photo"]
+        return {}, [f"found {len(rows)} rows ({counts}): the grid is 4 rows of 7 and a joker alone "
+                               f"in a fifth row; take away what is not a card, and send each row in one photo"], notes
     if len(rows) < 4:
         counts = ", ".join(str(len(r)) for r in rows) or "none"
-        return {}, problems + [f"found {len(rows)} row{'s' * (len(rows) != 1)} of cards ({counts}): "
-                               f"the grid is 4 rows of 7 (G W Y R; K A E R H C P)"]
+        return {}, [f"found {len(rows)} row{'s' * (len(rows) != 1)} of cards ({counts}): "
+                    f"the grid is 4 rows of 7 (G W Y R; K A E R H C P)"], notes
     columns = _columns(rows, centres, width)
     if columns is None:
         counts = ", ".join(str(len(r)) for r in rows)
-        return {}, problems + [f"cannot tell the columns apart (rows of {counts} cards): lay the cards in "
-                               f"straight columns, a gap between them"]
-    cells: dict[tuple[int, int], tuple[int, np.ndarray]] = {}
+        return {}, [f"cannot tell the columns apart (rows of {counts} cards): lay the cards in "
+                    f"straight columns, a gap between them"], notes
+    cells: Cells = {}
     for r, row in enumerate(rows[:4]):
         if len(row) == 7:  # a whole row: its cards in order
             cells.update({(r, c): boxes[k] for c, k in enumerate(row)})
@@ -305,10 +301,10 @@ def place_in_grid(boxes: list[tuple[int, np.ndarray]]) -> tuple[dict[tuple[int, 
     if len(rows) == 5:
         cells[(4, 0)] = boxes[rows[4][0]]
     problems += _overlaps(cells)
-    return cells, problems
+    return cells, problems, notes
 
 
-def _overlaps(cells: dict[tuple[int, int], tuple[int, np.ndarray]]) -> list[str]:
+def _overlaps(cells: Cells) -> list[str]:
     """A line for each two cards of one photo that lie on each other (one face would be cut with
     part of the other on it)."""
     out = []
@@ -377,22 +373,15 @@ def cut_grid(images_bgr: Sequence[np.ndarray], recognizer=None, finder: str = "a
     for how in tries:
         boxes = [(i, b) for i, image in enumerate(images_bgr)
                  for b in (detected_cards(image, recognizer) if how == "detector" else find_cards(image))]
-        cells, problems = place_in_grid(boxes)
-        whole = len(cells) in (28, 29) and not any(
-            "no card" in p or "more than one" in p or "overlap" in p for p in problems)
-        if whole:
-            faces = {f"{GRID_ROWS[r]}{GRID_COLUMNS[c]}": straighten_card(images_bgr[cells[(r, c)][0]], cells[(r, c)][1])
-                     for r in range(4) for c in range(7)}
-            assert tuple(faces) == FACE_CODES
-            outlines = {code: cells[(GRID_ROWS.index(code[0]), GRID_COLUMNS.index(code[1]))] for code in faces}
-            if (4, 0) in cells:
-                faces["J"] = straighten_card(images_bgr[cells[(4, 0)][0]], cells[(4, 0)][1])
-                outlines["J"] = cells[(4, 0)]
+        cells, problems, notes = place_in_grid(boxes)
+        if not problems and len(cells) in (28, 29):
+            outlines = {code: cells[_cell_of(code)] for code in FACE_CODES + (("J",) if (4, 0) in cells else ())}
+            faces = {code: straighten_card(images_bgr[photo], box) for code, (photo, box) in outlines.items()}
             if how == "detector":  # the shipped reader is loaded: a second opinion on each cell
-                problems += reading_notes(images_bgr, outlines, recognizer)
-            return GridCut(faces, how, problems, outlines)
+                notes += reading_notes(images_bgr, outlines, recognizer)
+            return GridCut(faces, how, notes, outlines)
         if first_problems is None:
-            first_problems = problems
+            first_problems = problems + notes
     shown = first_problems[:8] + ([f"and {len(first_problems) - 8} more"] if len(first_problems) > 8 else [])
     raise DeckError("the grid is not whole: " + "; ".join(shown) +
                     ". The grid is 4 rows of 7 (G W Y R; K A E R H C P), and a joker alone in a fifth row, cards apart")

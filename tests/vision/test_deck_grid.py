@@ -131,7 +131,7 @@ def test_cards_lying_on_each_other_are_reported():
         return np.float32([[x, y], [x + 20, y], [x + 20, y + 80], [x, y + 80]])
 
     boxes = [(0, box(30 * c + (-16 if (r, c) == (1, 1) else 0), 100 * r)) for r in range(4) for c in range(7)]
-    cells, problems = place_in_grid(boxes)  # WA slid half onto WK
+    cells, problems, notes = place_in_grid(boxes)  # WA slid half onto WK
     assert problems == ["row 2, column 1 (WK) and row 2, column 2 (WA): the cards touch or overlap; leave a gap"]
 
 
