@@ -149,19 +149,15 @@ def cut_sheet(faces: dict, height: int = 240):
 
     from sisepai.datasets.grid_photo import grid_codes
 
-    rows = []
-    for row in grid_codes("J" in faces):
-        tiles = []
-        for code in row:
-            face = faces[code]
-            w = max(24, int(round(height * face.shape[1] / face.shape[0])))
-            tile = np.full((height + 30, 130, 3), 255, np.uint8)
-            tile[:height, 5:5 + min(w, 120)] = cv2.resize(face, (w, height), interpolation=cv2.INTER_AREA)[:, :120, ::-1]
-            cv2.putText(tile, code, (5, height + 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1, cv2.LINE_AA)
-            tiles.append(tile)
-        tiles += [np.full_like(tiles[0], 255)] * (7 - len(tiles))
-        rows.append(np.concatenate(tiles, axis=1))
-    return np.concatenate(rows, axis=0)
+    tiles = []
+    for code in [c for row in grid_codes("J" in faces) for c in row]:
+        face = faces[code]
+        w = max(24, int(round(height * face.shape[1] / face.shape[0])))
+        tile = np.full((height + 30, 130, 3), 255, np.uint8)
+        tile[:height, 5:5 + min(w, 120)] = cv2.resize(face, (w, height), interpolation=cv2.INTER_AREA)[:, :120, ::-1]
+        cv2.putText(tile, code, (5, height + 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1, cv2.LINE_AA)
+        tiles.append(tile)
+    return tile_rows(tiles)
 
 
 def _cut(args) -> int:
@@ -376,12 +372,20 @@ def contact_sheet(name: str):
         cv2.putText(tile, f"{read} {joint.max():.2f}", (5, height + 38), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1,
                     cv2.LINE_AA)
         tiles.append(tile)
-    per_row = 7
+    return tile_rows(tiles)
+
+
+def tile_rows(tiles: list, per_row: int = 7):
+    """Tiles (BGR images of one height) laid out ``per_row`` to a row, as the grid lies: the 28
+    faces in 4 rows, a joker alone in a fifth; narrower tiles padded white to the widest."""
+    import cv2
+    import numpy as np
+
+    width = max(t.shape[1] for t in tiles)
     rows = []
     for i in range(0, len(tiles), per_row):
-        row = tiles[i:i + per_row]
-        width = max(t.shape[1] for t in tiles)
-        row = [cv2.copyMakeBorder(t, 0, 0, 0, width - t.shape[1], cv2.BORDER_CONSTANT, value=(255, 255, 255)) for t in row]
+        row = [cv2.copyMakeBorder(t, 0, 0, 0, width - t.shape[1], cv2.BORDER_CONSTANT, value=(255, 255, 255))
+               for t in tiles[i:i + per_row]]
         row += [np.full_like(row[0], 255)] * (per_row - len(row))
         rows.append(np.concatenate(row, axis=1))
     return np.concatenate(rows, axis=0)

@@ -56,6 +56,15 @@ TMP_PATTERN = re.compile(r"\.(?P<name>[A-Za-z0-9_-]{1,40})\.tmp-(?P<pid>[0-9]+)|
 server (PID) handed to one: ``.faces-PID-XXXX``."""
 
 
+def new_faces_folder() -> Path:
+    """A new folder in the decks folder for faces on their way to ``deck add`` (the service's
+    My deck): ``.faces-PID-XXXX``, which :func:`remove_stale_builds` removes once PID is gone."""
+    import tempfile
+
+    decks_dir().mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f".faces-{os.getpid()}-", dir=decks_dir()))
+
+
 def _alive(pid: int) -> bool:
     if pid == os.getpid():
         return True

@@ -19,8 +19,6 @@ import base64
 import secrets
 import shutil
 import sys
-import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -103,15 +101,6 @@ async def cut(request: Request, files: list[UploadFile] = File(...)) -> dict:
     drafts[draft] = (time.time(), faces)
     return {"draft": draft, "notes": notes,
             "faces": [{"code": c, "image": _thumbnail(faces.faces[c])} for c in faces.codes]}
-
-
-def incoming_folder() -> Path:
-    """A new folder for a draft's faces on their way to ``deck add``, in the decks folder
-    (``.faces-PID-XXXX``: removed when the enrolment ends, or at the next start if the server died)."""
-    from sisepai.vision.decks import decks_dir
-
-    decks_dir().mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".faces-{os.getpid()}-", dir=decks_dir()))
 
 
 def enrol_command(name: str, folder: Path, minutes: float) -> list[str]:
@@ -227,7 +216,9 @@ async def enrol(body: EnrolRequest, request: Request, x_sisepai_token: str | Non
         jobs.pop(next(iter(jobs)))
     faces = drafts[body.draft][1]
     try:
-        folder = await run_in_threadpool(incoming_folder)
+        from sisepai.vision.decks import new_faces_folder
+
+        folder = await run_in_threadpool(new_faces_folder)
         await run_in_threadpool(faces.save, folder)
         process = await asyncio.create_subprocess_exec(
             *enrol_command(body.name, folder, body.minutes), stdin=asyncio.subprocess.DEVNULL,

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from sisepai.engine.errors import SisepaiError
 
+from ..server import WS_MAX_MESSAGE
 from ..store import check_table_name
 from ..work import PoolFull
 
@@ -67,7 +68,8 @@ async def live(ws: WebSocket) -> None:
     session = VideoSession(recognizer, assistant)
     clock = getattr(app.state, "clock", time.perf_counter)
     pool = app.state.pool
-    frame_limit = int(app.state.settings.max_upload_mb * 1024 * 1024)
+    # the socket itself refuses messages past WS_MAX_MESSAGE; a smaller upload limit is answered here
+    frame_limit = min(int(app.state.settings.max_upload_mb * 1024 * 1024), WS_MAX_MESSAGE)
 
     def command(text: str) -> str | None:
         """A text message: ``{"hand": "GK GA ...", "seat": "S"}``; the error to send back, if any."""
