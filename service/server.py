@@ -113,6 +113,14 @@ def raise_open_file_limit() -> int | None:
     return soft
 
 
+def quiet_ws_deprecation() -> None:
+    """uvicorn's ``websockets`` protocol warns that it is deprecated; it is chosen on purpose: the
+    newer ``websockets-sansio`` protocol ignores ``ws_max_queue`` and queues without a bound."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message=r"The `websockets` implementation is deprecated")
+
+
 def quiet_repeated_errors() -> None:
     """Install :class:`OncePerSecond` on the loggers a flood of failed connections writes to."""
     for name in ("asyncio", "uvicorn.error"):
@@ -123,6 +131,7 @@ def quiet_repeated_errors() -> None:
 
 def uvicorn_options() -> dict:
     """The keyword arguments of ``uvicorn.run`` that bound sockets and messages."""
+    quiet_ws_deprecation()
     return {"http": BoundedH11Protocol, "ws": "websockets", "ws_max_size": WS_MAX_MESSAGE,
             "ws_max_queue": WS_MAX_QUEUE, "ws_per_message_deflate": False, "timeout_keep_alive": KEEP_ALIVE_S,
             "h11_max_incomplete_event_size": MAX_HEADERS, "limit_concurrency": MAX_CONNECTIONS}
