@@ -15,7 +15,7 @@ checks that no printed paper colour falls in a held-out colour box.
 >>> rng = np.random.default_rng(3)
 >>> traits = draw_printed_traits(rng)
 >>> sorted(traits)
-['border', 'brush', 'flaw', 'middle', 'papers', 'soldier']
+['border', 'brush', 'end_frame', 'far_end', 'flaw', 'middle', 'papers', 'script', 'soldier', 'word_mark']
 """
 
 from __future__ import annotations
@@ -23,21 +23,28 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .scripts import SCRIPTS
+
 PRINTED_PAPERS: dict[str, list[tuple[tuple[float, float], tuple[float, float], tuple[float, float]]]] = {
     # suit -> (hue degrees, saturation, value) boxes of printed paper, none inside a held-out box
     "G": [((156, 175), (0.45, 0.85), (0.30, 0.45)),   # dark teal green
-          ((148, 170), (0.15, 0.30), (0.60, 0.85))],  # sage
+          ((148, 170), (0.15, 0.30), (0.60, 0.85)),   # sage
+          ((64, 78), (0.40, 0.65), (0.36, 0.52))],    # under a warm white balance: olive
     "W": [((190, 250), (0.02, 0.08), (0.66, 0.80)),   # blue-grey white
-          ((56, 66), (0.10, 0.16), (0.90, 1.00))],    # ivory
+          ((56, 66), (0.10, 0.16), (0.90, 1.00)),     # ivory
+          ((255, 290), (0.06, 0.14), (0.74, 0.90))],  # under a cool white balance: lavender
     "Y": [((41, 46), (0.55, 0.90), (0.60, 0.72)),     # mustard
           ((44, 54), (0.30, 0.48), (0.88, 1.00))],    # straw
     "R": [((340, 352), (0.20, 0.33), (0.85, 1.00)),   # rose
-          ((345, 356), (0.50, 0.68), (0.50, 0.66))],  # dark crimson
+          ((345, 356), (0.50, 0.68), (0.50, 0.66)),   # dark crimson
+          ((15, 26), (0.50, 0.78), (0.30, 0.46))],    # in dim warm light: brown
 }
 BORDERS = ("dots", "brackets", "rope")
-MIDDLES = ("seal", "medallion", "vine")
+MIDDLES = ("seal", "medallion", "vine", "word")
 FLAWS = ("bleed", "dropout", "paper_shift")
 SEAL_GLYPHS = "福祿壽喜財吉春"
+WORD_GLYPHS = "福祿壽富貴榮華"
+"""The small word some decks print between the ends, with dots or stars around it."""
 PAPER_SHARE = 0.35
 """Each suit of a printed deck takes a printed paper colour with this chance."""
 
@@ -69,6 +76,11 @@ def draw_printed_traits(rng: np.random.Generator) -> dict:
         "flaw": str(rng.choice(FLAWS)) if rng.random() < 0.45 else None,
         "brush": float(rng.uniform(0.3, 1.0)) if rng.random() < 0.3 else 0.0,
         "soldier": "卆" if rng.random() < 0.25 else None,
+        # drawn after the traits above, so a seed's earlier traits stay what they were
+        "script": str(rng.choice(SCRIPTS)) if rng.random() < 0.35 else None,
+        "end_frame": bool(rng.random() < 0.25),
+        "far_end": "upright" if rng.random() < 0.15 else "turned",
+        "word_mark": str(rng.choice(("dots", "stars"))),
     }
 
 
@@ -105,9 +117,10 @@ def draw_border(img: np.ndarray, kind: str, colour: tuple[int, int, int]) -> Non
 
 
 def draw_middle(img: np.ndarray, kind: str, top: int, bottom: int, ink: tuple[int, int, int],
-                paper: tuple[int, int, int], glyph_mask: np.ndarray | None = None) -> None:
+                paper: tuple[int, int, int], glyph_mask: np.ndarray | None = None, mark: str = "dots") -> None:
     """An ornament between the two ends (rows ``top``..``bottom``): a filled seal with a glyph
-    reversed out of it (``glyph_mask``), a medallion of rings and spokes, or a vine with leaves."""
+    reversed out of it (``glyph_mask``), a medallion of rings and spokes, a vine with leaves, or a
+    small word (``glyph_mask``) printed in ink with ``mark`` (dots or stars) above and below."""
     w = img.shape[1]
     if bottom - top < w * 0.6:
         return
@@ -139,8 +152,32 @@ def draw_middle(img: np.ndarray, kind: str, top: int, bottom: int, ink: tuple[in
             axes = (max(2, w // 12), max(1, w // 24))
             cv2.ellipse(img, (int(xs[k]) + (axes[0] if k % 2 else -axes[0]), int(ys[k])), axes, 30, 0, 360,
                         (60, 130, 60, 255), -1, cv2.LINE_AA)
+    elif kind == "word":
+        c = tuple(ink) + (255,)
+        if glyph_mask is not None:
+            side = max(4, int(w * 0.42))
+            m = cv2.resize(glyph_mask, (side, side), interpolation=cv2.INTER_AREA)
+            y0, x0 = cy - side // 2, cx - side // 2
+            a = (m.astype(np.float32) / 255)[..., None]
+            roi = img[y0:y0 + side, x0:x0 + side, :3].astype(np.float32)
+            img[y0:y0 + side, x0:x0 + side, :3] = (roi * (1 - a) + np.float32(ink) * a).astype(np.uint8)
+        r = max(1, w // 16)
+        for y in (cy - int(w * 0.42), cy + int(w * 0.42)):
+            if mark == "stars":
+                draw_star(img, (cx, y), max(2, w // 9), c)
+            else:
+                for x in (cx - 2 * r - 1, cx + 2 * r + 1):
+                    cv2.circle(img, (x, y), r, c, -1, cv2.LINE_AA)
     else:
         raise ValueError(f"unknown printed middle {kind!r} (known: {', '.join(MIDDLES)})")
+
+
+def draw_star(img: np.ndarray, centre: tuple[int, int], radius: int, colour: tuple[int, ...]) -> None:
+    """A filled five-pointed star of ``radius`` px at ``centre``."""
+    a = np.linspace(-np.pi / 2, 1.5 * np.pi, 10, endpoint=False)
+    r = np.where(np.arange(10) % 2 == 0, radius, radius * 0.42)
+    pts = np.stack([centre[0] + r * np.cos(a), centre[1] + r * np.sin(a)], 1)
+    cv2.fillPoly(img, [np.int32(np.round(pts))], colour, cv2.LINE_AA)
 
 
 def brush_mask(mask: np.ndarray, strength: float, rng: np.random.Generator) -> np.ndarray:

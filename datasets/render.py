@@ -28,8 +28,9 @@ from PIL import Image, ImageDraw
 from sisepai.engine.cards import BLACK_GLYPHS, CARD_CODES, JOKER_GLYPHS, RED_GLYPHS
 
 from .fonts import FontBank, FontInfo, load_font
-from .printed import SEAL_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
+from .printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
 from .printed import hsv_colour as _hsv
+from .scripts import script_mask
 
 END_FRACTION = 1.15
 """An end region is the card's width across and ``END_FRACTION`` widths deep."""
@@ -226,6 +227,8 @@ def _char_mask(char: str, size: int, style: DeckStyle, rng: np.random.Generator)
         mask = abbreviated_soldier(size, lambda c, s: _glyph_mask(c, font, s, style, rng))
     else:
         mask = _glyph_mask(char, font, size, style, rng)
+    if style.printed.get("script"):
+        mask = script_mask(mask, style.printed["script"], rng)
     if style.printed.get("brush"):
         mask = brush_mask(mask, style.printed["brush"], rng)
     return mask
@@ -316,10 +319,13 @@ def render_face(code: str, style: DeckStyle, width: int, rng: np.random.Generato
     mid_top, mid_bot = int(end_depth), int(height - end_depth)
     if printed.get("middle") and code != "J":
         seal = None
-        if printed["middle"] == "seal":
-            glyph = next((g for g in SEAL_GLYPHS if style.font.has(g)), None)
+        if printed["middle"] in ("seal", "word"):
+            bank = SEAL_GLYPHS if printed["middle"] == "seal" else WORD_GLYPHS
+            choices = [g for g in bank if style.font.has(g)]
+            glyph = choices[style.seed % len(choices)] if choices else None  # one word for the deck
             seal = _glyph_mask(glyph, style.font, int(width * 0.4), style, rng) if glyph else None
-        draw_middle(img, printed["middle"], mid_top, mid_bot, ink, style.palette[suit], seal)
+        draw_middle(img, printed["middle"], mid_top, mid_bot, ink, style.palette[suit], seal,
+                    printed.get("word_mark", "dots"))
     elif style.ornament and mid_bot - mid_top > width * 0.4:
         cx = width // 2
         if style.ornament == 1:
@@ -360,11 +366,17 @@ def render_face(code: str, style: DeckStyle, width: int, rng: np.random.Generato
             jx = rng.normal(0, style.misprint * width)
             jy = rng.normal(0, style.misprint * width)
             cy = style.char_offset * width + jy
-            m = mask if k == 0 else mask[::-1, ::-1]
+            # the far end is printed turned, to read from the other side; some decks print it upright
+            m = mask if k == 0 or printed.get("far_end") == "upright" else mask[::-1, ::-1]
             if k == 0:
                 _blend(img, m, int(width / 2 - mw / 2 + jx), int(cy - mh / 2), ink)
             else:
                 _blend(img, m, int(width / 2 - mw / 2 - jx), int(height - cy - mh / 2), ink)
+            if printed.get("end_frame"):  # a thin frame around each end's character
+                mid = cy if k == 0 else height - cy
+                half = int(min(size * 0.56, width * 0.44))
+                cv2.rectangle(img, (width // 2 - half, int(mid - half)), (width // 2 + half, int(mid + half)),
+                              ink + (255,), 1, cv2.LINE_AA)
             ends.append(region)
     else:
         # a plain joker face: a pattern instead of a character; its ends still carry the look

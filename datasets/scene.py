@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 LAYOUTS = ("table", "fan", "hand")
 LABEL_MIN_CHAR_VISIBLE = 0.5
 """A card is labelled only if at least this fraction of one of its characters is visible."""
-GENERATOR_VERSION = "1.4"
+GENERATOR_VERSION = "1.5"
 PLAIN_BACKGROUND = (255, 0, 255)
 
 CLUTTER_TEXT = "中國国人大天上下日月山水火木金土東西南北發发白紅红綠绿黃黄黑一二三四五六七八九十百千萬万元福壽"

@@ -21,6 +21,7 @@ import argparse
 import json
 import sys
 import time
+import zlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -95,8 +96,12 @@ def _sum_layouts(results: list[dict]) -> dict:
     return out
 
 
-def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_scenes: int = 200) -> dict:
-    """Enrol and measure every stand-in deck of ``split``; the summary (also written to WORK)."""
+def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_scenes: int = 200,
+        detector: Path | None = None) -> dict:
+    """Enrol and measure every stand-in deck of ``split``; the summary (also written to WORK).
+
+    ``detector`` (default: the shipped one) is the detector of both readings, zero-shot and
+    enrolled, so a candidate detector is chosen on both."""
     from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS, standin_deck
     from sisepai.vision.reader import DEFAULT_WEIGHTS
     from sisepai.vision.recognize import Recognizer
@@ -105,8 +110,11 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
     from .evaluate import evaluate_recognizer
 
     opts = opts or EnrolOptions()
-    general = Recognizer.load()
+    general = Recognizer.load(detector)
     from .hand_eval import detections_of, evaluate_hands
+
+    # the finished hands' readings are cached per detector
+    tag = f".{detector.stem}-{zlib.crc32(str(detector.resolve()).encode()):08x}" if detector else ""
 
     zero, enrolled, per_deck = [], [], {}
     hands_zero, hands_enrolled = [], []
@@ -130,7 +138,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
             report_file.write_text(json.dumps(report, indent=1))
         report = json.loads(report_file.read_text())
         z = evaluate_recognizer(general, data)
-        adapted = Recognizer.load(reader_weights=weights)
+        adapted = Recognizer.load(detector, reader_weights=weights)
         e = evaluate_recognizer(adapted, data)
         zero.append(z)
         enrolled.append(e)
@@ -139,8 +147,8 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
         crops_enrolled.append(ce)
         hands = write_scenes(faces, work / "hands" / name, hand_scenes, HAND_SEED + k + (50 if split == "tune" else 0),
                              layouts=("hand",))
-        hz = detections_of(general, hands, work / "hands" / f"{name}.zero.pkl")
-        he = detections_of(adapted, hands, work / "hands" / f"{name}{label}.enrolled.pkl")
+        hz = detections_of(general, hands, work / "hands" / f"{name}{tag}.zero.pkl")
+        he = detections_of(adapted, hands, work / "hands" / f"{name}{label}{tag}.enrolled.pkl")
         hands_zero += hz
         hands_enrolled += he
         per_deck[name] = {"zero_shot": _sum_layouts([z]), "enrolled": _sum_layouts([e]),
@@ -160,6 +168,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
                 "by_rank": {r: round(float(np.mean(v)), 4) for r, v in ranks.items()}}
 
     summary = {"split": split, "decks": len(per_deck), "scenes_per_deck": scenes,
+               "detector": str(detector) if detector else "shipped",
                "zero_shot": _sum_layouts(zero), "enrolled": _sum_layouts(enrolled),
                "crops_zero_shot": pooled(crops_zero), "crops_enrolled": pooled(crops_enrolled),
                "enrol_seconds_max": max(d["enrol_seconds"] or 0 for d in per_deck.values()),
@@ -196,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                    help="an enrolment option other than its default, e.g. minutes=6 or colour_jitter=4,0.1,0.06")
     p.add_argument("--label", default="", help="a suffix for the readers folder, to compare settings")
+    p.add_argument("--detector", type=Path, metavar="PT", help="a candidate detector to read with (default: the shipped one)")
+    p.add_argument("--hand-scenes", type=int, default=200, help="finished-hand scenes per deck (default 200)")
     args = p.parse_args(argv)
     from .enrol import EnrolOptions
 
@@ -204,11 +215,11 @@ def main(argv: list[str] | None = None) -> int:
         key, _, value = item.partition("=")
         default = getattr(opts, key)
         setattr(opts, key, tuple(float(v) for v in value.split(",")) if isinstance(default, tuple) else type(default)(value))
-    summary = run(args.work, args.split, args.scenes, opts, args.label)
+    summary = run(args.work, args.split, args.scenes, opts, args.label, args.hand_scenes, args.detector)
     if args.split == "test":
         summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes)
         METRICS.write_text(json.dumps(summary, indent=1) + "\n")
-    out = args.work / f"summary-{args.split}{args.label}.json"
+    out = args.work / f"summary-{args.split}{args.label}{'-' + args.detector.stem if args.detector else ''}.json"
     out.write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps({k: v for k, v in summary.items() if k != "per_deck"}, indent=1))
     return 0

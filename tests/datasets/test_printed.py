@@ -8,6 +8,7 @@ import pytest
 from sisepai.datasets import printed, standin
 from sisepai.datasets.fonts import FontBank, draws_ink
 from sisepai.datasets.render import DeckStyle, render_face
+from sisepai.datasets.scripts import SCRIPTS
 
 
 def _hsv(rgb):
@@ -35,6 +36,7 @@ def test_printed_traits_are_not_the_stand_in_traits():
     assert not held_out_middles & set(printed.MIDDLES)
     assert not {"misregister", "fade", "halftone"} & set(printed.FLAWS)
     assert not set(standin.MIDDLE_GLYPHS) & set(printed.SEAL_GLYPHS)
+    assert not set(standin.MIDDLE_GLYPHS) & set(printed.WORD_GLYPHS)
 
 
 def test_only_training_decks_draw_printed_traits():
@@ -48,7 +50,8 @@ def test_only_training_decks_draw_printed_traits():
 
 
 @pytest.mark.parametrize("trait,value", [("border", b) for b in printed.BORDERS] + [("middle", m) for m in printed.MIDDLES]
-                         + [("flaw", f) for f in printed.FLAWS] + [("brush", 1.0)])
+                         + [("flaw", f) for f in printed.FLAWS] + [("brush", 1.0)]
+                         + [("script", k) for k in SCRIPTS] + [("end_frame", True)])
 def test_each_trait_changes_the_face_and_keeps_the_character(trait, value):
     style = DeckStyle.random(np.random.default_rng(11), printed=False)
     style.aspect, style.ornament, style.stamp, style.frame = 5.0, 0, None, 0
@@ -73,3 +76,27 @@ def test_every_glyph_a_font_claims_draws_ink():
     for font in FontBank().all:
         blank = [g for g in font.glyphs if not draws_ink(font.file, g)]
         assert not blank, f"{font.family} claims {''.join(blank)} but draws nothing"
+
+
+def test_an_upright_far_end_prints_the_near_end_again():
+    style = DeckStyle.random(np.random.default_rng(13), printed=False)
+    style.aspect, style.ornament, style.stamp, style.frame, style.both_ends, style.misprint = 4.0, 0, None, 0, True, 0.0
+    style.wear, style.grain = 0.0, 0.0
+    style.printed = {"far_end": "upright"}
+    face = render_face("RH", style, 60, np.random.default_rng(1)).image[..., :3].astype(int)
+    near, far = face[:60], face[-60:]
+    assert np.abs(near - far).mean() < np.abs(near - far[::-1, ::-1]).mean()  # the same way up, not turned
+
+
+@pytest.mark.parametrize("kind", SCRIPTS)
+def test_each_script_keeps_the_ink_of_a_character(kind):
+    from sisepai.datasets.scripts import script_mask
+
+    style = DeckStyle.random(np.random.default_rng(14), printed=False)
+    from sisepai.datasets.render import _glyph_mask
+
+    mask = _glyph_mask("馬", style.font, 64, style, np.random.default_rng(0))
+    drawn = script_mask(mask, kind, np.random.default_rng(0))
+    assert drawn.shape == mask.shape
+    share = (drawn > 127).sum() / max(1, (mask > 127).sum())
+    assert 0.3 < share < 3.0  # a redrawn character, neither erased nor a blot
