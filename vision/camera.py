@@ -73,8 +73,26 @@ def quiet_native_stderr() -> Iterator[None]:
         os.close(saved)
 
 
+PACES = ("keep_up", "every", "realtime")
+
+
 class VideoSource:
-    def __init__(self, path: str, realtime: bool = False):
+    """A video file's frames with the video's own clock (``t`` = frame index / fps).
+
+    ``pace`` says what happens when reading is slower or faster than the video plays:
+
+    - ``keep_up`` (the default): never fall behind the video's clock. Frames the reader has no
+      time for are skipped (grabbed, not decoded), as a camera's would be;
+    - ``every``: every frame, however long it takes (offline analysis);
+    - ``realtime``: every frame it has time for, and never ahead of the clock (a demo).
+
+    ``skipped`` counts the frames left out; ``behind`` is how many seconds the last frame given
+    was behind the clock when it was given.
+    """
+
+    def __init__(self, path: str, realtime: bool = False, pace: str | None = None):
+        if pace is not None and pace not in PACES:
+            raise ValueError(f"pace is one of {', '.join(PACES)}, not {pace!r}")
         self.path = path
         with quiet_native_stderr():
             self.cap = cv2.VideoCapture(path)
@@ -88,20 +106,30 @@ class VideoSource:
         if not ok or first is None:
             raise SourceError(f"{path} holds no readable frames (corrupt or empty video)")
         self.first = first
-        self.realtime = realtime
+        self.pace = pace or ("realtime" if realtime else "keep_up")
+        self.skipped = 0
+        self.behind = 0.0
+        self.clock = time.perf_counter
 
     def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:
-        start = time.perf_counter()
+        start = None
         frame, i = self.first, 0
         while frame is not None:
             t = i / self.fps
-            if self.realtime:
-                delay = t - (time.perf_counter() - start)
-                if delay > 0:
-                    time.sleep(delay)
+            if start is None:
+                start = self.clock()
+            behind = (self.clock() - start) - t
+            if self.pace == "realtime" and behind < 0:
+                time.sleep(-behind)
+            self.behind = max(0.0, behind)
             yield t, frame
-            ok, frame = self.cap.read()
             i += 1
+            if self.pace != "every":  # skip what the clock has passed, keeping the newest frame due
+                due = int((self.clock() - start) * self.fps)
+                while i < due and self.cap.grab():
+                    i += 1
+                    self.skipped += 1
+            ok, frame = self.cap.read()
             if not ok:
                 break
         self.cap.release()
@@ -121,6 +149,9 @@ class LiveSource:
         self.error: str | None = None
         self.lock = threading.Condition()
         self.stopped = False
+        self.captured = 0  # frames the camera gave
+        self.given = 0  # frames handed on: the rest were skipped, a newer one having come
+        self.behind = 0.0
         self.start = time.perf_counter()
         self.thread = threading.Thread(target=self._reader, daemon=True)
         self.thread.start()
@@ -157,7 +188,13 @@ class LiveSource:
                     return
             with self.lock:
                 self.latest = (time.perf_counter() - self.start, frame)
+                self.captured += 1
                 self.lock.notify_all()
+
+    @property
+    def skipped(self) -> int:
+        """Frames the camera gave that were never handed on (a newer one came first)."""
+        return max(0, self.captured - self.given)
 
     def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:
         last_t = -1.0
@@ -169,14 +206,17 @@ class LiveSource:
                     if self.error is not None:
                         raise SourceError(self.error)
                     t, frame = self.latest
+                    self.given += 1
                 last_t = t
+                self.behind = time.perf_counter() - self.start - t
                 yield t, frame
         finally:
             self.stopped = True
 
 
-def open_source(spec: str, realtime: bool = False, retries: int = 5):
-    """Pick the source kind from ``spec``: an integer (webcam), a URL, a folder or a video file."""
+def open_source(spec: str, realtime: bool = False, retries: int = 5, pace: str | None = None):
+    """Pick the source kind from ``spec``: an integer (webcam), a URL, a folder or a video file
+    (read at ``pace``, see :class:`VideoSource`)."""
     if spec.isdigit():
         return LiveSource(int(spec), retries=retries)
     if "://" in spec:
@@ -186,4 +226,4 @@ def open_source(spec: str, realtime: bool = False, retries: int = 5):
         return FolderSource(p)
     if not p.exists():
         raise SourceError(f"{spec}: no such file, folder or camera")
-    return VideoSource(spec, realtime=realtime)
+    return VideoSource(spec, realtime=realtime, pace=pace)

@@ -93,7 +93,10 @@ ago was misread: "card" is what it is, "was" what was said), card_removed, win_c
     p.add_argument("--claimed", type=int, metavar="POINTS", help="a claimed score to check on a win")
     p.add_argument("--rules", default="seesek")
     p.add_argument("--show", action="store_true", help="an OpenCV window with the cards outlined")
-    p.add_argument("--realtime", action="store_true", help="play a video file at its own speed")
+    p.add_argument("--realtime", action="store_true", help="play a video file at its own speed, never ahead of it")
+    p.add_argument("--every-frame", action="store_true",
+                   help="read every frame of a video file, however long it takes (by default frames the "
+                        "reader has no time for are skipped, so it keeps up with the video's clock)")
     p.add_argument("--detector", type=Path, default=None)
     p.add_argument("--reader", type=Path, default=None)
     p.add_argument("--deck", metavar="NAME", default=None, help="an enrolled deck's reader (sisepai deck list)")
@@ -192,22 +195,20 @@ def _watch(args) -> int:
     require_vision()
     from sisepai.vision.camera import SourceError, open_source
 
+    if args.realtime and args.every_frame:
+        raise SisepaiError("--realtime and --every-frame contradict each other: choose one")
     try:  # open the source before the model loads, so a bad source fails fast
-        source = open_source(args.source, realtime=args.realtime)
+        source = open_source(args.source, realtime=args.realtime, pace="every" if args.every_frame else None)
     except SourceError as exc:
         raise SisepaiError(str(exc)) from None
-    rec = _load(args)
-    from sisepai.engine.rules import resolve_rules
-    from sisepai.vision.assistant import TableAssistant
-    from sisepai.vision.session import VideoSession
-    from sisepai.vision.table import Zones
+    from sisepai.vision.live_options import LiveOptions
     from sisepai.vision.watch import watch
 
-    zones = Zones.load(args.seats) if args.seats else Zones()
-    assistant = TableAssistant(zones, hand=args.hand, user_seat=args.seat, rules=resolve_rules(args.rules),
-                               claimed=args.claimed)
-    summary = watch(source, VideoSession(rec, assistant), as_json=args.json, speak=args.speak, show=args.show,
+    options = LiveOptions.from_args(args)  # checked before the model loads
+    rec = _load(args)
+    summary = watch(source, options.session(rec), as_json=args.json, speak=args.speak, show=args.show,
                     realtime=args.realtime, lang=args.lang)
-    print(f"sisepai watch: {summary['frames']} frames ({summary['looked']} looked at), {summary['events']} events "
-          f"in {summary['seconds']:.1f} s", file=sys.stderr)
+    print(f"sisepai watch: {summary['frames']} frames ({summary['looked']} looked at, {summary['skipped']} skipped, "
+          f"at most {summary['behind']:.1f} s behind), {summary['events']} events in {summary['seconds']:.1f} s",
+          file=sys.stderr)
     return 0

@@ -62,6 +62,8 @@ class VideoSession:
         self.last = None  # the last frame's Recognition (its detections and timing)
         self.frames = 0
         self.looked = 0  # frames the recogniser looked at
+        self.skipped = 0  # frames the source left out, as last told
+        self.behind = 0.0  # the most seconds a frame was late
         self._look: np.ndarray | None = None
         self._looked_at = float("-inf")
 
@@ -70,8 +72,9 @@ class VideoSession:
                 and t - self._looked_at < self.redetect_seconds
                 and float(np.abs(look - self._look).max()) <= self.frame_change)
 
-    def step(self, frame: np.ndarray, t: float) -> tuple[TableState, list[Event]]:
-        """Follow one BGR frame taken ``t`` seconds after the source started."""
+    def step(self, frame: np.ndarray, t: float, skipped: int = 0, behind: float = 0.0) -> tuple[TableState, list[Event]]:
+        """Follow one BGR frame taken ``t`` seconds after the source started; ``skipped`` (frames
+        the source left out so far) and ``behind`` (seconds this frame is late) go into the state."""
         look = frame_look(frame)
         if not self._steady(look, t):
             self.last = self.recognizer.recognize(frame, zoom_out=False)
@@ -79,4 +82,7 @@ class VideoSession:
             self.looked += 1
         self.frames += 1
         h, w = frame.shape[:2]
-        return self.assistant.process(self.last.detections, t, w, h, backs=len(self.last.backs))
+        state, events = self.assistant.process(self.last.detections, t, w, h, backs=len(self.last.backs))
+        state.skipped, state.behind = skipped, behind
+        self.skipped, self.behind = skipped, max(self.behind, behind)
+        return state, events

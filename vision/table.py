@@ -80,7 +80,12 @@ class TableState:
     shown: list[str] = field(default_factory=list)
     melds: dict[str, list[list[str]]] = field(default_factory=lambda: {s: [] for s in SEATS})
     discards: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SEATS})
+    skipped: int = 0
+    """Frames the source gave that the session had no time for, so far."""
+    behind: float = 0.0
+    """Seconds this frame was behind its source's clock when it was taken up."""
 
     def to_json(self) -> dict:
         return {"t": round(self.t, 3), "width": self.width, "height": self.height, "cards": self.cards,
-                "pile": self.pile, "shown": self.shown, "melds": self.melds, "discards": self.discards}
+                "pile": self.pile, "shown": self.shown, "melds": self.melds, "discards": self.discards,
+                "skipped": self.skipped, "behind": round(self.behind, 3)}

@@ -39,15 +39,18 @@ class Speaker:
 
 def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
           speak: bool = False, show: bool = False, realtime: bool = False, lang: str = "en",
-          max_seconds: float | None = None) -> dict:
+          max_seconds: float | None = None, pace: str | None = None) -> dict:
     """Run a :class:`~.session.VideoSession` over a source until it ends; returns a summary
-    (frames, frames looked at, events, timing)."""
+    (frames read, frames looked at, frames skipped, the most seconds behind, events, timing).
+
+    A camera always gives its newest frame; a video file keeps its own clock (``pace``, see
+    :class:`~.camera.VideoSource`)."""
     from .camera import SourceError, open_source
     from .events import SPOKEN
 
     if isinstance(source, str):
         try:
-            src = open_source(source, realtime=realtime)
+            src = open_source(source, realtime=realtime, pace=pace)
         except SourceError as exc:
             raise SisepaiError(str(exc)) from None
     else:
@@ -62,7 +65,7 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
         for t, frame in src:
             if max_seconds is not None and t > max_seconds:
                 break
-            _, events = session.step(frame, t)
+            _, events = session.step(frame, t, getattr(src, "skipped", 0), getattr(src, "behind", 0.0))
             for ev in events:
                 n_events += 1
                 if as_json:
@@ -84,5 +87,5 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
         raise SisepaiError(str(exc)) from None
     if session.frames == 0:
         raise SisepaiError("the source gave no frames")
-    return {"frames": session.frames, "looked": session.looked, "events": n_events,
-            "seconds": time.perf_counter() - t0}
+    return {"frames": session.frames, "looked": session.looked, "skipped": getattr(src, "skipped", 0),
+            "behind": round(session.behind, 3), "events": n_events, "seconds": time.perf_counter() - t0}

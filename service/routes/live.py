@@ -5,6 +5,12 @@ watch`` runs: its own tracker, table, still readings and deck palette. What lies
 the page connects comes as one ``table`` event. Frames that arrive while one is being processed
 are dropped, not queued: the client always sees the newest table. A stream belongs to one table
 of the club (``table=NAME``, default the service's ``--table``); each state names it.
+
+The session is opened from :class:`~sisepai.vision.live_options.LiveOptions`, the same value
+``sisepai watch`` fills from its arguments: the query (``rules``, ``hand``, ``seat``, ``claimed``,
+``deck``, ``table``) or a first JSON message (those, and ``zones``). Options that cannot be used
+get an error message and the connection stays: the next options message may open the session.
+Once open, a JSON message changes the hand, the seat or the claimed score.
 """
 
 from __future__ import annotations
@@ -25,66 +31,76 @@ from ..work import PoolFull
 router = APIRouter()
 
 
+QUERY_FIELDS = ("rules", "hand", "seat", "claimed", "deck", "table")
+"""Options the socket's query may carry; zones come only in a JSON message."""
+
+
 @router.websocket("/api/live")
 async def live(ws: WebSocket) -> None:
-    from sisepai.vision.assistant import TableAssistant
     from sisepai.vision.images import ImageError, decode_image
-    from sisepai.vision.session import VideoSession
+    from sisepai.vision.live_options import CHANGEABLE, FIELDS, LiveOptions, LiveOptionsError
 
     await ws.accept()
     app = ws.app
-    recognizer = app.state.recognizer
-    if recognizer is None:
+    if app.state.recognizer is None:
         await ws.send_json({"type": "error", "detail": "the recognition model is not loaded"})
         await ws.close(code=1011)
         return
-    if ws.query_params.get("deck"):
+    live_state: dict = {"session": None, "table": None, "options": LiveOptions(table=app.state.settings.table)}
+
+    async def open_session(values: dict) -> str | None:
+        """Start the session from options (the query's, or a first message's); the error, if any.
+        A refused start keeps the connection: the next options message may fix it."""
+        try:
+            opts = LiveOptions.from_mapping(values, base=live_state["options"])
+        except LiveOptionsError as exc:
+            return str(exc)[:300]
+        try:
+            table = check_table_name(opts.table or app.state.settings.table)
+        except SisepaiError:
+            return f"table: no table named {(opts.table or '')[:40]!r}"
+        if not await run_in_threadpool(app.state.ledger.has_table, table):
+            return f"no table named {table!r} (open it first: POST /api/tables)"
         from .vision import deck_recognizer
 
         try:
-            recognizer = await deck_recognizer(app, ws.query_params["deck"][:40])
+            recognizer = await deck_recognizer(app, opts.deck)
         except HTTPException as exc:
-            await ws.send_json({"type": "error", "detail": exc.detail})
-            await ws.close(code=1008)
-            return
-    table = ws.query_params.get("table") or app.state.settings.table
-    try:
-        table = check_table_name(table)
-    except SisepaiError:
-        table = None
-    if table is None or not await run_in_threadpool(app.state.ledger.has_table, table):
-        shown = (ws.query_params.get("table") or "")[:40] if table is None else table
-        await ws.send_json({"type": "error", "detail": f"no table named {shown!r} (open it first: POST /api/tables)"})
-        await ws.close(code=1008)
-        return
-    hand = ws.query_params.get("hand") or None
-    seat = ws.query_params.get("seat", "S")
-    try:
-        assistant = TableAssistant(hand=hand, user_seat=seat)
-    except ValueError as exc:
-        await ws.send_json({"type": "error", "detail": str(exc)})
-        await ws.close(code=1008)
-        return
-    session = VideoSession(recognizer, assistant)
+            return f"deck: {exc.detail}"
+        live_state.update(session=opts.session(recognizer), table=table, options=opts)
+        return None
+
+    def change(values: dict) -> str | None:
+        """A running session's change of hand, seat or claimed score; the error, if any."""
+        try:
+            opts = LiveOptions.from_mapping(values, base=live_state["options"], allowed=CHANGEABLE)
+            opts.apply_to(live_state["session"].assistant)
+        except (LiveOptionsError, SisepaiError, ValueError) as exc:
+            return str(exc)[:300]
+        live_state["options"] = opts
+        return None
+
+    query = {k: ws.query_params[k] for k in QUERY_FIELDS if k in ws.query_params}
+    error = await open_session(query)
+    if error:
+        await ws.send_json({"type": "error", "detail": error})
     clock = getattr(app.state, "clock", time.perf_counter)
     pool = app.state.pool
     # the socket itself refuses messages past WS_MAX_MESSAGE; a smaller upload limit is answered here
     frame_limit = min(int(app.state.settings.max_upload_mb * 1024 * 1024), WS_MAX_MESSAGE)
 
-    def command(text: str) -> str | None:
-        """A text message: ``{"hand": "GK GA ...", "seat": "S"}``; the error to send back, if any."""
+    async def command(text: str) -> str | None:
+        """A text message: live options as JSON, ``{"hand": "GK GA ...", "seat": "S"}``; before
+        the session has started, any of the options. The error to send back, if any."""
         try:
             cmd = json.loads(text) if len(text) <= 4096 else None
         except ValueError:
             cmd = None
-        if not isinstance(cmd, dict) or not isinstance(cmd.get("hand", ""), (str, type(None))):
-            return 'commands are JSON like {"hand": "GK GA GE ...", "seat": "S"}, under 4 KB'
-        if "hand" in cmd:
-            try:
-                assistant.set_hand(cmd["hand"] or None, str(cmd.get("seat", seat))[:8])
-            except ValueError as exc:
-                return str(exc)[:300]
-        return None
+        if not isinstance(cmd, dict):
+            return f'options are JSON under 4 KB, like {{"hand": "GK GA GE ...", "seat": "S"}} (fields: {", ".join(FIELDS)})'
+        if live_state["session"] is None:
+            return await open_session(cmd)
+        return change(cmd)
     latest: dict = {"frame": None, "dropped": 0}
     wake = asyncio.Event()
     start = clock()
@@ -99,7 +115,7 @@ async def live(ws: WebSocket) -> None:
                     break
                 data = msg.get("bytes")
                 if data is None:
-                    detail = command(msg.get("text") or "")
+                    detail = await command(msg.get("text") or "")
                     if detail:
                         await ws.send_json({"type": "error", "detail": detail})
                     continue
@@ -108,7 +124,7 @@ async def live(ws: WebSocket) -> None:
                     continue
                 if latest["frame"] is not None:
                     latest["dropped"] += 1  # still busy with the previous frame: drop the older one
-                latest["frame"] = data
+                latest["frame"], latest["at"] = data, time.perf_counter()
                 wake.set()
         except WebSocketDisconnect:
             pass
@@ -123,10 +139,16 @@ async def live(ws: WebSocket) -> None:
             data, latest["frame"] = latest["frame"], None
             if data is None:
                 continue
+            session = live_state["session"]
+            if session is None:  # options refused: every frame still gets an answer
+                await ws.send_json({"type": "error", "detail": "no live session: send valid options first"})
+                continue
             t = clock() - start
+            arrived = latest.get("at", time.perf_counter())
 
             def work(frame: bytes):
-                return session.step(decode_image(frame, "frame"), t)
+                # how late the frame is when its work begins: waiting for the socket and for a worker
+                return session.step(decode_image(frame, "frame"), t, latest["dropped"], time.perf_counter() - arrived)
 
             try:
                 state, events = await pool.run(work, data)
@@ -143,7 +165,7 @@ async def live(ws: WebSocket) -> None:
                 continue
             result = session.last
             msg = {"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
-                   "events": [e.to_json() for e in events], "ms": round(result.ms, 1), "dropped": latest["dropped"], "table": table}
+                   "events": [e.to_json() for e in events], "ms": round(result.ms, 1), "dropped": latest["dropped"], "table": live_state["table"]}
             try:
                 await ws.send_json(msg)
             except (WebSocketDisconnect, RuntimeError):

@@ -105,12 +105,19 @@ function stopCamera(message) {
   $("status").textContent = message;
 }
 $("stop").addEventListener("click", () => stopCamera("camera stopped"));
+function reconnect() {  // rules, deck and table are chosen when a stream opens
+  if (stopped || !ws) return;
+  const old = ws; ws = null; old.onclose = null; old.close();
+  connect();
+}
+["rules", "deckchoice", "tablechoice"].forEach((id) => $(id).addEventListener("change", reconnect));
 
 function connect() {
   if (stopped) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const params = new URLSearchParams();
   if (hand.length) params.set("hand", hand.join(" "));
+  params.set("rules", $("rules").value);  // live advice follows the page's rules
   if ($("deckchoice").value) params.set("deck", $("deckchoice").value);
   if ($("tablechoice").value) params.set("table", $("tablechoice").value);
   const q = params.toString() ? "?" + params.toString() : "";
@@ -367,8 +374,7 @@ async function loadTables(select) {
 }
 $("tablechoice").addEventListener("change", () => {
   localStorage.setItem("sisepai-table", currentTable());
-  if (ws) ws.close();  // the stream reconnects, tied to the table chosen
-  loadLedger();
+  loadLedger();  // the stream reconnects, tied to the table chosen (reconnect, above)
 });
 $("tableform").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -427,7 +433,6 @@ async function loadDecks(select) {
   sel.value = j.decks.some((d) => d.name === keep) ? keep : "";
 }
 loadDecks();
-$("deckchoice").addEventListener("change", () => { if (ws) ws.close(); });  // reconnects with the deck
 (function gridHelp() {
   const rows = [...SUITS.map((s) => RANKS.map((r) => s + r)), ["J"]];
   for (const row of rows) {

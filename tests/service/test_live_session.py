@@ -75,3 +75,28 @@ def test_a_hand_too_large_is_an_error_message_and_no_traceback(tmp_path, caplog)
         with c.websocket_connect("/api/live?hand=GK%20XX") as ws:
             assert ws.receive_json()["type"] == "error"
     assert "Traceback" not in caplog.text and not [r for r in caplog.records if r.exc_info]
+
+
+def test_bad_live_options_are_answered_and_the_connection_stays(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+    from tests.service.test_api import CountingRecognizer, jpeg
+
+    app = create_app(Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False), recognizer=CountingRecognizer())
+    with TestClient(app) as c, c.websocket_connect("/api/live?rules=poker&hand=GK") as ws:
+        assert "rules: unknown rules 'poker'" in ws.receive_json()["detail"]
+        ws.send_bytes(jpeg())  # no session yet: the frame is still answered
+        assert "send valid options first" in ws.receive_json()["detail"]
+        ws.send_text('{"deck": "nobody"}')
+        assert ws.receive_json()["detail"].startswith("deck: ")
+        ws.send_text('{"rules": "korean", "seat": "E"}')  # a valid first message opens the session
+        ws.send_bytes(jpeg())
+        state = ws.receive_json()
+        assert state["type"] == "state" and state["skipped"] == 0 and state["behind"] >= 0
+        ws.send_text('{"rules": "seesek"}')
+        assert "chosen when the stream opens" in ws.receive_json()["detail"]
+        ws.send_text('{"hand": "GK GA GE", "claimed": 7}')  # changes that a running session takes
+        ws.send_bytes(jpeg(shade=30))
+        assert ws.receive_json()["type"] == "state"

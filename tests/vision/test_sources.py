@@ -53,8 +53,69 @@ def test_folder_and_video_sources(tmp_path):
     for i in range(5):
         w.write(np.full((24, 32, 3), i * 40, np.uint8))
     w.release()
-    ts = [t for t, _ in VideoSource(str(video))]
+    ts = [t for t, _ in VideoSource(str(video), pace="every")]
     assert len(ts) == 5 and ts[1] == pytest.approx(0.1)
+
+
+def _video(path, frames=20, fps=10):
+    w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (32, 24))
+    for i in range(frames):
+        w.write(np.full((24, 32, 3), i * 10, np.uint8))
+    w.release()
+    return path
+
+
+def _read_slowly(src, seconds_a_frame):
+    """Read ``src`` with a driven clock, as a reader that takes ``seconds_a_frame`` per frame."""
+    now = [0.0]
+    src.clock = lambda: now[0]
+    given = []
+    for t, _ in src:
+        given.append((t, now[0], src.behind))
+        now[0] += seconds_a_frame
+    return given
+
+
+def test_a_video_keeps_its_own_clock_by_skipping_what_it_has_no_time_for(tmp_path):
+    src = VideoSource(str(_video(tmp_path / "v.avi")))  # 20 frames at 10 fps: 2 s of video
+    given = _read_slowly(src, 0.35)  # a reader 3.5 times slower than the video
+    assert len(given) + src.skipped == 20 and src.skipped >= 12
+    assert all(now - t < 0.1 + 1e-9 for t, now, _ in given)  # never a frame behind the clock
+    assert [t for t, _, _ in given] == sorted({t for t, _, _ in given})  # in order, none twice
+
+
+def test_every_frame_reads_them_all_however_late(tmp_path):
+    src = VideoSource(str(_video(tmp_path / "v.avi")), pace="every")
+    given = _read_slowly(src, 0.35)
+    assert len(given) == 20 and src.skipped == 0
+    assert given[-1][2] == pytest.approx(19 * 0.35 - 1.9)  # the last frame 4.75 s behind the video
+
+
+def test_a_fast_reader_skips_nothing(tmp_path):
+    src = VideoSource(str(_video(tmp_path / "v.avi")))
+    assert len(_read_slowly(src, 0.02)) == 20 and src.skipped == 0
+
+
+def test_a_camera_says_how_many_frames_it_skipped():
+    class Steady:  # a camera giving frames as fast as it is read
+        def isOpened(self):
+            return True
+
+        def read(self):
+            import time
+
+            time.sleep(0.005)
+            return True, np.zeros((8, 8, 3), np.uint8)
+
+        def release(self):
+            pass
+
+    src = LiveSource(0, opener=lambda spec: Steady())
+    import time
+
+    for k, _ in zip(range(3), src):
+        time.sleep(0.1)  # a slow reader: the camera's frames meanwhile are skipped
+    assert src.given == 3 and src.skipped >= 10 and src.behind < 0.1
 
 
 @pytest.mark.parametrize("make,needle", [
