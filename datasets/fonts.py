@@ -66,11 +66,15 @@ class FontBank:
 
     def fonts(self, split: str = "train") -> list[FontInfo]:
         """The faces of ``split``: ``train``, ``holdout``, ``honest`` (the held-out faces that are
-        no near-copy of a training face, :mod:`.font_overlap`) or ``all``."""
-        if split == "honest":
+        no near-copy of a training face, :mod:`.font_overlap`: the test faces), ``tune`` (the other
+        held-out faces, for choosing, never a test face) or ``all``."""
+        if split in ("honest", "tune"):
             from .font_overlap import honest_holdout
 
-            return list(honest_holdout())
+            honest = list(honest_holdout())
+            if split == "honest":
+                return honest
+            return [f for f in self.holdout if f.file not in {h.file for h in honest}]
         if split not in ("train", "holdout", "all"):
-            raise ValueError(f"font split must be train, holdout, honest or all, got {split!r}")
+            raise ValueError(f"font split must be train, holdout, honest, tune or all, got {split!r}")
         return getattr(self, split)

@@ -62,10 +62,7 @@ def _paper(rng: np.random.Generator, suit: str) -> tuple[int, int, int]:
 def _fonts(split: str):
     from .render import font_bank
 
-    if split == "test":
-        return font_bank().fonts("honest")
-    honest = {f.file for f in font_bank().fonts("honest")}
-    return [f for f in font_bank().holdout if f.file not in honest]
+    return font_bank().fonts("honest" if split == "test" else "tune")
 
 
 def standin_style(index: int, split: str = "test") -> tuple[DeckStyle, dict]:

@@ -14,6 +14,8 @@ Hands pass over the table now and then. Every card turned face up is a ground-tr
 
 from __future__ import annotations
 
+import copy
+
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,11 +50,13 @@ class GameVideo:
     """A scripted game as frames (RGB) plus ground-truth events."""
 
     def __init__(self, seed: int = 0, seconds: float = 60.0, fps: float = 10.0, size: tuple[int, int] = (1280, 720),
-                 step: float = 1.6, hands_over: bool = True, font_split: str = "train"):
+                 step: float = 1.6, hands_over: bool = True, font_split: str = "train",
+                 style: DeckStyle | None = None):
         self.seed, self.seconds, self.fps, self.size = seed, seconds, fps, size
         self.rng = np.random.default_rng([seed, 0x71DE0])
         w, h = size
-        self.style = DeckStyle.random(self.rng, font_split)
+        drawn = DeckStyle.random(self.rng, font_split)  # drawn even for a given deck: the seed's other choices stay
+        self.style = copy.deepcopy(style) if style is not None else drawn
         self.style.aspect = float(self.rng.uniform(3.3, 4.5))  # roomy decks keep a 4-seat table readable
         self.camera = Camera.random(self.rng, w, h, max_tilt=20)
         self.camera.blur, self.camera.motion, self.camera.noise = 0.0, 0, min(self.camera.noise, 3.0)
@@ -284,12 +288,12 @@ class TurnVideo(GameVideo):
 
     def __init__(self, seed: int = 0, cards: int = 30, seconds: float = 60.0, fps: float = 10.0,
                  size: tuple[int, int] = (1280, 720), hands_over: bool = True, font_split: str = "train",
-                 centre_share: float = 0.4):
+                 centre_share: float = 0.4, style: DeckStyle | None = None):
         self.cards_in_view = cards
         self.centre_share = centre_share
         self.start: list[dict] = []
         super().__init__(seed=seed, seconds=seconds, fps=fps, size=size, hands_over=hands_over,
-                         font_split=font_split)
+                         font_split=font_split, style=style)
 
     def _edge_point(self, seat: str, depth: float, along: float) -> tuple[float, float]:
         """A table point ``depth`` in from ``seat``'s edge and ``along`` it (left to right as that

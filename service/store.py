@@ -23,6 +23,7 @@ import csv
 import io
 import json
 import time
+from typing import Iterator
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
@@ -70,6 +71,12 @@ MAX_PLAYERS = 5000
 """A club has at most this many players: bounds what a page load lists, and what a script may add."""
 MAX_TABLES = 200
 """A club has at most this many tables: bounds the work of listing them."""
+CSV_PAGE = 1000
+"""The CSV export reads this many deals at a time."""
+PLAYERS_PAGE = 100
+"""A page of players holds this many at most; the ledger view shows this many club-wide."""
+
+
 def check_table_name(name: str) -> str:
     """``name`` normalised if it is a table's name (:func:`.names.clean_name`: letters of any
     script, digits, spaces and punctuation but slashes, 1 to 40 characters, nothing invisible),
@@ -182,8 +189,14 @@ class Ledger:
         with self.db.transaction(write=False) as tx:
             self._require_table(tx, table)
             totals = table_totals(tx, table)
-            return {"table": table, "players": list(totals), "deals": _deals(tx, table, last),
-                    "totals": totals, "club_totals": table_totals(tx, None)}
+            club = table_totals(tx, None)
+            deals = _deals(tx, table, last)
+        # a page load lists at most PLAYERS_PAGE players of each, the largest totals first;
+        # players_page gives the rest
+        shown = _largest(totals)
+        return {"table": table, "players": list(shown), "deals": deals,
+                "totals": shown, "players_count": len(totals),
+                "club_totals": _largest(club), "club_players_count": len(club)}
 
     def tables(self) -> list[dict]:
         """The club's tables, oldest first, each with its number of deals."""
@@ -232,18 +245,74 @@ class Ledger:
         return problems
 
     def to_csv(self, table: str | None = None) -> str:
-        """The ledger (or one table's) as CSV; a cell that a spreadsheet would run as a formula is defused."""
+        """The ledger (or one table's) as CSV text; :meth:`iter_csv` gives it in pieces."""
+        return "".join(self.iter_csv(table))
+
+    def iter_csv(self, table: str | None = None, page: int = CSV_PAGE) -> Iterator[str]:
+        """The ledger (or one table's) as CSV, ``page`` deals at a time, each page read in its own
+        short transaction (a deal and its payments always together): memory stays flat however
+        long the ledger. A cell that a spreadsheet would run as a formula is defused.
+
+        :class:`UnknownTable` for a table never opened, before the first line."""
+        if table is not None:
+            with self.db.transaction(write=False) as tx:
+                self._require_table(tx, table)
         buf = io.StringIO()
         w = _SafeWriter(csv.writer(buf))
         w.writerow(["deal", "time", "table", "winner", "points", "rules", "source", "payer", "payee", "amount"])
-        for d in self.deals(table):
-            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(d["created"]))
-            head = [d["id"], stamp, d["table"], d["winner"] or "", d["points"], d["rules"], d["source"]]
-            if not d["payments"]:
-                w.writerow(head + ["", "", ""])
-            for p in d["payments"]:
-                w.writerow(head + [p["payer"], p["payee"], p["amount"]])
-        return buf.getvalue()
+        after = 0
+        while True:
+            with self.db.transaction(write=False) as tx:
+                deals = _deals_after(tx, table, after, page)
+            for d in deals:
+                stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(d["created"]))
+                head = [d["id"], stamp, d["table"], d["winner"] or "", d["points"], d["rules"], d["source"]]
+                if not d["payments"]:
+                    w.writerow(head + ["", "", ""])
+                for p in d["payments"]:
+                    w.writerow(head + [p["payer"], p["payee"], p["amount"]])
+            yield buf.getvalue()
+            buf.seek(0)
+            buf.truncate()
+            if len(deals) < page:
+                return
+            after = deals[-1]["id"]
+
+    def players_page(self, table: str | None = None, offset: int = 0, limit: int = PLAYERS_PAGE) -> dict:
+        """One page of players with their totals, at ``table`` or club-wide, by name; and how many
+        there are in all."""
+        with self.db.transaction(write=False) as tx:
+            if table is not None:
+                self._require_table(tx, table)
+                total = tx.one("SELECT count(*) FROM balances WHERE room = ?", (table,))[0]
+                rows = tx.rows("SELECT player, total FROM balances WHERE room = ? ORDER BY player "
+                               "LIMIT ? OFFSET ?", (table, int(limit), int(offset)))
+            else:
+                total = tx.one("SELECT count(*) FROM players")[0]
+                rows = tx.rows("SELECT p.name, (SELECT coalesce(sum(b.total), 0) FROM balances b WHERE b.player = p.name) "
+                               "FROM players p ORDER BY p.name LIMIT ? OFFSET ?", (int(limit), int(offset)))
+        return {"table": table, "players": [{"name": n, "total": int(t)} for n, t in rows], "count": int(total),
+                "offset": offset, "limit": limit}
+
+
+def _largest(totals: dict[str, int], n: int = PLAYERS_PAGE) -> dict[str, int]:
+    """The ``n`` players of ``totals`` with the largest totals either way, by name.
+
+    >>> _largest({"Ann": 1, "Bo": -9, "Cy": 3}, 2)
+    {'Bo': -9, 'Cy': 3}
+    """
+    if len(totals) <= n:
+        return totals
+    keep = sorted(totals, key=lambda p: (-abs(totals[p]), p))[:n]
+    return {p: totals[p] for p in sorted(keep)}
+
+
+def _deals_after(tx, table: str | None, after: int, page: int) -> list[dict]:
+    """Up to ``page`` deals with ids above ``after``, oldest first, with their payments."""
+    where, params = ("WHERE room = ? AND id > ?", (table, after)) if table is not None else ("WHERE id > ?", (after,))
+    rows = tx.rows("SELECT id, created, winner, points, rules, source, note, cards, room, players "
+                   f"FROM deals {where} ORDER BY id LIMIT {int(page)}", params)
+    return _with_payments(tx, table, rows)
 
 
 def _deals(tx, table: str | None, last: int | None) -> list[dict]:
@@ -251,6 +320,11 @@ def _deals(tx, table: str | None, last: int | None) -> list[dict]:
     limit = f" LIMIT {int(last)}" if last is not None else ""
     rows = tx.rows("SELECT id, created, winner, points, rules, source, note, cards, room, players "
                    f"FROM deals {where} ORDER BY id DESC{limit}", params)[::-1]
+    return _with_payments(tx, table, rows)
+
+
+def _with_payments(tx, table: str | None, rows: list[tuple]) -> list[dict]:
+    """Deal rows (oldest first) as dicts, each with its payments."""
     pays: dict[int, list] = {d[0]: [] for d in rows}
     if rows:
         span = (rows[0][0], rows[-1][0])

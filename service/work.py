@@ -4,6 +4,12 @@ The event loop never runs this work: it stays free for health checks, scoring an
 socket. The pool takes ``workers`` jobs at once and queues at most ``queue`` more; past that, a
 request is answered 503 with ``Retry-After`` at once instead of waiting behind everyone else.
 
+Live streams share it fairly (:meth:`WorkPool.run_fair`): a stream that finds every worker busy
+waits in line, one place per stream, and a freed worker goes to the stream that has waited
+longest. A stream that floods frames cannot take a second place, so six busy streams leave a
+seventh its turn instead of starving it; a stream that waits past ``FAIR_WAIT_S`` is told the
+server is busy.
+
 >>> import asyncio
 >>> pool = WorkPool(workers=1, queue=0)
 >>> asyncio.run(pool.run(sum, [1, 2, 3]))
@@ -14,6 +20,7 @@ request is answered 503 with ``Retry-After`` at once instead of waiting behind e
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +29,8 @@ from typing import Any, Callable
 from fastapi import HTTPException
 
 RETRY_AFTER_S = 2
+FAIR_WAIT_S = 2.0
+"""The longest a live stream waits in line for a worker before it is told the server is busy."""
 
 
 class PoolFull(HTTPException):
@@ -45,20 +54,60 @@ class WorkPool:
         self.capacity = self.workers + max(0, queue)
         self.in_flight = 0
         self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="sisepai-work")
+        self._line: collections.deque[tuple[object, asyncio.Future]] = collections.deque()
 
     @property
     def full(self) -> bool:
         return self.in_flight >= self.capacity
 
     async def run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if self.full:
+        if self.full or self._line:  # streams waiting in line come first
             raise PoolFull()
         self.in_flight += 1
+        return await self._work(fn, *args, **kwargs)
+
+    async def run_fair(self, owner: object, fn: Callable[..., Any], *args: Any, wait: float = FAIR_WAIT_S,
+                       **kwargs: Any) -> Any:
+        """Like :meth:`run`, for one of many streams: when every worker is busy, wait in line (one
+        place per ``owner``) for up to ``wait`` seconds; :class:`PoolFull` after that, or when
+        ``owner`` already has its place."""
+        if not self.full and not self._line:
+            self.in_flight += 1
+            return await self._work(fn, *args, **kwargs)
+        if any(o == owner for o, _ in self._line):
+            raise PoolFull()
+        loop = asyncio.get_running_loop()
+        turn = loop.create_future()
+        self._line.append((owner, turn))
+        timer = loop.call_later(wait, lambda: turn.done() or turn.set_result(False))
+        try:
+            granted = await turn  # True: a worker was handed over; False: waited too long
+        except asyncio.CancelledError:  # the stream went away: a worker handed over meanwhile passes on
+            if turn.done() and not turn.cancelled() and turn.result():
+                self._hand_on()
+            raise
+        finally:
+            timer.cancel()
+        if not granted:
+            self._line = collections.deque((o, f) for o, f in self._line if f is not turn)
+            raise PoolFull()
+        return await self._work(fn, *args, **kwargs)
+
+    async def _work(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run ``fn`` on a worker already counted in ``in_flight``, then hand the worker on."""
         try:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
         finally:
-            self.in_flight -= 1
+            self._hand_on()
+
+    def _hand_on(self) -> None:
+        while self._line:
+            _, turn = self._line.popleft()
+            if not turn.done():
+                turn.set_result(True)  # the worker passes to the longest-waiting stream
+                return
+        self.in_flight -= 1
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 import hmac
+import itertools
+import re
+import urllib.parse
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import StreamingResponse
 
 from ..rules import network_rules
 from ..schemas import DealRequest, PlayerRequest, TableRequest
-from ..store import DEFAULT_TABLE, check_table_name
+from ..store import DEFAULT_TABLE, MAX_PLAYERS, PLAYERS_PAGE, check_table_name
 
 LAST_DEALS = 200
 """A ledger answer lists at most this many of a table's last deals (the totals count them all)."""
@@ -61,12 +64,36 @@ def undo(request: Request, table: str = TableName, x_sisepai_token: str | None =
     return {"removed": removed}
 
 
-@router.get("/export.csv", summary="The ledger as CSV (one table's, or the whole club's)",
-            response_class=PlainTextResponse)
-def export_csv(request: Request, table: str | None = Query(None, max_length=40)) -> PlainTextResponse:
-    csv = request.app.state.ledger.to_csv(None if table is None else check_table_name(table))
-    name = "sisepai-ledger.csv" if table is None else "sisepai-ledger-table.csv"
-    return PlainTextResponse(csv, media_type="text/csv", headers={"Content-Disposition": f"attachment; filename={name}"})
+@router.get("/players", summary="A page of players with their totals, at a table or club-wide, by name")
+def players(request: Request, table: str | None = Query(None, max_length=40),
+            offset: int = Query(0, ge=0, le=MAX_PLAYERS), limit: int = Query(PLAYERS_PAGE, ge=1, le=PLAYERS_PAGE)) -> dict:
+    return request.app.state.ledger.players_page(None if table is None else check_table_name(table), offset, limit)
+
+
+@router.get("/export.csv", summary="The ledger as CSV (one table's, or the whole club's), streamed",
+            response_class=StreamingResponse)
+def export_csv(request: Request, table: str | None = Query(None, max_length=40)) -> StreamingResponse:
+    table = None if table is None else check_table_name(table)
+    lines = request.app.state.ledger.iter_csv(table)
+    first = next(lines)  # an unknown table is refused here, before the answer starts
+    return StreamingResponse(itertools.chain([first], lines), media_type="text/csv; charset=utf-8",
+                             headers={"Content-Disposition": csv_disposition(table)})
+
+
+def csv_disposition(table: str | None) -> str:
+    """The download's file name, after its table: plain letters for old browsers, and the exact
+    name as RFC 6266 gives it (``filename*``).
+
+    >>> csv_disposition("桌子1")
+    "attachment; filename=sisepai-ledger-1.csv; filename*=UTF-8''sisepai-ledger-%E6%A1%8C%E5%AD%901.csv"
+    >>> csv_disposition(None)
+    'attachment; filename=sisepai-ledger.csv'
+    """
+    if table is None:
+        return "attachment; filename=sisepai-ledger.csv"
+    plain = re.sub(r"[^A-Za-z0-9_.-]+", "-", table).strip("-") or "table"
+    exact = urllib.parse.quote(f"sisepai-ledger-{table}.csv", safe="")
+    return f"attachment; filename=sisepai-ledger-{plain}.csv; filename*=UTF-8''{exact}"
 
 
 tables = APIRouter(prefix="/api/tables", tags=["ledger"])

@@ -151,7 +151,7 @@ async def live(ws: WebSocket) -> None:
                 return session.step(decode_image(frame, "frame"), t, latest["dropped"], time.perf_counter() - arrived)
 
             try:
-                state, events = await pool.run(work, data)
+                state, events = await pool.run_fair(session, work, data)
             except ImageError as exc:
                 await ws.send_json({"type": "error", "detail": str(exc)})
                 continue

@@ -1,0 +1,64 @@
+"""The work pool shares its workers fairly between live streams (issue: no starving a client)."""
+
+import asyncio
+import time
+
+import pytest
+
+from sisepai.service.work import PoolFull, WorkPool
+
+
+def _job():
+    time.sleep(0.01)  # a frame's work: 10 ms on the one worker
+    return True
+
+
+async def _streams(seconds=1.5):
+    pool = WorkPool(workers=1, queue=0)
+    done = {f"hog{k}": 0 for k in range(6)} | {"player": 0}
+    busy = {name: 0 for name in done}
+    stop = time.perf_counter() + seconds
+
+    async def stream(name, every):
+        while time.perf_counter() < stop:
+            try:
+                await pool.run_fair(name, _job)
+                done[name] += 1
+            except PoolFull:
+                busy[name] += 1
+            await asyncio.sleep(every)
+
+    await asyncio.gather(*(stream(n, 0.0) for n in done if n.startswith("hog")), stream("player", 0.05))
+    pool.close()
+    return done, busy
+
+
+def test_six_flooding_streams_leave_a_seventh_its_share():
+    done, busy = asyncio.run(_streams())
+    hogs = [done[f"hog{k}"] for k in range(6)]
+    # the player asks every 50 ms and waits at most one round of six 10 ms jobs: never refused
+    assert busy["player"] == 0 and done["player"] >= 12
+    assert min(hogs) >= 0.6 * max(hogs)  # the hogs share what is left evenly
+    assert done["player"] >= 0.5 * min(hogs)  # and the player is not starved beside them
+
+
+def test_a_stream_keeps_one_place_in_line_and_gives_up_after_its_wait():
+    async def scenario():
+        pool = WorkPool(workers=1, queue=0)
+        loop = asyncio.get_running_loop()
+        blocker = loop.create_task(pool.run(time.sleep, 0.5))
+        await asyncio.sleep(0.05)
+        waiting = loop.create_task(pool.run_fair("a", _job, wait=1.0))
+        await asyncio.sleep(0.01)
+        with pytest.raises(PoolFull):  # "a" already waits: a second frame of it is refused at once
+            await pool.run_fair("a", _job)
+        with pytest.raises(PoolFull):  # a stream waits in line: an upload gets 503 rather than cut in
+            await pool.run(_job)
+        with pytest.raises(PoolFull):  # past its wait, a stream is told the server is busy
+            await pool.run_fair("b", _job, wait=0.05)
+        await blocker
+        assert await waiting is True
+        assert pool.in_flight == 0 and not pool._line  # every worker handed back
+        pool.close()
+
+    asyncio.run(scenario())
