@@ -91,8 +91,12 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
-        errors = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", "")} for e in exc.errors()]
-        return JSONResponse(status_code=422, content={"detail": errors})
+        from .plain_errors import plain_sentence
+
+        # one sentence for people; the list, as FastAPI gives it, for programs
+        errors = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", ""), "type": e.get("type", "")}
+                  for e in exc.errors()]
+        return JSONResponse(status_code=422, content={"detail": plain_sentence(exc.errors()), "errors": errors})
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception):

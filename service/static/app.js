@@ -9,14 +9,33 @@ let ws = null, busy = false, frames = 0, retry = 1000, sending = false;
 let sentAt = 0, stopped = true;  // when the frame in flight was sent; the camera stopped by the user
 const ANSWER_TIMEOUT_MS = 3000;  // no answer by then: the frame is given up and the next one sent
 
-document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => {
-  document.querySelectorAll("nav button, .tab").forEach((x) => x.classList.remove("active"));
-  b.classList.add("active");
+document.querySelectorAll("nav [role=tab]").forEach((b) => b.addEventListener("click", () => {
+  document.querySelectorAll("nav [role=tab], .tab").forEach((x) => x.classList.remove("active"));
+  document.querySelectorAll("nav [role=tab]").forEach((x) => x.setAttribute("aria-selected", "false"));
+  b.classList.add("active"); b.setAttribute("aria-selected", "true");
   $(b.dataset.tab).classList.add("active");
   if (b.dataset.tab === "ledger") loadLedger();
 }));
 
-fetch("/api/names").then((r) => r.json()).then((n) => { names = n; });
+// --- one language for the page's words, its events and its voice -------------------------------
+const WORDS = {
+  zh: { "Live": "实时", "My hand": "我的牌", "Score": "计分", "Ledger": "账本", "My deck": "我的牌组", "Gang of Four": "四人帮",
+        "speak": "朗读", "Start camera": "开启相机", "Stop": "停止", "On the table": "桌面", "Events": "事件" },
+  vi: { "Live": "Trực tiếp", "My hand": "Bài của tôi", "Score": "Tính điểm", "Ledger": "Sổ điểm", "My deck": "Bộ bài của tôi",
+        "Gang of Four": "Gang of Four", "speak": "đọc to", "Start camera": "Bật máy ảnh", "Stop": "Dừng",
+        "On the table": "Trên bàn", "Events": "Sự kiện" },
+};
+function applyLanguage() {
+  const lang = $("lang").value;
+  document.documentElement.lang = { en: "en", zh: "zh-Hans", vi: "vi" }[lang] || "en";
+  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = (WORDS[lang] || {})[el.dataset.t] || el.dataset.t; });
+  localStorage.setItem("sisepai-lang", lang);
+  document.querySelectorAll(".chip[data-code], button[data-code]").forEach((el) => { el.textContent = chipText(el.dataset.code); });
+}
+$("lang").value = localStorage.getItem("sisepai-lang") || "en";
+$("lang").addEventListener("change", applyLanguage);
+
+fetch("/api/names").then((r) => r.json()).then((n) => { names = n; applyLanguage(); });
 
 // --- writes: the ledger's token, asked once and kept in this browser ----------------------------
 const TOKEN_KEY = "sisepai-token";
@@ -29,18 +48,32 @@ async function write(url, options = {}) {
   };
   let r = await send();
   if (r.status === 401) {
-    const token = prompt("This table's ledger needs its token (the SISEPAI_TOKEN the server was started with):");
+    const token = prompt("This club's ledger is protected by a password. Ask whoever started sisepai for it:");
     if (token) { localStorage.setItem(TOKEN_KEY, token.trim()); r = await send(); }
   }
   return r;
 }
-function detailText(j) { return typeof j.detail === "string" ? j.detail : JSON.stringify(j.detail); }
+function detailText(j) {  // the server's one sentence; never a list of codes
+  if (typeof j.detail === "string") return j.detail;
+  return "the server could not use that: check what you typed";
+}
 
-function chip(code) {
-  const s = document.createElement("span");
+// Chinese text is in simplified characters throughout (events, voice and the cards' characters)
+const SIMPLIFIED = { "將": "将", "帥": "帅", "車": "车", "俥": "车", "馬": "马", "傌": "马", "砲": "炮" };
+function glyphOf(code) {
+  const g = GLYPH[code[0]][RANKS.indexOf(code[1])];
+  return $("lang").value === "zh" ? (SIMPLIFIED[g] || g) : g;
+}
+function chipText(code) { return code === "J" ? "J" : code[0] + glyphOf(code); }
+function cardName(code) { return ((names[code] || {})[$("lang").value]) || ((names[code] || {}).en) || code; }
+function chip(code, clickable) {  // a card: a button when it can be tapped (and reached by keyboard)
+  const s = document.createElement(clickable ? "button" : "span");
+  if (clickable) s.type = "button";
   s.className = "chip " + (code === "J" ? "J" : code[0]);
-  s.textContent = code === "J" ? "J" : code[0] + GLYPH[code[0]][RANKS.indexOf(code[1])];
-  s.title = (names[code] || {}).en || code;
+  s.dataset.code = code;
+  s.textContent = chipText(code);
+  s.title = cardName(code);
+  s.setAttribute("aria-label", cardName(code));
   return s;
 }
 
@@ -183,9 +216,10 @@ function draw(msg) {
     g.beginPath();
     d.polygon.forEach(([x, y], i) => (i ? g.lineTo(x, y) : g.moveTo(x, y)));
     g.closePath(); g.stroke();
-    const [x, y] = d.polygon[0], w = g.measureText(d.card).width;
+    const label = d.card === "J" ? "J" : glyphOf(d.card);  // the card's character: short, and no code to learn
+    const [x, y] = d.polygon[0], w = g.measureText(label).width;
     g.fillStyle = "rgba(0,0,0,0.7)"; g.fillRect(x - 2, y - px - 4, w + 4, px + 2);  // a dark plate under the label
-    g.fillStyle = col; g.fillText(d.card, x, y - 3);
+    g.fillStyle = col; g.fillText(label, x, y - 3);
   }
   showCards(msg.cards);
 }
@@ -238,16 +272,14 @@ function clearLive() {  // a new connection is a new session: its table event st
 for (const s of SUITS) for (const r of RANKS) addPick(s + r);
 addPick("J");
 function addPick(code) {
-  const b = chip(code);
-  const btn = document.createElement("button");
-  btn.className = b.className; btn.textContent = b.textContent; btn.title = code;
+  const btn = chip(code, true);
   btn.addEventListener("click", () => { hand.push(code); renderHand(); });
   $("picker").appendChild(btn);
 }
 function renderHand() {
   const box = $("myhand");
   box.replaceChildren();
-  hand.forEach((c, i) => { const ch = chip(c); ch.addEventListener("click", () => { hand.splice(i, 1); renderHand(); }); box.appendChild(ch); });
+  hand.forEach((c, i) => { const ch = chip(c, true); ch.title = `remove ${cardName(c)}`; ch.addEventListener("click", () => { hand.splice(i, 1); renderHand(); }); box.appendChild(ch); });
   if (ws && ws.readyState === 1) ws.send(JSON.stringify({ hand: hand.join(" ") }));
 }
 $("clearhand").addEventListener("click", () => { hand = []; renderHand(); });
@@ -255,20 +287,29 @@ $("advise").addEventListener("click", async () => {
   const body = { cards: hand.join(" "), shown: $("shown").value || null, relation: $("relation").value };
   const r = await fetch("/api/advise", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
-  if (!r.ok) { $("advice").textContent = "Error: " + JSON.stringify(j.detail); return; }
-  let out = `Distance to win: ${j.distance}\nWaits: ${j.waits.map((w) => `${w.card}(${w.unseen})`).join(" ") || "-"}`;
-  if (j.claims.length) out += `\nClaims: ${j.claims.map((c) => `${c.claim} ${c.meld.join(" ")}`).join("; ")}`;
-  if (j.best && j.best.claim) out += `\nBest: ${j.best.claim.claim} ${j.best.claim.meld.join(" ")}${j.best.wins ? ` (a win, ${j.best.points} points)` : ""}`;
-  if (j.discard) out += `\nDiscard: ${j.discard.card}`;
+  if (!r.ok) { $("advice").textContent = detailText(j); return; }
+  const many = (cards) => cards.map(cardName).join(", ");
+  let out = j.distance === 0 ? "Your hand wins." : `Cards away from a win: ${j.distance}`;
+  out += `\nWaiting for: ${j.waits.map((w) => `${cardName(w.card)} (${w.unseen} unseen)`).join(", ") || "nothing yet"}`;
+  if (j.claims.length) out += `\nYou may claim: ${j.claims.map((c) => `${c.claim} with ${many(c.meld)}`).join("; ")}`;
+  if (j.best && j.best.claim) out += `\nBest: ${j.best.claim.claim} with ${many(j.best.claim.meld)}${j.best.wins ? ` (a win, ${j.best.points} points)` : ""}`;
+  if (j.discard) out += `\nDiscard: ${cardName(j.discard.card)}`;
   $("advice").textContent = out;
 });
 
 // --- score -------------------------------------------------------------------------------------
+const RULES_LINE = {
+  seesek: "See Sek, as the Cantonese rulebook plays it: four of a kind 2 points, three of a kind 1, a lone General 1, a joker 3.",
+  korean: "Korean house rules: the dealer takes 21 cards and opens; a concealed triple 3, exposed 1; a concealed four 8, exposed 6.",
+};
+function showRulesLine() { $("rulesline").textContent = RULES_LINE[$("rules").value] || ""; }
+$("rules").addEventListener("change", showRulesLine);
+showRulesLine();
 $("scorebtn").addEventListener("click", async () => {
   const r = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ cards: $("scorecards").value, rules: $("rules").value }) });
   const j = await r.json();
-  $("scoreout").textContent = r.ok ? (j.winning ? `A win: ${j.points} points\n` + j.melds.map((m) => m.join(" ")).join("\n") : "Not a winning hand") : "Error: " + JSON.stringify(j.detail);
+  $("scoreout").textContent = r.ok ? (j.winning ? `A win: ${j.points} points\n` + j.melds.map((m) => m.map(cardName).join(", ")).join("\n") : "Not a winning hand") : detailText(j);
 });
 $("photo").addEventListener("change", async () => {
   const f = $("photo").files[0];
@@ -277,16 +318,24 @@ $("photo").addEventListener("change", async () => {
   $("scoreout").textContent = "reading…";
   const r = await fetch("/api/score-image?rules=" + encodeURIComponent($("rules").value) + deckParam(), { method: "POST", body: fd });
   const j = await r.json();
-  if (!r.ok) { $("scoreout").textContent = "Error: " + JSON.stringify(j.detail); return; }
+  if (!r.ok) { $("scoreout").textContent = detailText(j); return; }
   confirmed = { cards: j.cards.slice(), doubt: new Set(j.unsure.map((u) => u.index)), alternatives: {} };
   for (const u of j.unsure) confirmed.alternatives[u.index] = u.alternatives;
   $("confirmnote").textContent = j.unsure.length
-    ? `Check the ${j.unsure.length} card(s) outlined in red; tap a card to change or remove it.`
+    ? `Check the ${j.unsure.length} card(s) marked with a dashed outline; tap a card to change or remove it.`
     : "Tap a card to change or remove it, or add a missing one.";
-  $("scoreout").textContent = j.runner_up ? `runner-up: ${j.runner_up.cards.join(" ")} (${j.runner_up.points} points), margin ${j.margin}` : "";
+  $("scoreout").textContent = j.runner_up ? `Also possible (less likely): ${alsoPossible(j.cards, j.runner_up.cards)}, for ${j.runner_up.points} points` : "";
   $("confirm").hidden = false;
   rescore();
 });
+
+function alsoPossible(best, other) {  // what the other reading changes, in card names
+  const left = other.slice(), gone = [];
+  for (const c of best) { const k = left.indexOf(c); if (k >= 0) left.splice(k, 1); else gone.push(c); }
+  if (!left.length && !gone.length) return "the same cards";
+  return gone.map((c, i) => `${cardName(left[i] || "-")} instead of ${cardName(c)}`).join(", ")
+    + left.slice(gone.length).map((c) => `, ${cardName(c)} as well`).join("");
+}
 
 // --- confirm a photographed hand ---------------------------------------------------------------
 let confirmed = null, picking = null;  // picking: a card's index, or -1 to add one
@@ -306,8 +355,8 @@ async function rescore() {
     for (const code of meld) {
       const k = left.findIndex((i) => confirmed.cards[i] === code);
       const index = k >= 0 ? left.splice(k, 1)[0] : -1;
-      const c = chip(code);
-      if (confirmed.doubt.has(index)) c.classList.add("doubt");
+      const c = chip(code, true);
+      if (confirmed.doubt.has(index)) { c.classList.add("doubt"); c.setAttribute("aria-label", `${cardName(code)}: check this card`); }
       if (picking === index) c.classList.add("picked");
       c.dataset.index = index;
       c.addEventListener("click", () => openPicker(index));
@@ -322,20 +371,21 @@ function openPicker(index) {
   p.replaceChildren();
   const first = (confirmed.alternatives[index] || []).filter((a) => a !== "none");
   for (const code of [...first, ...SUITS.flatMap((s) => RANKS.map((r) => s + r)), "J"].filter((c, i, a) => a.indexOf(c) === i)) {
-    const b = document.createElement("button"); b.type = "button";
-    b.className = code === "J" ? "J" : code[0];
-    b.textContent = chip(code).textContent;
-    b.dataset.code = code;
+    const b = chip(code, true);
     b.addEventListener("click", () => choose(code));
     p.appendChild(b);
   }
   if (index >= 0) {
-    const rm = document.createElement("button"); rm.type = "button"; rm.className = "remove"; rm.textContent = "remove";
+    const rm = document.createElement("button"); rm.type = "button"; rm.className = "remove"; rm.textContent = "Remove";
     rm.addEventListener("click", () => choose(null));
     p.appendChild(rm);
   }
+  const cancel = document.createElement("button"); cancel.type = "button"; cancel.className = "cancel"; cancel.textContent = "Cancel";
+  cancel.addEventListener("click", () => { picking = null; p.hidden = true; rescore(); });
+  p.appendChild(cancel);
   p.hidden = false;
   rescore();
+  p.querySelector("button").focus();
 }
 function choose(code) {
   if (picking === -1 && code) confirmed.cards.push(code);
@@ -359,7 +409,7 @@ $("recordform").addEventListener("submit", async (e) => {
   if (confirmed.points === null) { $("scoreout").textContent = "not a winning hand: fix the cards before recording"; return; }
   const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
-  $("scoreout").textContent = r.ok ? `recorded deal #${j.id} at ${j.table}: ${body.winner} ${body.points} points` : "Error: " + detailText(j);
+  $("scoreout").textContent = r.ok ? `recorded deal #${j.id} at ${j.table}: ${body.winner} ${body.points} points` : detailText(j);
 });
 
 // --- ledger: the club's tables, this table's deals and totals, the club's totals -----------------
@@ -380,7 +430,7 @@ $("tableform").addEventListener("submit", async (e) => {
   e.preventDefault();
   const name = $("newtable").value.trim();
   const r = await write("/api/tables", { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
-  if (!r.ok) { $("ledgerout").textContent = "Error: " + detailText(await r.json()); return; }
+  if (!r.ok) { $("ledgerout").textContent = detailText(await r.json()); return; }
   $("newtable").value = "";
   await loadTables(name);
   $("tablechoice").dispatchEvent(new Event("change"));
@@ -388,7 +438,8 @@ $("tableform").addEventListener("submit", async (e) => {
 async function loadLedger() {
   const r = await fetch("/api/ledger" + tableQuery());
   const j = await r.json();
-  if (!r.ok) { $("ledgerout").textContent = "Error: " + detailText(j); return; }
+  if (!r.ok) { $("ledgerout").textContent = detailText(j); return; }
+  lastDeal = j.deals.length ? j.deals[j.deals.length - 1] : null;
   const row = (cells, tag) => {
     const tr = document.createElement("tr");
     for (const c of cells) {  // each name isolated (<bdi>): a right-to-left name cannot turn the row around
@@ -397,8 +448,11 @@ async function loadLedger() {
     }
     return tr;
   };
-  $("totals").replaceChildren(row([`At ${j.table}`, "Total"], "th"), ...Object.entries(j.totals).map(([p, t]) => row([p, t], "td")));
-  $("clubtotals").replaceChildren(row(["Club-wide", "Total"], "th"), ...Object.entries(j.club_totals).map(([p, t]) => row([p, t], "td")));
+  const more = (shown, count) => (count > shown ? [row([`and ${count - shown} more players`, ""], "td")] : []);
+  $("totals").replaceChildren(row([`At ${j.table}`, "Total"], "th"), ...Object.entries(j.totals).map(([p, t]) => row([p, t], "td")),
+    ...more(Object.keys(j.totals).length, j.players_count));
+  $("clubtotals").replaceChildren(row(["Club-wide", "Total"], "th"), ...Object.entries(j.club_totals).map(([p, t]) => row([p, t], "td")),
+    ...more(Object.keys(j.club_totals).length, j.club_players_count));
   $("exportcsv").href = "/api/ledger/export.csv" + tableQuery();
   const bdi = (text) => { const b = document.createElement("bdi"); b.textContent = text; return b; };
   $("ledgerout").replaceChildren(...j.deals.slice(-10).flatMap((d, k) => {
@@ -412,10 +466,14 @@ $("dealform").addEventListener("submit", async (e) => {
   const body = { players: $("players").value.split(",").map((s) => s.trim()).filter(Boolean), winner: $("winner").value || null,
                  points: +$("points").value, discarder: $("discarder").value || null, table: currentTable() };
   const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  if (!r.ok) { $("ledgerout").textContent = "Error: " + detailText(await r.json()); return; }
+  if (!r.ok) { $("ledgerout").textContent = detailText(await r.json()); return; }
   loadLedger();
 });
+let lastDeal = null;
 $("undo").addEventListener("click", async () => {
+  if (!lastDeal) { $("ledgerout").textContent = `${currentTable()} has no deals to undo`; return; }
+  const what = lastDeal.winner ? `${lastDeal.winner} won ${lastDeal.points} points` : "a drawn deal";
+  if (!confirm(`Undo the last deal at ${currentTable()} (#${lastDeal.id}: ${what})?`)) return;
   const r = await write("/api/ledger/undo" + tableQuery());
   if (!r.ok) { $("ledgerout").textContent = "Undo failed: " + detailText(await r.json()); return; }
   loadLedger();
@@ -442,19 +500,24 @@ loadDecks();
   }
 })();
 let gridShots = [], draft = null;
+$("deckcamera").addEventListener("click", async () => {  // the preview sits in this tab, so a photo is never blind
+  const v = $("deckvideo");
+  if (v.srcObject) { v.srcObject.getTracks().forEach((t) => t.stop()); v.srcObject = null; $("deckview").hidden = true;
+    $("snap").disabled = true; $("deckcamera").textContent = "Start camera"; return; }
+  const blocked = cameraBlocked();
+  if (blocked) { $("deckstatus").textContent = blocked + "; or choose photos below"; return; }
+  try { v.srcObject = await navigator.mediaDevices.getUserMedia({ video: { width: 1920, height: 1080, facingMode: "environment" } }); await v.play(); }
+  catch (e) { $("deckstatus").textContent = "camera unavailable: " + e.message; return; }
+  $("deckview").hidden = false; $("snap").disabled = false; $("deckcamera").textContent = "Stop camera";
+});
 $("snap").addEventListener("click", async () => {
-  const v = $("video");
-  if (!v.srcObject) {
-    const blocked = cameraBlocked();
-    if (blocked) { $("deckstatus").textContent = blocked + "; or choose photos below"; return; }
-    try { v.srcObject = await navigator.mediaDevices.getUserMedia({ video: { width: 1920, height: 1080, facingMode: "environment" } }); await v.play(); }
-    catch (e) { $("deckstatus").textContent = "camera unavailable: " + e.message; return; }
-  }
+  const v = $("deckvideo");
+  if (!v.srcObject || !v.videoWidth) { $("deckstatus").textContent = "start the camera first"; return; }
   const c = document.createElement("canvas");
   c.width = v.videoWidth; c.height = v.videoHeight;
   c.getContext("2d").drawImage(v, 0, 0);
-  gridShots.push(await new Promise((ok) => c.toBlob(ok, "image/jpeg", 0.92)));
-  $("deckstatus").textContent = `${gridShots.length} photo(s) taken`;
+  gridShots = [await new Promise((ok) => c.toBlob(ok, "image/jpeg", 0.92))];  // each photo is a new try
+  $("deckstatus").textContent = "photo taken: cut the faces, or take it again";
 });
 $("gridphotos").addEventListener("change", () => { gridShots = [...$("gridphotos").files]; $("deckstatus").textContent = `${gridShots.length} photo(s) chosen`; });
 $("cutbtn").addEventListener("click", async () => {
@@ -462,6 +525,7 @@ $("cutbtn").addEventListener("click", async () => {
   const fd = new FormData();
   gridShots.forEach((b, i) => fd.append("files", b, `grid${i}.jpg`));
   $("deckstatus").textContent = "cutting…";
+  $("adapt").disabled = true;
   const r = await fetch("/api/decks/cut", { method: "POST", body: fd });
   const j = await r.json();
   $("faces").replaceChildren();
@@ -506,3 +570,38 @@ function followJob(job) {  // an enrolment's progress, also after a reload of th
     if (running) { $("deckstatus").textContent = `enrolling ${running.name}…`; followJob(running.job); }
   } catch (e) { /* the page works without it */ }
 })();
+
+// --- Gang of Four ------------------------------------------------------------------------------
+(function gofPicker() {
+  const codes = [];
+  for (let n = 1; n <= 10; n++) for (const c of "gyr") codes.push(c + n);
+  codes.push("m1", "vp", "pr");
+  for (const code of codes) {
+    const b = document.createElement("button"); b.type = "button";
+    b.className = "gofcard " + (code[0] === "g" ? "G" : code[0] === "y" ? "Y" : code[0] === "r" ? "R" : "J");
+    b.textContent = code;
+    b.addEventListener("click", () => { $("gofhand").value = ($("gofhand").value.trim() + " " + code).trim(); });
+    $("gofpicker").appendChild(b);
+  }
+})();
+async function gofPost(url, body) {
+  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return [r.ok, await r.json()];
+}
+$("gofadvise").addEventListener("click", async () => {
+  const body = { hand: $("gofhand").value, on: $("gofon").value.trim() || null };
+  const [ok, advice] = await gofPost("/api/gof/advise", body);
+  if (!ok) { $("gofout").textContent = detailText(advice); return; }
+  const [, legal] = await gofPost("/api/gof/legal", body);
+  const plays = (legal.plays || []).map((p) => `${p.cards.join(" ")} (${p.kind})`);
+  $("gofout").textContent = (advice.play ? `Play ${advice.play.join(" ")} (${advice.kind})` : "Pass")
+    + (advice.reason ? `: ${advice.reason}` : "")
+    + `\n${plays.length} legal plays${legal.can_pass ? ", or pass" : ""}: ` + (plays.slice(0, 12).join(", ") || "none")
+    + (plays.length > 12 ? ", …" : "");
+});
+$("gofclear").addEventListener("click", () => { $("gofhand").value = ""; $("gofon").value = ""; $("gofout").textContent = ""; });
+$("gofscore").addEventListener("click", async () => {
+  const left = $("gofleft").value.split(/[ ,]+/).filter(Boolean).map(Number);
+  const [ok, j] = await gofPost("/api/gof/score", { left });
+  $("gofscoreout").textContent = ok ? j.scores.map((s, i) => `Player ${i + 1}: ${s > 0 ? "+" : ""}${s}`).join("\n") : detailText(j);
+});

@@ -164,7 +164,7 @@ def test_the_page_on_a_lan_token_once_reconnects_and_explains_the_camera(tmp_pat
             page.fill("#points", points)
             page.click("#dealform button[type=submit]")
             page.wait_for_function("() => document.querySelector('#totals').textContent.includes('Ann')")
-        assert len(prompts) == 1 and "token" in prompts[0]
+        assert len(prompts) == 1 and "password" in prompts[0] and "SISEPAI" not in prompts[0]
         # a second table of the club: its own deals and totals, beside the club-wide totals
         page.fill("#newtable", "patio")
         page.click("#tableform button[type=submit]")
@@ -252,3 +252,107 @@ def test_the_live_view_says_busy_under_load_recovers_and_stops(tmp_path):
     finally:
         rec.release.set()
         _stop(*running)
+
+
+CONTRAST = """() => {
+  const lum = (rgb) => { const c = rgb.match(/[\\d.]+/g).slice(0, 3).map((v) => { v = v / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+  const background = (el) => { for (; el; el = el.parentElement) { const b = getComputedStyle(el).backgroundColor;
+    const alpha = (b.match(/[\\d.]+/g) || []).length === 4 ? +b.match(/[\\d.]+/g)[3] : 1;
+    if (b !== "transparent" && alpha > 0.5) return b; } return "rgb(255, 255, 255)"; };
+  const worst = [];
+  for (const el of document.querySelectorAll("button, .chip, nav, label, h2, .note, a")) {
+    const fg = lum(getComputedStyle(el).color), bg = lum(background(el));
+    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+    if (ratio < 4.5) worst.push(`${el.tagName}#${el.id}.${el.className} "${el.textContent.slice(0, 12)}" ${ratio.toFixed(2)}`);
+  }
+  return worst;
+}"""
+
+
+def test_the_page_in_plain_words_for_every_player(server, tmp_path):
+    """The page a family meets: roles for the tabs and the events, AA contrast on every control
+    (computed from the page's CSS), a picker that closes and has Cancel, cards reachable by
+    keyboard, errors in one sentence, a Chinese table name, undo that asks first, one language for
+    words and characters, the Gang of Four tab, and My deck's own camera preview."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    video = tmp_path / "grid.y4m"
+    GameVideo(seed=6, seconds=2, fps=5, size=(640, 360), hands_over=False).write(video)
+    args = ["--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}"]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page.goto(server + "/")
+        assert page.locator("[role=tab]").count() == 6 and page.locator("#events").get_attribute("aria-live") == "polite"
+        assert page.evaluate(CONTRAST) == []
+        page.click("#tab-score")
+        assert page.locator("#tab-score").get_attribute("aria-selected") == "true"
+        assert page.locator("#tab-live").get_attribute("aria-selected") == "false"
+        assert "four of a kind 2 points" in page.locator("#rulesline").inner_text()  # each rule set in one line
+        # the confirm view of a photographed hand, with one doubtful card
+        page.evaluate("""() => { confirmed = { cards: "GK GA GE WK WA WE YR YH YC RR RH RC GP GP GP WP WP WP YP YP RP".split(" "),
+                                           doubt: new Set([0]), alternatives: { 0: ["RK"] } };
+                                 document.getElementById("confirm").hidden = false; rescore(); }""")
+        page.wait_for_function("() => document.querySelectorAll('#melds .chip').length === 21")
+        first = page.locator("#melds .chip").first
+        assert first.evaluate("el => el.tagName") == "BUTTON"  # reachable by keyboard
+        assert page.evaluate(CONTRAST) == []  # the dashed outline of a doubtful card included
+        first.focus()
+        page.keyboard.press("Enter")
+        assert page.locator("#fixpicker").is_visible()
+        page.locator("#fixpicker button.cancel").click()
+        assert page.locator("#fixpicker").is_hidden()  # Cancel closes it
+        first.click()
+        page.locator("#fixpicker button[data-code=RK]").click()
+        assert page.locator("#fixpicker").is_hidden()  # and so does a choice
+        page.wait_for_function("() => document.querySelector('#melds .chip').dataset.code !== undefined")
+        # the ledger: errors in one sentence, a Chinese table, undo asks first
+        page.click("#tab-ledger")
+        page.fill("#newtable", "桌子1")
+        page.click("#tableform button[type=submit]")
+        page.wait_for_function("() => [...document.querySelectorAll('#tablechoice option')].some(o => o.value === '桌子1')")
+        page.fill("#players", "Ann")
+        page.click("#dealform button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#ledgerout').textContent.length > 0")
+        error = page.locator("#ledgerout").inner_text()
+        assert error == "Players: give at least 2." and "[" not in error
+        page.fill("#players", "Ann, Bo")
+        page.fill("#winner", "Ann")
+        page.fill("#points", "3")
+        page.fill("#discarder", "Bo")
+        page.click("#dealform button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#totals').textContent.includes('Ann')")
+        asked = []
+        page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+        page.click("#undo")
+        page.wait_for_timeout(300)
+        assert asked and "Undo the last deal at 桌子1" in asked[0] and "Ann won 3 points" in asked[0]
+        assert "filename*=UTF-8''sisepai-ledger-%E6%A1%8C%E5%AD%901.csv" in httpx.get(
+            server + "/api/ledger/export.csv", params={"table": "桌子1"}).headers["content-disposition"]
+        # one language: the tabs' words and the cards' characters in simplified Chinese
+        page.select_option("#lang", "zh")
+        assert page.locator("#tab-ledger").inner_text() == "账本"
+        assert page.locator("#picker button[data-code=GK]").inner_text() == "G将"
+        assert page.locator("#picker button[data-code=GK]").get_attribute("title")  # named, not coded
+        page.select_option("#lang", "en")
+        # Gang of Four
+        page.click("#tab-gof")
+        page.fill("#gofhand", "g1 g1 y5 r7 r8 r9 r10 m1")
+        page.click("#gofadvise")
+        page.wait_for_function("() => document.querySelector('#gofout').textContent.includes('legal plays')")
+        page.fill("#gofleft", "0, 3, 7, 12")
+        page.click("#gofscore")
+        page.wait_for_function("() => document.querySelector('#gofscoreout').textContent.includes('Player 1')")
+        # My deck: the camera preview in its own tab, each photo a new try
+        page.click("#tab-deck")
+        page.click("#deckcamera")
+        page.wait_for_function("() => document.querySelector('#deckvideo').videoWidth > 0", timeout=30_000)
+        assert page.locator("#deckvideo").is_visible()
+        page.click("#snap")
+        page.click("#snap")
+        page.wait_for_function("() => document.querySelector('#deckstatus').textContent.startsWith('photo taken')")
+        assert page.evaluate("() => gridShots.length") == 1
+        browser.close()

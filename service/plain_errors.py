@@ -1,0 +1,62 @@
+"""Validation errors in one sentence a player understands, with the details kept for programs.
+
+>>> plain_sentence([{"loc": ("body", "players"), "type": "too_short", "msg": "List should have at least 2 items",
+...                  "ctx": {"min_length": 2}}])
+'Players: give at least 2.'
+>>> plain_sentence([{"loc": ("query", "limit"), "type": "less_than_equal", "msg": "", "ctx": {"le": 100}}])
+'Limit: at most 100.'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+WORDS = {
+    "missing": "this is needed",
+    "too_short": "give at least {min_length}",
+    "too_long": "give at most {max_length}",
+    "string_too_short": "at least {min_length} characters",
+    "string_too_long": "at most {max_length} characters",
+    "int_parsing": "a whole number",
+    "int_type": "a whole number",
+    "float_parsing": "a number",
+    "bool_parsing": "yes or no (true or false)",
+    "string_type": "text",
+    "list_type": "a list",
+    "greater_than_equal": "at least {ge}",
+    "greater_than": "more than {gt}",
+    "less_than_equal": "at most {le}",
+    "less_than": "less than {lt}",
+    "json_invalid": "the request is not valid JSON",
+    "extra_forbidden": "not a field this accepts",
+    "literal_error": "one of {expected}",
+    "enum": "one of {expected}",
+}
+FIELD_NAMES = {"cards": "Cards", "players": "Players", "winner": "Winner", "discarder": "Discarder",
+               "points": "Points", "name": "Name", "table": "Table", "rules": "Rules", "hand": "Hand"}
+
+
+def field_of(loc: Iterable[Any]) -> str:
+    """The field an error is about, in words: the last named part of its location."""
+    names = [str(p) for p in loc if not isinstance(p, int) and p not in ("body", "query", "path", "header")]
+    if not names:
+        return "The request"
+    last = names[-1]
+    return FIELD_NAMES.get(last, last.replace("_", " ").capitalize())
+
+
+def plain_sentence(errors: list[dict]) -> str:
+    """The first error as one sentence (see the module); the others follow on asking again."""
+    if not errors:
+        return "The request is not valid."
+    e = errors[0]
+    words = WORDS.get(e.get("type", ""))
+    ctx = e.get("ctx") or {}
+    try:
+        what = words.format(**ctx) if words else (e.get("msg") or "not valid").rstrip(".")
+    except (KeyError, IndexError):
+        what = (e.get("msg") or "not valid").rstrip(".")
+    if e.get("type") == "json_invalid":
+        return "The request is not valid JSON."
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{field_of(e.get('loc', ()))}: {what}{more}."
