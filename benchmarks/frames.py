@@ -6,7 +6,7 @@ import time
 import cv2
 
 from sisepai.datasets.scene import make_scene
-from sisepai.vision.images import decode_image
+from sisepai.vision.recognition.images import decode_image
 
 
 def scene_jpegs(seed: int, n: int = 30, **scene_options) -> list[bytes]:

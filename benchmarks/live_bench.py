@@ -47,7 +47,7 @@ def enrolled_reader(k: int) -> Path:
     """Stand-in deck k's enrolled reader, enrolled here once (``sisepai deck add``'s adaptation)."""
     from sisepai.datasets.deck_faces import DeckFaces
     from sisepai.models.enrol import EnrolOptions, adapt_reader
-    from sisepai.vision.reader import DEFAULT_WEIGHTS
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 
     weights = WORK / "readers" / f"{SPLIT}-{k}.pt"
     if not weights.exists():

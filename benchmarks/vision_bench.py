@@ -15,7 +15,7 @@ import numpy as np
 
 from sisepai.datasets.video import GameVideo
 from sisepai.models.live_eval import match_events
-from sisepai.vision.recognize import Recognizer
+from sisepai.vision.recognition.recognize import Recognizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import recognition_ms, scene_jpegs  # noqa: E402

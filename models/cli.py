@@ -183,7 +183,7 @@ def evaluate_all(test: Path, detector: Path | None = None, reader: Path | None =
     from sisepai.models.evaluate import evaluate_recognizer
     from sisepai.models.scan_eval import evaluate_scans
     from sisepai.models.train_reader import reader_metrics
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import Recognizer
 
     rec = Recognizer.load(detector, reader)
     split = "val" if any((test / "annotations" / "val").glob("*.json")) else "train"

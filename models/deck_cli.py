@@ -113,7 +113,7 @@ def load_source(sources: list[str]):
     paths = [Path(s) for s in sources]
     if len(paths) == 1 and paths[0].is_dir():
         from sisepai.datasets.deck_faces import find_face_files, read_face
-        from sisepai.vision.deck_grid import trim_face
+        from sisepai.vision.decks.grid import trim_face
 
         # a scan with a margin of scanner bed is cut to the card; a face cut to its edges stays
         return DeckFaces({code: trim_face(read_face(path)) for code, path in find_face_files(paths[0]).items()})
@@ -123,10 +123,10 @@ def load_source(sources: list[str]):
 
 
 def cut_photos(paths: list[Path], finder: str = "auto"):
-    """The :class:`~sisepai.vision.deck_grid.GridCut` of grid photos read from ``paths``."""
+    """The :class:`~sisepai.vision.decks.grid.GridCut` of grid photos read from ``paths``."""
     from sisepai.datasets.deck_faces import DeckError
-    from sisepai.vision.deck_grid import cut_grid
-    from sisepai.vision.images import ImageError, load_image
+    from sisepai.vision.decks.grid import cut_grid
+    from sisepai.vision.recognition.images import ImageError, load_image
 
     images = []
     for p in paths:
@@ -136,7 +136,7 @@ def cut_photos(paths: list[Path], finder: str = "auto"):
             raise DeckError(str(exc)) from None
     recognizer = None
     if finder != "colour":
-        from sisepai.vision.recognize import Recognizer
+        from sisepai.vision.recognition.recognize import Recognizer
 
         recognizer = Recognizer.load()
     return cut_grid(images, recognizer, finder)
@@ -189,7 +189,7 @@ def _cut(args) -> int:
 
 def check_new_deck(name: str, force: bool = False) -> None:
     """A :class:`SisepaiError` unless ``name`` is a safe deck name not taken (or ``force``)."""
-    from sisepai.vision.decks import deck_path
+    from sisepai.vision.decks.store import deck_path
 
     if deck_path(name).exists() and not force:
         raise SisepaiError(f"a deck named {name!r} exists: choose another name, or --force to replace it")
@@ -197,10 +197,10 @@ def check_new_deck(name: str, force: bool = False) -> None:
 
 def paper_colours(deck) -> dict[str, list[float]]:
     """Each suit's (and the joker's) paper colour over all its faces, CIELAB (L, a*, b*) as
-    :func:`sisepai.vision.palette.paper_lab` measures a card end's."""
+    :func:`sisepai.vision.recognition.palette.paper_lab` measures a card end's."""
     import numpy as np
 
-    from sisepai.vision.palette import paper_lab
+    from sisepai.vision.recognition.palette import paper_lab
 
     out = {}
     for suit in "GWYRJ":
@@ -213,8 +213,8 @@ def paper_colours(deck) -> dict[str, list[float]]:
 def enrol(name: str, deck, opts=None, progress=None, force: bool = False) -> dict:
     """Enrol ``deck`` (:class:`DeckFaces`) as ``name``: faces, adapted reader and ``deck.json``,
     built in a hidden folder and moved into place whole; returns the ``deck.json`` contents."""
-    from sisepai.vision.decks import deck_path, decks_dir, remove_stale_builds
-    from sisepai.vision.reader import DEFAULT_WEIGHTS
+    from sisepai.vision.decks.store import deck_path, decks_dir, remove_stale_builds
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 
     from .enrol import EnrolOptions, adapt_reader, peak_memory_mb
 
@@ -351,8 +351,8 @@ def contact_sheet(name: str):
 
     from sisepai.datasets.deck_faces import DeckFaces
     from sisepai.datasets.export import end_crop
-    from sisepai.vision.decks import deck_path, reader_weights
-    from sisepai.vision.reader import Reader
+    from sisepai.vision.decks.store import deck_path, reader_weights
+    from sisepai.vision.recognition.reader import Reader
 
     reader = Reader.load(reader_weights(name))
     deck = DeckFaces.load(deck_path(name) / "faces")
@@ -397,7 +397,7 @@ def _show(args) -> int:
     require_vision()
     import cv2
 
-    from sisepai.vision.decks import deck_path
+    from sisepai.vision.decks.store import deck_path
 
     sheet = contact_sheet(args.name)
     out = args.out or deck_path(args.name) / "contact.png"
@@ -408,7 +408,7 @@ def _show(args) -> int:
 
 
 def _list(args) -> int:
-    from sisepai.vision.decks import deck_info, list_decks
+    from sisepai.vision.decks.store import deck_info, list_decks
 
     infos = [deck_info(n) for n in list_decks()]
     if args.json:
@@ -424,7 +424,7 @@ def _list(args) -> int:
 
 
 def _remove(args) -> int:
-    from sisepai.vision.decks import remove_deck
+    from sisepai.vision.decks.store import remove_deck
 
     remove_deck(args.name)
     print(f"removed deck {args.name}")

@@ -60,7 +60,7 @@ def crop_reading(reader_weights: Path, dataset: Path) -> dict:
     from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
 
     from .enrol import accuracy
-    from sisepai.vision.reader_net import INPUT, build_reader
+    from sisepai.vision.recognition.reader_net import INPUT, build_reader
 
     images, labels = [], []
     for ann in sorted((dataset / "annotations" / "val").glob("*.json")):
@@ -103,8 +103,8 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
     ``detector`` (default: the shipped one) is the detector of both readings, zero-shot and
     enrolled, so a candidate detector is chosen on both."""
     from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS, standin_deck
-    from sisepai.vision.reader import DEFAULT_WEIGHTS
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
+    from sisepai.vision.recognition.recognize import Recognizer
 
     from .enrol import EnrolOptions, adapt_reader, peak_memory_mb
     from .evaluate import evaluate_recognizer
@@ -181,7 +181,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
 
 def honest_zero_shot(work: Path, scenes: int) -> dict:
     """Zero-shot F1 of the shipped recogniser on generated styles in the honest held-out fonts."""
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import Recognizer
 
     from .evaluate import evaluate_recognizer
 

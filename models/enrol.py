@@ -29,7 +29,7 @@ import numpy as np
 from sisepai.datasets.deck_faces import DeckFaces
 
 from .prepare import back_end_quads, none_quads
-from sisepai.vision.reader_net import INPUT, NONE, READER_CLASSES, build_reader
+from sisepai.vision.recognition.reader_net import INPUT, NONE, READER_CLASSES, build_reader
 
 OVERRUN = 1.3
 """The fine-tune stops at this multiple of its planned minutes, should the machine slow down."""
@@ -237,7 +237,7 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
 def save_reader(model, out: Path, crops: dict, arch: str, report: dict, seed: int = 0) -> None:
     """Save the adapted reader like the shipped one, with calibration crops mixed from the deck
     (three quarters) and the replay crops, and the deck's paper colours as its scenes show them
-    (:func:`sisepai.vision.palette.split_by_deck_colours` tells the suits apart with them)."""
+    (:func:`sisepai.vision.recognition.palette.split_by_deck_colours` tells the suits apart with them)."""
     import torch
 
     from .train_reader import CALIBRATION_CROPS, calibration_crops
@@ -245,7 +245,7 @@ def save_reader(model, out: Path, crops: dict, arch: str, report: dict, seed: in
     n_deck = CALIBRATION_CROPS * 3 // 4
     calib = np.concatenate([calibration_crops(crops["deck"][0], n_deck, seed),
                             calibration_crops(crops["replay"][0], CALIBRATION_CROPS - n_deck, seed)])
-    from sisepai.vision.palette import deck_colours
+    from sisepai.vision.recognition.palette import deck_colours
 
     torch.save({"state_dict": model.state_dict(), "classes": list(READER_CLASSES), "input": INPUT, "arch": arch,
                 "history": [report], "calibration": calib, "deck_colours": deck_colours(*crops["deck"])}, out)

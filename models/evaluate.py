@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.vision.geometry import inside, side_lengths
+from sisepai.vision.recognition.geometry import inside, side_lengths
 
 
 LABEL_RULE = 0.5

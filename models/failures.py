@@ -15,9 +15,9 @@ import cv2
 import numpy as np
 
 from sisepai.models.evaluate import _match
-from sisepai.vision.annotate import CardAnnotator
-from sisepai.vision.geometry import side_lengths
-from sisepai.vision.recognize import Recognizer
+from sisepai.vision.recognition.annotate import CardAnnotator
+from sisepai.vision.recognition.geometry import side_lengths
+from sisepai.vision.recognition.recognize import Recognizer
 
 
 SMALL_CARD = 30
@@ -37,7 +37,7 @@ def small_card_misreads(dataset: Path, out: Path, n: int = 48, below: float = SM
     """A grid of ``n`` held-out end crops (``dataset/crops/val``) of cards under ``below`` px wide
     that the shipped reader reads wrong, each labelled "TRUE>READ", written to
     ``out/small_crops.jpg``; returns a line of counts."""
-    from sisepai.vision.reader import Reader
+    from sisepai.vision.recognition.reader import Reader
 
     records: dict[int, dict] = {}
     picked, labels = [], []

@@ -6,7 +6,7 @@ reads the picture once; then
 
 - **read alone** (the recogniser's own readings, scored when they are exactly 21 cards and a win):
   what ``score-image`` gave before hands were read as a whole;
-- **read as a hand** (:func:`sisepai.vision.hand_reading.decode_hand`): the likeliest legal win.
+- **read as a hand** (:func:`sisepai.vision.hand.reading.decode_hand`): the likeliest legal win.
 
 A hand is *exact* when its cards are the true 21; its *points are right* when it scores what the
 true hand scores. *Taps*: the fewest card changes (change, remove or add one card) that turn the
@@ -64,8 +64,8 @@ def evaluate_hands(readings, rules=None, **decoder) -> dict:
     """Exact hands, right points and taps, read alone and read as a hand; the decoder's time."""
     from sisepai.engine.rules import Rules
     from sisepai.engine.scoring import score
-    from sisepai.vision.hand_reading import decode_hand
-    from sisepai.vision.scoring import score_detections
+    from sisepai.vision.hand.reading import decode_hand
+    from sisepai.vision.hand.scoring import score_detections
 
     rules = rules or Rules.preset("seesek")
     alone = {"exact": 0, "points": 0}
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="a decoder setting: miss_cost, top_k, max_missed")
     args = p.parse_args(argv)
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import Recognizer
 
     readings = detections_of(Recognizer.load(reader_weights=args.reader) if not (args.cache and args.cache.exists())
                              else None, args.dataset, args.cache)

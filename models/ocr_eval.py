@@ -14,8 +14,8 @@ import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
 from sisepai.models.train_reader import load_crops
-from sisepai.vision import ocr
-from sisepai.vision.reader import Reader
+from sisepai.models import ocr
+from sisepai.vision.recognition.reader import Reader
 
 RANKS = "KAERHCP"
 

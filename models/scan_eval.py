@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--singles", type=int, default=30, help="single-card scans per margin (default 30)")
     p.add_argument("--seed", type=int, default=8, help="random seed (default 8)")
     args = p.parse_args(argv)
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import Recognizer
 
     print(json.dumps(evaluate_scans(Recognizer.load(), args.sheets, args.singles, args.seed), indent=1))
     return 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sisepai.vision.yolo_env import setup_offline
+from sisepai.vision.recognition.yolo_env import setup_offline
 
 
 

@@ -58,7 +58,7 @@ save_detector() {
   python3 - "$WORK/runs/detector/weights" "$OUT" <<'EOF' || true
 import shutil, sys
 from pathlib import Path
-from sisepai.vision.yolo_env import setup_offline
+from sisepai.vision.recognition.yolo_env import setup_offline
 setup_offline()
 from ultralytics.utils.torch_utils import strip_optimizer
 weights, out = Path(sys.argv[1]), Path(sys.argv[2])

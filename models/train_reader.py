@@ -17,7 +17,7 @@ import numpy as np
 
 from sisepai.engine.errors import SisepaiError
 
-from sisepai.vision.reader_net import DEFAULT_ARCH, INPUT, READER_CLASSES, build_reader
+from sisepai.vision.recognition.reader_net import DEFAULT_ARCH, INPUT, READER_CLASSES, build_reader
 
 
 def load_crops(folders: Sequence[Path], split: str, limit_per_class: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -286,7 +286,7 @@ def _seconds_per_step(model, loss_fn, images, labels, device: str, steps: int = 
 
 CALIBRATION_CROPS = 256
 """Training crops stored in a reader's weights file, to calibrate its 8-bit version at load time
-(:func:`sisepai.vision.reader.quantized`): about 1.8 MB."""
+(:func:`sisepai.vision.recognition.reader.quantized`): about 1.8 MB."""
 
 
 def calibration_crops(images: np.ndarray, n: int = CALIBRATION_CROPS, seed: int = 0) -> np.ndarray:
@@ -323,7 +323,7 @@ def reader_metrics(weights: Path, datasets: Sequence[Path], split: str = "val") 
     model.load_state_dict(state["state_dict"])
     x, y = load_crops(datasets, split)
     metrics = evaluate(model, x, y)
-    from sisepai.vision.reader import Reader
+    from sisepai.vision.recognition.reader import Reader
 
     reader = Reader.load(weights)  # as the recogniser reads: in 8 bits where it can
     if reader.precision == "int8" and len(x):

@@ -75,13 +75,13 @@ def _serve(args) -> int:
             cert, key = args.certfile, args.keyfile
         else:
             from sisepai.service.tls import self_signed_certificate
-            from sisepai.vision.decks import home
+            from sisepai.vision.decks.store import home
 
             cert, key = self_signed_certificate(home() / "tls")
             print(f"sisepai: self-signed certificate {cert} (browsers warn once; accept it on each phone)")
         tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     if settings.deck:
-        from sisepai.vision.decks import deck_info
+        from sisepai.vision.decks.store import deck_info
 
         deck_info(settings.deck)  # an unknown deck fails here, with the known ones named
     if args.no_model:

@@ -38,16 +38,16 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         app.state.recognizer = recognizer
         app.state.model_error = None
         app.state.deck_recognizers = {}  # deck name -> Recognizer sharing the detector, loaded on first use
-        from sisepai.vision.decks import remove_stale_builds
+        from sisepai.vision.decks.store import remove_stale_builds
 
         remove_stale_builds()  # what enrolments of a server that died left in the decks folder
         if recognizer is None and settings.load_model:
             try:
-                from sisepai.vision.recognize import Recognizer
+                from sisepai.vision.recognition.recognize import Recognizer
 
                 reader = settings.reader
                 if settings.deck:
-                    from sisepai.vision.decks import reader_weights
+                    from sisepai.vision.decks.store import reader_weights
 
                     reader = reader_weights(settings.deck)
                 app.state.recognizer = Recognizer.load(settings.detector, reader)
@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         yield
         from .routes.decks import stop_enrolments
 
-        await stop_enrolments(app)
+        await stop_enrolments(getattr(app.state, "deck_jobs", {}))
         app.state.ledger.close()
         app.state.pool.close()
 

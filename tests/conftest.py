@@ -5,7 +5,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def recognizer():
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import Recognizer
 
     return Recognizer.load()
 

@@ -107,7 +107,7 @@ def _load(args):
     from sisepai.datasets.cli import require_vision
 
     require_vision()
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import Recognizer
 
     try:
         floors: dict = {}
@@ -119,7 +119,7 @@ def _load(args):
         if getattr(args, "deck", None):
             if reader is not None:
                 raise SisepaiError("give --deck or --reader, not both")
-            from sisepai.vision.decks import reader_weights
+            from sisepai.vision.decks.store import reader_weights
 
             reader = reader_weights(args.deck)
         return Recognizer.load(args.detector, reader, **floors)
@@ -129,7 +129,7 @@ def _load(args):
 
 def _recognize(args) -> int:
     rec = _load(args)
-    from sisepai.vision.images import ImageError, load_image
+    from sisepai.vision.recognition.images import ImageError, load_image
 
     failed = 0
     for path in args.images:
@@ -143,7 +143,7 @@ def _recognize(args) -> int:
             continue
         det = result.detections
         if args.annotate:
-            from sisepai.vision.annotate import CardAnnotator
+            from sisepai.vision.recognition.annotate import CardAnnotator
             import cv2
 
             args.annotate.mkdir(parents=True, exist_ok=True)
@@ -160,8 +160,8 @@ def _recognize(args) -> int:
 def _score_image(args) -> int:
     rec = _load(args)
     from sisepai.engine.rules import resolve_rules
-    from sisepai.vision.images import ImageError, load_image
-    from sisepai.vision.scoring import score_detections
+    from sisepai.vision.recognition.images import ImageError, load_image
+    from sisepai.vision.hand.scoring import score_detections
 
     rules = resolve_rules(args.rules)
     failed = 0
@@ -193,7 +193,7 @@ def _watch(args) -> int:
     from sisepai.datasets.cli import require_vision
 
     require_vision()
-    from sisepai.vision.camera import SourceError, open_source
+    from sisepai.vision.live.camera import SourceError, open_source
 
     if args.realtime and args.every_frame:
         raise SisepaiError("--realtime and --every-frame contradict each other: choose one")
@@ -201,8 +201,8 @@ def _watch(args) -> int:
         source = open_source(args.source, realtime=args.realtime, pace="every" if args.every_frame else None)
     except SourceError as exc:
         raise SisepaiError(str(exc)) from None
-    from sisepai.vision.live_options import LiveOptions
-    from sisepai.vision.watch import watch
+    from sisepai.vision.live.options import LiveOptions
+    from sisepai.vision.live.watch import watch
 
     options = LiveOptions.from_args(args)  # checked before the model loads
     rec = _load(args)

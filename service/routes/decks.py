@@ -2,7 +2,7 @@
 ``sisepai deck add`` command in a process of its own, its progress polled.
 
 1. ``POST /api/decks/cut``: one to four photos of the grid (multipart ``files``). The faces are
-   cut (:mod:`sisepai.vision.deck_grid`) and kept as a draft; the answer shows them.
+   cut (:mod:`sisepai.vision.decks.grid`) and kept as a draft; the answer shows them.
 2. ``POST /api/decks`` ``{"draft", "name"}``: enrols the draft as ``name`` (a write: the ledger's
    token rule applies). One enrolment runs at a time, as ``sisepai deck add --progress lines`` on a
    temporary folder of the faces, so the service keeps answering and loads no training code; a
@@ -24,12 +24,12 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from fastapi import APIRouter, File, Header, HTTPException, Request, UploadFile
+from fastapi import APIRouter, File, HTTPException, UploadFile
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from .ledger import check_token
-from .vision import decode_or_refuse, read_upload
+from ..deps import DeckDraftsDep, DeckJobsDep, DeckRecognizersDep, PoolDep, RecognizerDep, SettingsDep, Writer
+from ..uploads import decode_or_refuse, read_upload
 
 router = APIRouter(prefix="/api/decks", tags=["decks"])
 MAX_PHOTOS = 4
@@ -46,11 +46,11 @@ class EnrolRequest(BaseModel):
 @router.get("", summary="The enrolled decks the recogniser can read",
             description="`{default, decks: [{name, aspect, has_joker, created}]}`; pass `deck=NAME` to "
                         "`/api/recognize`, `/api/score-image` or `/api/live` to read one.")
-async def decks(request: Request) -> dict:
-    from sisepai.vision.decks import deck_info, list_decks
+async def decks(settings: SettingsDep) -> dict:
+    from sisepai.vision.decks.store import deck_info, list_decks
 
     keep = ("name", "aspect", "has_joker", "created")
-    return {"default": request.app.state.settings.deck,
+    return {"default": settings.deck,
             "decks": [{k: v for k, v in deck_info(n).items() if k in keep} for n in list_decks()]}
 
 
@@ -61,13 +61,12 @@ def _thumbnail(face_rgb: np.ndarray, height: int = 160) -> str:
     return "data:image/png;base64," + base64.b64encode(png.tobytes()).decode()
 
 
-def _drafts(app) -> dict:
-    if not hasattr(app.state, "deck_drafts"):
-        app.state.deck_drafts = {}
+def _fresh(drafts: dict) -> dict:
+    """``drafts`` without those older than :data:`DRAFT_SECONDS`."""
     now = time.time()
-    for key in [k for k, (t, _) in app.state.deck_drafts.items() if now - t > DRAFT_SECONDS]:
-        del app.state.deck_drafts[key]
-    return app.state.deck_drafts
+    for key in [k for k, (t, _) in drafts.items() if now - t > DRAFT_SECONDS]:
+        del drafts[key]
+    return drafts
 
 
 @router.post("/cut", summary="Cut a deck's faces from photos of its grid",
@@ -75,15 +74,15 @@ def _drafts(app) -> dict:
                          "columns K A E R H C P (and a joker alone in a fifth row), on a plain table. "
                          "Returns `{draft, notes, faces: [{code, image}]}` to check before enrolling; "
                          "`notes`: one line per cell to look at.")
-async def cut(request: Request, files: list[UploadFile] = File(...)) -> dict:
+async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, drafts: DeckDraftsDep,
+              files: list[UploadFile] = File(...)) -> dict:
     from sisepai.datasets.deck_faces import DeckError, DeckFaces
-    from sisepai.vision.deck_grid import cut_grid
+    from sisepai.vision.decks.grid import cut_grid
 
     if not 1 <= len(files) <= MAX_PHOTOS:
         raise HTTPException(422, f"send 1 to {MAX_PHOTOS} photos of the grid")
-    uploads = [await read_upload(request, f) for f in files]
-
-    recognizer = request.app.state.recognizer  # None while the model loads: the colour finder alone
+    uploads = [await read_upload(f, settings) for f in files]
+    # recognizer: None while the model loads, then the colour finder alone cuts
 
     def work():
         images = [decode_or_refuse(data, name) for data, name in uploads]
@@ -93,8 +92,8 @@ async def cut(request: Request, files: list[UploadFile] = File(...)) -> dict:
         except DeckError as exc:
             raise HTTPException(422, str(exc)) from None
 
-    faces, notes = await request.app.state.pool.run(work)
-    drafts = _drafts(request.app)
+    faces, notes = await pool.run(work)
+    drafts = _fresh(drafts)
     while len(drafts) >= MAX_DRAFTS:
         drafts.pop(next(iter(drafts)))
     draft = secrets.token_hex(8)
@@ -164,14 +163,8 @@ MAX_JOBS = 10
 """Enrolment jobs remembered (the running one and the last finished ones), for GET /api/decks/jobs."""
 
 
-def _jobs(app) -> dict:
-    if not hasattr(app.state, "deck_jobs"):
-        app.state.deck_jobs = {}
-    return app.state.deck_jobs
-
-
-def _running(app) -> dict | None:
-    return next((j for j in _jobs(app).values() if not j["done"] and j["error"] is None), None)
+def _running(jobs: dict) -> dict | None:
+    return next((j for j in jobs.values() if not j["done"] and j["error"] is None), None)
 
 
 def _public(job: dict) -> dict:
@@ -179,9 +172,9 @@ def _public(job: dict) -> dict:
             "done": job["done"], "error": job["error"]}
 
 
-async def stop_enrolments(app) -> None:
-    """End every enrolment process (the server is stopping: no child outlives it)."""
-    for job in list(_jobs(app).values()):
+async def stop_enrolments(jobs: dict) -> None:
+    """End every enrolment process of ``jobs`` (the server is stopping: no child outlives it)."""
+    for job in list(jobs.values()):
         process = job.get("process")
         if process is not None and process.returncode is None:
             process.terminate()  # deck add removes its half-built folder on SIGTERM
@@ -197,26 +190,23 @@ async def stop_enrolments(app) -> None:
                 pass
 
 
-@router.post("", summary="Enrol a cut deck (a write: needs the token beyond localhost)")
-async def enrol(body: EnrolRequest, request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
-    check_token(request, x_sisepai_token)
-    app = request.app
-    drafts = _drafts(app)
+@router.post("", summary="Enrol a cut deck (a write: needs the token beyond localhost)", dependencies=[Writer])
+async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) -> dict:
+    drafts = _fresh(drafts)
     if body.draft not in drafts:
         raise HTTPException(404, "no such draft (cut the faces again)")
-    running = _running(app)
+    running = _running(jobs)
     if running is not None:
         raise HTTPException(409, f"deck {running['name']!r} is being enrolled; try again when it is done")
     # the slot is taken here, before any await: a second request sees this job
     job = {"id": secrets.token_hex(8), "name": body.name, "fraction": 0.0, "message": "starting",
            "last_line": "", "done": False, "error": None}
-    jobs = _jobs(app)
     jobs[job["id"]] = job
     while len(jobs) > MAX_JOBS:
         jobs.pop(next(iter(jobs)))
     faces = drafts[body.draft][1]
     try:
-        from sisepai.vision.decks import new_faces_folder
+        from sisepai.vision.decks.store import new_faces_folder
 
         folder = await run_in_threadpool(new_faces_folder)
         await run_in_threadpool(faces.save, folder)
@@ -232,17 +222,17 @@ async def enrol(body: EnrolRequest, request: Request, x_sisepai_token: str | Non
 
 
 @router.get("/jobs", summary="The enrolments of this server: the running one and the last finished ones")
-async def list_jobs(request: Request) -> dict:
-    return {"jobs": [_public(j) for j in reversed(list(_jobs(request.app).values()))]}
+async def list_jobs(jobs: DeckJobsDep) -> dict:
+    return {"jobs": [_public(j) for j in reversed(list(jobs.values()))]}
 
 
 @router.get("/jobs/{job}", summary="The progress of an enrolment")
-async def job_status(job: str, request: Request) -> dict:
-    state = next((j for j in _jobs(request.app).values() if secrets.compare_digest(j["id"], job[:64])), None)
+async def job_status(job: str, jobs: DeckJobsDep, loaded: DeckRecognizersDep) -> dict:
+    state = next((j for j in jobs.values() if secrets.compare_digest(j["id"], job[:64])), None)
     if state is None:
         raise HTTPException(404, "no such job")
     if state["done"]:
-        request.app.state.deck_recognizers.pop(state["name"], None)  # a replaced deck loads afresh
+        loaded.pop(state["name"], None)  # a replaced deck loads afresh
     public = _public(state)
     del public["job"]
     return public

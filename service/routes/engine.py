@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from sisepai.engine.advice import advise
 from sisepai.engine.scoring import _prepare, one_card, score, to_ids
-from sisepai.vision.announce import all_names
+from sisepai.vision.live.announce import all_names
 
+from ..deps import ModelErrorDep, RecognizerDep
 from ..rules import network_rules
 from ..schemas import AdviseRequest, ScoreRequest
 
@@ -15,9 +16,8 @@ router = APIRouter(prefix="/api")
 
 
 @router.get("/health", summary="Is the service up, and is the model loaded?")
-async def health(request: Request) -> dict:
-    return {"status": "ok", "model": request.app.state.recognizer is not None,
-            "model_error": request.app.state.model_error}
+async def health(recognizer: RecognizerDep, model_error: ModelErrorDep) -> dict:
+    return {"status": "ok", "model": recognizer is not None, "model_error": model_error}
 
 
 @router.post("/score", summary="Score a hand", description="Is the hand a win, and what does its best split score?")

@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-import hmac
 import itertools
 import re
 import urllib.parse
 
-from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import StreamingResponse
 
+from ..deps import LedgerDep, SettingsDep, Writer
 from ..rules import network_rules
 from ..schemas import DealRequest, PlayerRequest, TableRequest
 from ..store import DEFAULT_TABLE, MAX_PLAYERS, PLAYERS_PAGE, check_table_name
@@ -21,60 +21,47 @@ LAST_DEALS = 200
 router = APIRouter(prefix="/api/ledger", tags=["ledger"])
 
 
-def check_token(request: Request, token: str | None) -> None:
-    settings = request.app.state.settings
-    if settings.token:
-        if not token or not hmac.compare_digest(token.encode("utf-8", "replace"), settings.token.encode("utf-8")):
-            raise HTTPException(401, "ledger writes need the token: send it as the X-Sisepai-Token header")
-    elif not settings.local_only:
-        raise HTTPException(403, "ledger writes are closed: the service listens beyond localhost and no "
-                                 "SISEPAI_TOKEN is set")
-
-
 TableName = Query(DEFAULT_TABLE, max_length=40, description="the table (room) of the club")
 
 
 @router.get("", summary="A table's players, last deals and running totals, and the club's totals")
-def get_ledger(request: Request, table: str = TableName,
+def get_ledger(ledger: LedgerDep, table: str = TableName,
                last: int = Query(LAST_DEALS, ge=1, le=LAST_DEALS, description="how many of the last deals")) -> dict:
-    return request.app.state.ledger.view(check_table_name(table), last)
+    return ledger.view(check_table_name(table), last)
 
 
-@router.post("/players", summary="Add a player to the club")
-def add_player(body: PlayerRequest, request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
-    check_token(request, x_sisepai_token)
-    return request.app.state.ledger.add_player(body.name)
+@router.post("/players", summary="Add a player to the club", dependencies=[Writer])
+def add_player(body: PlayerRequest, ledger: LedgerDep) -> dict:
+    return ledger.add_player(body.name)
 
 
-@router.post("/deals", summary="Record a deal at a table (by hand or from an auto-scored hand)")
-def add_deal(body: DealRequest, request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
-    check_token(request, x_sisepai_token)
+@router.post("/deals", summary="Record a deal at a table (by hand or from an auto-scored hand)", dependencies=[Writer])
+def add_deal(body: DealRequest, ledger: LedgerDep) -> dict:
     network_rules(body.rules)  # a preset name
-    return request.app.state.ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
+    return ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
                                              "auto" if body.cards else "manual", body.cards, body.note,
                                              table=body.table)
 
 
-@router.post("/undo", summary="Undo the last deal of a table")
-def undo(request: Request, table: str = TableName, x_sisepai_token: str | None = Header(None)) -> dict:
-    check_token(request, x_sisepai_token)
-    removed = request.app.state.ledger.undo(check_table_name(table))
+@router.post("/undo", summary="Undo the last deal of a table", dependencies=[Writer])
+def undo(ledger: LedgerDep, table: str = TableName) -> dict:
+    removed = ledger.undo(check_table_name(table))
     if removed is None:
         raise HTTPException(404, f"table {table!r} has no deals")
     return {"removed": removed}
 
 
 @router.get("/players", summary="A page of players with their totals, at a table or club-wide, by name")
-def players(request: Request, table: str | None = Query(None, max_length=40),
+def players(ledger: LedgerDep, table: str | None = Query(None, max_length=40),
             offset: int = Query(0, ge=0, le=MAX_PLAYERS), limit: int = Query(PLAYERS_PAGE, ge=1, le=PLAYERS_PAGE)) -> dict:
-    return request.app.state.ledger.players_page(None if table is None else check_table_name(table), offset, limit)
+    return ledger.players_page(None if table is None else check_table_name(table), offset, limit)
 
 
 @router.get("/export.csv", summary="The ledger as CSV (one table's, or the whole club's), streamed",
             response_class=StreamingResponse)
-def export_csv(request: Request, table: str | None = Query(None, max_length=40)) -> StreamingResponse:
+def export_csv(ledger: LedgerDep, table: str | None = Query(None, max_length=40)) -> StreamingResponse:
     table = None if table is None else check_table_name(table)
-    lines = request.app.state.ledger.iter_csv(table)
+    lines = ledger.iter_csv(table)
     first = next(lines)  # an unknown table is refused here, before the answer starts
     return StreamingResponse(itertools.chain([first], lines), media_type="text/csv; charset=utf-8",
                              headers={"Content-Disposition": csv_disposition(table)})
@@ -100,11 +87,10 @@ tables = APIRouter(prefix="/api/tables", tags=["ledger"])
 
 
 @tables.get("", summary="The club's tables (rooms), each with its number of deals")
-def list_tables(request: Request) -> dict:
-    return {"default": request.app.state.settings.table, "tables": request.app.state.ledger.tables()}
+def list_tables(ledger: LedgerDep, settings: SettingsDep) -> dict:
+    return {"default": settings.table, "tables": ledger.tables()}
 
 
-@tables.post("", summary="Open a table (a write: the token rule applies)")
-def open_table(body: TableRequest, request: Request, x_sisepai_token: str | None = Header(None)) -> dict:
-    check_token(request, x_sisepai_token)
-    return request.app.state.ledger.add_table(body.name)
+@tables.post("", summary="Open a table (a write: the token rule applies)", dependencies=[Writer])
+def open_table(body: TableRequest, ledger: LedgerDep) -> dict:
+    return ledger.add_table(body.name)

@@ -1,12 +1,12 @@
 """The live WebSocket: binary JPEG frames in, ``TableState`` JSON (with events and advice) out.
 
-Each connection is its own :class:`~sisepai.vision.session.VideoSession`, the pipeline ``sisepai
+Each connection is its own :class:`~sisepai.vision.live.session.VideoSession`, the pipeline ``sisepai
 watch`` runs: its own tracker, table, still readings and deck palette. What lies on the table when
 the page connects comes as one ``table`` event. Frames that arrive while one is being processed
 are dropped, not queued: the client always sees the newest table. A stream belongs to one table
 of the club (``table=NAME``, default the service's ``--table``); each state names it.
 
-The session is opened from :class:`~sisepai.vision.live_options.LiveOptions`, the same value
+The session is opened from :class:`~sisepai.vision.live.options.LiveOptions`, the same value
 ``sisepai watch`` fills from its arguments: the query (``rules``, ``hand``, ``seat``, ``claimed``,
 ``deck``, ``table``) or a first JSON message (those, and ``zones``). Options that cannot be used
 get an error message and the connection stays: the next options message may open the session.
@@ -19,11 +19,15 @@ import asyncio
 import json
 import time
 
-from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from sisepai.engine.errors import SisepaiError
 
+from ..deck_readers import DeckReaders
+from ..deps import ClockDep, LedgerDep, PoolDep, RecognizerDep, SettingsDep
 from ..server import WS_MAX_MESSAGE
 from ..store import check_table_name
 from ..work import PoolFull
@@ -36,17 +40,17 @@ QUERY_FIELDS = ("rules", "hand", "seat", "claimed", "deck", "table")
 
 
 @router.websocket("/api/live")
-async def live(ws: WebSocket) -> None:
-    from sisepai.vision.images import ImageError, decode_image
-    from sisepai.vision.live_options import CHANGEABLE, FIELDS, LiveOptions, LiveOptionsError
+async def live(ws: WebSocket, settings: SettingsDep, ledger: LedgerDep, pool: PoolDep, clock: ClockDep,
+               recognizer: RecognizerDep, readers: Annotated[DeckReaders, Depends()]) -> None:
+    from sisepai.vision.recognition.images import ImageError, decode_image
+    from sisepai.vision.live.options import CHANGEABLE, FIELDS, LiveOptions, LiveOptionsError
 
     await ws.accept()
-    app = ws.app
-    if app.state.recognizer is None:
+    if recognizer is None:
         await ws.send_json({"type": "error", "detail": "the recognition model is not loaded"})
         await ws.close(code=1011)
         return
-    live_state: dict = {"session": None, "table": None, "options": LiveOptions(table=app.state.settings.table)}
+    live_state: dict = {"session": None, "table": None, "options": LiveOptions(table=settings.table)}
 
     async def open_session(values: dict) -> str | None:
         """Start the session from options (the query's, or a first message's); the error, if any.
@@ -56,18 +60,16 @@ async def live(ws: WebSocket) -> None:
         except LiveOptionsError as exc:
             return str(exc)[:300]
         try:
-            table = check_table_name(opts.table or app.state.settings.table)
+            table = check_table_name(opts.table or settings.table)
         except SisepaiError:
             return f"table: no table named {(opts.table or '')[:40]!r}"
-        if not await run_in_threadpool(app.state.ledger.has_table, table):
+        if not await run_in_threadpool(ledger.has_table, table):
             return f"no table named {table!r} (open it first: POST /api/tables)"
-        from .vision import deck_recognizer
-
         try:
-            recognizer = await deck_recognizer(app, opts.deck)
+            deck_reader = await readers(opts.deck)
         except HTTPException as exc:
             return f"deck: {exc.detail}"
-        live_state.update(session=opts.session(recognizer), table=table, options=opts)
+        live_state.update(session=opts.session(deck_reader), table=table, options=opts)
         return None
 
     def change(values: dict) -> str | None:
@@ -84,10 +86,8 @@ async def live(ws: WebSocket) -> None:
     error = await open_session(query)
     if error:
         await ws.send_json({"type": "error", "detail": error})
-    clock = getattr(app.state, "clock", time.perf_counter)
-    pool = app.state.pool
     # the socket itself refuses messages past WS_MAX_MESSAGE; a smaller upload limit is answered here
-    frame_limit = min(int(app.state.settings.max_upload_mb * 1024 * 1024), WS_MAX_MESSAGE)
+    frame_limit = min(int(settings.max_upload_mb * 1024 * 1024), WS_MAX_MESSAGE)
 
     async def command(text: str) -> str | None:
         """A text message: live options as JSON, ``{"hand": "GK GA ...", "seat": "S"}``; before

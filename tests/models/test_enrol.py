@@ -6,7 +6,7 @@ from sisepai.datasets.export import CROP_MIN_VISIBLE
 from sisepai.datasets.scene import make_scene
 from sisepai.datasets.standin import standin_deck
 from sisepai.models.enrol import EnrolOptions, make_crops, scene_crops
-from sisepai.vision.reader_net import INPUT, NONE
+from sisepai.vision.recognition.reader_net import INPUT, NONE
 
 
 def test_scene_crops_are_every_visible_end_of_the_deck_and_none_crops():

@@ -6,8 +6,8 @@ from fastapi.testclient import TestClient
 
 from sisepai.service.main import create_app
 from sisepai.service.settings import Settings
-from sisepai.vision.detections import Detections
-from sisepai.vision.recognize import Recognition
+from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.recognition.recognize import Recognition
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
 READY = WIN.rsplit(" ", 1)[0]
@@ -183,7 +183,7 @@ def test_live_websocket_drops_stale_frames_and_sessions_are_separate(tmp_path):
 def test_decks_are_listed_and_chosen_by_name_only(tmp_path, monkeypatch):
     import shutil
 
-    from sisepai.vision.reader import DEFAULT_WEIGHTS
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 
     monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
     deck = tmp_path / "home" / "decks" / "family"

@@ -184,7 +184,7 @@ def test_a_progressive_jpeg_scan_bomb_is_refused_before_decoding(tmp_path):
     import cv2
     import numpy as np
 
-    from sisepai.vision.images import ImageError, decode_image, jpeg_scans
+    from sisepai.vision.recognition.images import ImageError, decode_image, jpeg_scans
 
     bomb = scan_bomb()
     assert len(bomb) < 1_000_000 and jpeg_scans(bomb) > 20000

@@ -29,9 +29,9 @@ def frames(tmp_path_factory):
 def test_watch_and_the_live_socket_give_the_same_events(recognizer, frames, tmp_path):
     from sisepai.service.main import create_app
     from sisepai.service.settings import Settings
-    from sisepai.vision.camera import FolderSource
-    from sisepai.vision.session import VideoSession
-    from sisepai.vision.watch import watch
+    from sisepai.vision.live.camera import FolderSource
+    from sisepai.vision.live.session import VideoSession
+    from sisepai.vision.live.watch import watch
 
     folder, video = frames
     out = io.StringIO()

@@ -6,10 +6,10 @@ import pytest
 from sisepai.datasets.video import GameVideo
 from sisepai.engine.cards import CARD_CODES
 from sisepai.models.live_eval import match_events
-from sisepai.vision.announce import announce, card_name
-from sisepai.vision.assistant import TableAssistant
-from sisepai.vision.detections import Detections
-from sisepai.vision.table import Zones
+from sisepai.vision.live.announce import announce, card_name
+from sisepai.vision.live.assistant import TableAssistant
+from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.live.table import Zones
 
 
 def truth_detections(video, t, drop=0.0, rng=None):

@@ -7,7 +7,7 @@ import pytest
 from sisepai.datasets.deck_faces import DeckError
 from sisepai.datasets.standin import standin_deck
 from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo as table_grid_photo
-from sisepai.vision.deck_grid import GRID_COLUMNS, GRID_ROWS, cut_grid
+from sisepai.vision.decks.grid import GRID_COLUMNS, GRID_ROWS, cut_grid
 
 
 def grid_photo(deck, joker: bool, tilt: float = 3.0, drop: str | None = None) -> np.ndarray:
@@ -69,7 +69,7 @@ def test_two_photos_read_as_one_tall_photo(deck):
 
 def test_a_face_on_a_scanner_bed_is_cut_to_the_card_and_cut_faces_stay():
     from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS
-    from sisepai.vision.deck_grid import trim_face
+    from sisepai.vision.decks.grid import trim_face
 
     for split, n in (("test", TEST_DECKS), ("tune", TUNE_DECKS)):
         for k in range(n):
@@ -125,7 +125,7 @@ def test_a_missing_card_and_an_extra_object_are_named(recognizer):
 
 
 def test_cards_lying_on_each_other_are_reported():
-    from sisepai.vision.deck_grid import place_in_grid
+    from sisepai.vision.decks.grid import place_in_grid
 
     def box(x, y):
         return np.float32([[x, y], [x + 20, y], [x + 20, y + 80], [x, y + 80]])

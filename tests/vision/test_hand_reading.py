@@ -5,9 +5,9 @@ import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
 from sisepai.engine.rules import Rules
-from sisepai.vision.detections import Detections
-from sisepai.vision.hand_reading import decode_hand, unsure_cards
-from sisepai.vision.scoring import check_claim, score_detections
+from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.hand.reading import decode_hand, unsure_cards
+from sisepai.vision.hand.scoring import check_claim, score_detections
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK".split()
 
@@ -76,7 +76,7 @@ def test_too_many_cards_out_of_sight_is_no_win_not_a_guess():
 def test_time_is_capped(monkeypatch):
     """The search stops at the first reading past the cap, whatever the machine's speed: a clock
     that moves 1 ms per look stands in for the real one."""
-    import sisepai.vision.hand_reading as hand_reading
+    import sisepai.vision.hand.reading as hand_reading
 
     ticks = iter(range(10**9))
     monkeypatch.setattr(hand_reading, "_clock", lambda: next(ticks) / 1000)

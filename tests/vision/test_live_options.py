@@ -5,7 +5,7 @@ import argparse
 
 import pytest
 
-from sisepai.vision.live_options import CHANGEABLE, LiveOptions, LiveOptionsError
+from sisepai.vision.live.options import CHANGEABLE, LiveOptions, LiveOptionsError
 
 
 def test_options_build_the_session_they_name():

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from sisepai.engine.cards import CARD_CODES, JOKER
-from sisepai.vision.palette import SuitPalette, colour_groups, one_colour_per_suit, paper_colour
-from sisepai.vision.recognize import Recognizer
+from sisepai.vision.recognition.palette import SuitPalette, colour_groups, one_colour_per_suit, paper_colour
+from sisepai.vision.recognition.recognize import Recognizer
 
 YELLOW, WHITE, LIME, PINK = (np.array(c, np.float32) for c in ([12, 70], [0, 3], [-40, 70], [25, 12]))
 

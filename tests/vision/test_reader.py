@@ -5,7 +5,7 @@ import pytest
 
 from sisepai.datasets.scene import make_scene
 from sisepai.engine.cards import CARD_CODES
-from sisepai.vision.geometry import order_upright, straighten
+from sisepai.vision.recognition.geometry import order_upright, straighten
 
 
 def visible_end_crops(n_scenes=6):
@@ -24,7 +24,7 @@ def visible_end_crops(n_scenes=6):
 
 @pytest.mark.model
 def test_the_8_bit_reader_reads_like_the_float_one(recognizer):
-    from sisepai.vision.reader import Reader
+    from sisepai.vision.recognition.reader import Reader
 
     int8 = recognizer.reader
     if int8.precision != "int8":
@@ -41,8 +41,8 @@ def test_the_8_bit_reader_reads_like_the_float_one(recognizer):
 def test_a_reader_without_calibration_crops_reads_in_floats(tmp_path, monkeypatch):
     import torch
 
-    from sisepai.vision import reader as reader_module
-    from sisepai.vision.reader import DEFAULT_WEIGHTS, Reader
+    from sisepai.vision.recognition import reader as reader_module
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS, Reader
 
     state = torch.load(DEFAULT_WEIGHTS, map_location="cpu", weights_only=False)
     assert len(state["calibration"]) == 256  # the shipped weights carry their calibration crops

@@ -12,9 +12,9 @@ import pytest
 from sisepai.datasets.scene import make_scene
 from sisepai.models.evaluate import _match
 from sisepai.models.scan_eval import on_bed, sheet_of
-from sisepai.vision.detections import Detections
-from sisepai.vision.geometry import card_ends, order_upright
-from sisepai.vision.images import ImageError, check_image
+from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.recognition.geometry import card_ends, order_upright
+from sisepai.vision.recognition.images import ImageError, check_image
 
 SISEPAI = Path(sys.executable).with_name("sisepai")
 
@@ -107,7 +107,7 @@ def test_recognize_cli_contract(tmp_path):
 
 @pytest.mark.model
 def test_weak_readings_are_left_out(recognizer):
-    from sisepai.vision.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE
+    from sisepai.vision.recognition.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE
 
     scene = make_scene(11, 1, "fan", font_split="holdout")  # one reading at 0.13
     img = scene.image[..., ::-1].copy()
@@ -204,7 +204,7 @@ def test_reads_each_card_of_a_scanned_sheet_once(recognizer):
     # pieces that each read as a card, so the recogniser looks again from further away
     from collections import Counter
 
-    from sisepai.vision.recognize import LARGE_CARD_WIDTH, median_card_width
+    from sisepai.vision.recognition.recognize import LARGE_CARD_WIDTH, median_card_width
 
     rng = np.random.default_rng(12)
     for width, per_row, n in ((110, 6, 9), (160, 8, 8), (70, 7, 12)):
@@ -216,8 +216,8 @@ def test_reads_each_card_of_a_scanned_sheet_once(recognizer):
 
 @pytest.mark.model
 def test_still_cards_keep_their_reading_between_video_frames(recognizer):
-    from sisepai.vision.recognize import Recognizer
-    from sisepai.vision.still_readings import StillReadings
+    from sisepai.vision.recognition.recognize import Recognizer
+    from sisepai.vision.recognition.still_readings import StillReadings
 
     video = Recognizer(recognizer.detector, recognizer.reader, zoom_out=(), read_inner_ends=False,
                        still_readings=StillReadings(max_age=2))
@@ -239,7 +239,7 @@ def test_still_cards_keep_their_reading_between_video_frames(recognizer):
 
 @pytest.mark.model
 def test_a_session_palette_learns_the_decks_colours(recognizer):
-    from sisepai.vision.palette import SuitPalette
+    from sisepai.vision.recognition.palette import SuitPalette
 
     palette = SuitPalette()
     image = make_scene(5, 0, "table", font_split="holdout").image[..., ::-1].copy()
@@ -251,7 +251,7 @@ def test_a_session_palette_learns_the_decks_colours(recognizer):
 
 
 def test_inner_ends_are_read_only_for_cards_their_two_ends_leave_unsure():
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import Recognizer
 
     def end(code_id, p=0.99):
         v = np.full(30, (1 - p) / 29, np.float32)
@@ -268,7 +268,7 @@ def test_inner_ends_are_read_only_for_cards_their_two_ends_leave_unsure():
 
 @pytest.mark.model
 def test_doubtful_ends_are_read_again_turned(recognizer):
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import Recognizer
 
     image = make_scene(9, 0, "table", font_split="holdout").image[..., ::-1].copy()
     crop = cv2.resize(image[300:348, 600:648], (48, 48))[..., ::-1].copy()

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.vision.camera import FolderSource, LiveSource, SourceError, VideoSource, open_source
+from sisepai.vision.live.camera import FolderSource, LiveSource, SourceError, VideoSource, open_source
 
 SISEPAI = Path(sys.executable).with_name("sisepai")
 
@@ -149,7 +149,7 @@ def test_open_source_kinds(tmp_path):
 
 
 def test_a_missing_camera_is_reported_without_opencv_noise():
-    code = ("from sisepai.vision.camera import LiveSource, SourceError\n"
+    code = ("from sisepai.vision.live.camera import LiveSource, SourceError\n"
             "try:\n    next(iter(LiveSource(7, retries=1, backoff=0.01)))\nexcept SourceError as e:\n    print(e)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "could not be opened" in proc.stdout

@@ -32,7 +32,7 @@ import numpy as np
 
 from sisepai.datasets.deck_faces import ASPECT_RANGE, FACE_CODES, DeckError
 
-from .geometry import groups_along, inside, order_upright, side_lengths
+from sisepai.vision.recognition.geometry import groups_along, inside, order_upright, side_lengths
 
 GRID_ROWS = "GWYR"
 GRID_COLUMNS = "KAERHCP"
@@ -108,9 +108,9 @@ def _short_side(box: np.ndarray) -> float:
 def detected_cards(image_bgr: np.ndarray, recognizer=None) -> list[np.ndarray]:
     """The card outlines in a grid photo, as the shipped detector finds them: whole cards, and
     two lone ends of one card (any kind) joined into that card. ``recognizer``: a loaded
-    :class:`~sisepai.vision.recognize.Recognizer` (default: the shipped one)."""
-    from .end_pairs import pair_lone_ends
-    from .recognize import _default
+    :class:`~sisepai.vision.recognition.recognize.Recognizer` (default: the shipped one)."""
+    from sisepai.vision.recognition.end_pairs import pair_lone_ends
+    from sisepai.vision.recognition.recognize import _default
 
     det = (recognizer or _default()).recognize(image_bgr).detections
     cards = [np.float32(p) for p, k in zip(det.polygons, det.kind) if k == "card"]
@@ -331,8 +331,8 @@ def reading_notes(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[in
     same kind as another cell (a card put in the wrong place, or one card photographed twice)."""
     from sisepai.engine.cards import CARD_CODES, Card
 
-    from .geometry import card_ends, straighten
-    from .recognize import _default, card_reading
+    from sisepai.vision.recognition.geometry import card_ends, straighten
+    from sisepai.vision.recognition.recognize import _default, card_reading
 
     rec = recognizer or _default()
     read: dict[str, tuple[str, float]] = {}

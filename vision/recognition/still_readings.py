@@ -9,7 +9,7 @@ from typing import NamedTuple, Sequence
 import cv2
 import numpy as np
 
-from .geometry import straighten
+from sisepai.vision.recognition.geometry import straighten
 
 
 def card_signature(rgb: np.ndarray, outline: np.ndarray) -> np.ndarray:

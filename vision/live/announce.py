@@ -6,7 +6,7 @@
 'South shows Green General.'
 >>> announce({"type": "card_shown", "card": "GK", "seat": "S"}, "vi")
 'Nam lật Tướng xanh.'
->>> from sisepai.vision.events import CardShown
+>>> from sisepai.vision.live.events import CardShown
 >>> announce(CardShown(4.1, "RH", "E", 9, 3.6, "discard"))
 'East discards Red Horse.'
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from sisepai.engine.cards import ALL_CARDS, Card
 
-from .events import Event
+from sisepai.vision.live.events import Event
 
 LANGUAGES = ("en", "zh", "vi")
 _ZH_SUIT = {"G": "绿", "W": "白", "Y": "黄", "R": "红"}

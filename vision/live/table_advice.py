@@ -4,7 +4,7 @@ offers the user's hand, and the score of a hand a seat lays down.
 >>> from sisepai.engine.cards import counts_of, parse_card_ids
 >>> from sisepai.engine.rules import Rules
 
-from .events import Advice, CardShown, WinClaimed
+from sisepai.vision.live.events import Advice, CardShown, WinClaimed
 >>> hand = counts_of(parse_card_ids("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"))
 >>> claim_advice(hand, CardShown(1.0, "YK", "E", 0, 1.0), "S", Rules.preset("seesek"))[0].text
 'You can claim YK: hu with YK'
@@ -20,7 +20,7 @@ from sisepai.engine.claims import claims as claim_options, hand_after
 from sisepai.engine.decompose import BestTable, meld_points
 from sisepai.engine.rules import Rules
 
-from .events import Advice, CardShown, WinClaimed
+from sisepai.vision.live.events import Advice, CardShown, WinClaimed
 
 
 def relation_to(owner: str, user_seat: str) -> str:

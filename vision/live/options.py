@@ -7,11 +7,11 @@ page's WebSocket (its query, or a first JSON message) fill the same :class:`Live
 >>> LiveOptions.from_mapping({"hand": "GK ZZ"})
 Traceback (most recent call last):
 ...
-sisepai.vision.live_options.LiveOptionsError: hand: unknown card 'ZZ': use a suit G/W/Y/R then a rank ...
+sisepai.vision.live.options.LiveOptionsError: hand: unknown card 'ZZ': use a suit G/W/Y/R then a rank ...
 >>> LiveOptions.from_mapping({"hand": " ".join(["GK"] * 25)})
 Traceback (most recent call last):
 ...
-sisepai.vision.live_options.LiveOptionsError: hand: a hand holds at most 21 cards under these rules, not 25
+sisepai.vision.live.options.LiveOptionsError: hand: a hand holds at most 21 cards under these rules, not 25
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from sisepai.engine.errors import SisepaiError
 
 from sisepai.engine.cards import SEATS
 
-from .table import Zones
+from sisepai.vision.live.table import Zones
 
 MAX_TEXT = 400
 """Longest text an option may hold (a 21-card hand is 62 characters)."""
@@ -108,7 +108,7 @@ class LiveOptions:
                 raise LiveOptionsError(f"hand: a hand holds at most {rules.hand_size} cards under these rules, "
                                        f"not {len(ids)}")
         if self.deck is not None:
-            from .decks import check_name
+            from sisepai.vision.decks.store import check_name
 
             try:
                 check_name(self.deck)
@@ -130,14 +130,14 @@ class LiveOptions:
 
     def assistant(self):
         """The :class:`~.assistant.TableAssistant` these options make."""
-        from .assistant import TableAssistant
+        from sisepai.vision.live.assistant import TableAssistant
 
         return TableAssistant(Zones(self.zones) if self.zones else Zones(), hand=self.hand, user_seat=self.seat,
                               rules=self.resolved_rules(), claimed=self.claimed)
 
     def session(self, recognizer):
         """A :class:`~.session.VideoSession` of ``recognizer`` (already the deck's, when one is named)."""
-        from .session import VideoSession
+        from sisepai.vision.live.session import VideoSession
 
         return VideoSession(recognizer, self.assistant())
 

@@ -12,7 +12,7 @@ from typing import IO
 
 from sisepai.engine.errors import SisepaiError
 
-from .announce import announce
+from sisepai.vision.live.announce import announce
 
 
 class Speaker:
@@ -45,8 +45,8 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
 
     A camera always gives its newest frame; a video file keeps its own clock (``pace``, see
     :class:`~.camera.VideoSource`)."""
-    from .camera import SourceError, open_source
-    from .events import SPOKEN
+    from sisepai.vision.live.camera import SourceError, open_source
+    from sisepai.vision.live.events import SPOKEN
 
     if isinstance(source, str):
         try:
@@ -78,7 +78,7 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
             if show:
                 import cv2
 
-                from .annotate import CardAnnotator
+                from sisepai.vision.recognition.annotate import CardAnnotator
 
                 cv2.imshow("sisepai", CardAnnotator().annotate(frame, session.last.detections))
                 if cv2.waitKey(1) & 0xFF in (27, ord("q")):

@@ -26,12 +26,12 @@ from sisepai.engine.errors import SisepaiError
 from sisepai.engine.melds import Meld, why_not_meld
 from sisepai.engine.rules import Rules
 
-from .detections import Detections
-from .events import (Advice, CardCorrected, CardRemoved, CardShown, Event, MeldSeen, TableSeen,
+from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.live.events import (Advice, CardCorrected, CardRemoved, CardShown, Event, MeldSeen, TableSeen,
                      WinClaimed)
-from .table import TableState, Zones
-from .table_advice import claim_advice, win_claimed
-from .tracker import CardTracker, Track
+from sisepai.vision.live.table import TableState, Zones
+from sisepai.vision.live.table_advice import claim_advice, win_claimed
+from sisepai.vision.live.tracker import CardTracker, Track
 
 MOVE_SECONDS = 3.0
 RETURN_SECONDS = 20.0

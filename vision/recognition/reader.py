@@ -19,7 +19,7 @@ import numpy as np
 
 from sisepai.engine.cards import CARD_CODES, JOKER
 
-DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "weights" / "reader.pt"
+DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "weights" / "reader.pt"
 NUM_CARDS = len(CARD_CODES)
 
 
@@ -109,7 +109,7 @@ class Reader:
         calibration crops (and this CPU has the engine), else in 32-bit floats."""
         import torch
 
-        from .reader_net import build_reader
+        from sisepai.vision.recognition.reader_net import build_reader
 
         path = Path(weights)
         if not path.is_file():

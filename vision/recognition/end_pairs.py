@@ -19,8 +19,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .geometry import inside, order_upright, straighten
-from .palette import paper_lab
+from sisepai.vision.recognition.geometry import inside, order_upright, straighten
+from sisepai.vision.recognition.palette import paper_lab
 
 MIN_LENGTHS = 1.3
 """The least distance between two ends of one card, in card widths (ends' centres; a short 1:3.2

@@ -9,7 +9,7 @@ Two stages, both trained here on generated scenes:
 
 Used as (the shipped weights load in a second or two; ``tests/vision`` runs this)::
 
-    from sisepai.vision.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import Recognizer
     rec = Recognizer.load()
     result = rec.recognize(cv2.imread("table.jpg"))
     result.detections.codes
@@ -27,14 +27,14 @@ import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
 
-from .detections import Detections
-from .detector import Boxes, Detector
-from .end_pairs import pair_lone_ends
-from .geometry import card_ends, inside, order_upright, side_lengths, straighten
-from .palette import SuitPalette, crop_paper_colour, one_colour_per_suit, paper_colour, split_by_deck_colours
-from .images import ImageError, ImageTooLargeError, check_image, decode_image, load_image  # noqa: F401 - public here too
-from .reader import NUM_CARDS, Reader, colour_rank_confidence
-from .still_readings import StillReadings, card_signature
+from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.recognition.detector import Boxes, Detector
+from sisepai.vision.recognition.end_pairs import pair_lone_ends
+from sisepai.vision.recognition.geometry import card_ends, inside, order_upright, side_lengths, straighten
+from sisepai.vision.recognition.palette import SuitPalette, crop_paper_colour, one_colour_per_suit, paper_colour, split_by_deck_colours
+from sisepai.vision.recognition.images import ImageError, ImageTooLargeError, check_image, decode_image, load_image  # noqa: F401 - public here too
+from sisepai.vision.recognition.reader import NUM_CARDS, Reader, colour_rank_confidence
+from sisepai.vision.recognition.still_readings import StillReadings, card_signature
 
 PALETTE_MODES = ("image", "session", "off")
 """Where the deck's suit colours are learned: from each picture alone, over a video, or not at all."""
@@ -383,8 +383,8 @@ class Recognizer:
     @classmethod
     def load(cls, detector_weights: str | Path | None = None, reader_weights: str | Path | None = None,
              **kwargs) -> "Recognizer":
-        from .detector import DEFAULT_WEIGHTS as DET
-        from .reader import DEFAULT_WEIGHTS as READ
+        from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DET
+        from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READ
 
         return cls(Detector.load(detector_weights or DET), Reader.load(reader_weights or READ), **kwargs)
 

@@ -6,7 +6,7 @@ half second of frames all read one other card of another rank, at least 0.9 time
 the old card was read, the old track ends and a new one starts.
 
 >>> import numpy as np
->>> from sisepai.vision.detections import Detections
+>>> from sisepai.vision.recognition.detections import Detections
 >>> box = np.float32([[[10, 10], [30, 10], [30, 120], [10, 120]]])
 >>> t = CardTracker(confirm_seconds=0.5)
 >>> for k in range(8):
@@ -24,8 +24,8 @@ import numpy as np
 
 from sisepai.engine.cards import CARD_CODES, Card
 
-from .detections import Detections
-from .geometry import inside
+from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.recognition.geometry import inside
 
 
 @dataclass

@@ -16,7 +16,7 @@ far from every row, is more likely a stray card or a false find, so its "not a c
 less (:data:`EDGE_DOUBT`, :data:`OFF_ROW_DOUBT`).
 
 >>> import numpy as np
->>> from sisepai.vision.detections import Detections
+>>> from sisepai.vision.recognition.detections import Detections
 >>> hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK".split()
 >>> from sisepai.engine.cards import CARD_CODES
 >>> ids = [CARD_CODES.index(c) for c in hand]
@@ -45,8 +45,8 @@ from sisepai.engine.cards import CARD_CODES, JOKER, counts_of
 from sisepai.engine.decompose import BestTable
 from sisepai.engine.rules import Rules
 
-from .detections import Detections
-from .geometry import groups_along
+from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.recognition.geometry import groups_along
 
 NOT_A_CARD = -1
 MISSED = -2

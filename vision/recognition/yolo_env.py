@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-CONFIG_DIR = Path(__file__).resolve().parent / ".ultralytics"
+CONFIG_DIR = Path(__file__).resolve().parents[1] / ".ultralytics"
 
 
 def setup_offline() -> None:

@@ -12,7 +12,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "weights" / "detector.pt"
+DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "weights" / "detector.pt"
 NAMES = ("card", "end", "back")
 
 
@@ -55,7 +55,7 @@ class Detector:
 
     @classmethod
     def load(cls, weights: str | Path = DEFAULT_WEIGHTS, **kwargs) -> "Detector":
-        from .yolo_env import yolo
+        from sisepai.vision.recognition.yolo_env import yolo
 
         path = Path(weights)
         if not path.is_file():

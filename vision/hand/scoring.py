@@ -6,7 +6,7 @@ the rules, and the runner-up. ``unsure`` names the cards the two disagree on, or
 with little belief, each with its likely alternatives, so a user confirms a hand in a tap or two.
 
 >>> import numpy as np
->>> from sisepai.vision.detections import Detections
+>>> from sisepai.vision.recognition.detections import Detections
 >>> ids = [0, 1, 2]
 >>> d = Detections(np.zeros((3, 4, 2)), np.ones(3), np.array(ids))
 >>> out = score_detections(d)
@@ -22,8 +22,8 @@ from sisepai.engine.cards import CARD_CODES, counts_of
 from sisepai.engine.decompose import BestTable
 from sisepai.engine.rules import Rules
 
-from .detections import Detections
-from .hand_reading import decode_hand, unsure_cards
+from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.hand.reading import decode_hand, unsure_cards
 
 UNSURE = 0.6
 

@@ -16,8 +16,8 @@ that frame. Its cost follows what changes on the table, not how many cards lie t
 ...     calls = 0
 ...     def for_video(self): return self
 ...     def recognize(self, image, zoom_out=False):
-...         from sisepai.vision.recognize import Recognition
-...         from sisepai.vision.detections import Detections
+...         from sisepai.vision.recognition.recognize import Recognition
+...         from sisepai.vision.recognition.detections import Detections
 ...         Nothing.calls += 1
 ...         return Recognition(Detections.empty(), np.zeros((0, 4, 2)), image.shape[1], image.shape[0], 1.0)
 >>> session = VideoSession(Nothing())
@@ -32,9 +32,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .assistant import TableAssistant
-from .events import Event
-from .table import TableState
+from sisepai.vision.live.assistant import TableAssistant
+from sisepai.vision.live.events import Event
+from sisepai.vision.live.table import TableState
 
 FRAME_CHANGE = 8.0
 """A frame has changed when some part of it, averaged over blocks of a 160-pixel-wide copy,

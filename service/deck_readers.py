@@ -1,0 +1,60 @@
+"""The recogniser of an enrolled deck: the shared detector with that deck's reader, loaded once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import HTTPException
+from starlette.concurrency import run_in_threadpool
+
+from .deps import DeckRecognizersDep, ModelErrorDep, RecognizerDep
+
+MAX_DECK_RECOGNIZERS = 4
+"""Enrolled decks' readers kept loaded at once (each about 5 MB); the oldest is dropped."""
+
+
+async def deck_recognizer(base: Any, model_error: str | None, cache: dict, deck: str | None):
+    """The recogniser for an enrolled ``deck`` (``base``, the service's, when None or empty), loaded
+    once in a worker thread into ``cache``. A deck name is only ever a name, never a path:
+    :func:`sisepai.vision.decks.store.check_name` refuses anything else."""
+    from sisepai.engine.errors import SisepaiError
+    from sisepai.vision.decks.store import reader_weights
+
+    if base is None:
+        raise HTTPException(503, "the recognition model is not loaded: " + (model_error or "disabled"))
+    if not deck:
+        return base
+    if deck not in cache:
+        try:
+            weights = reader_weights(deck)
+        except SisepaiError as exc:
+            raise HTTPException(404, str(exc)[:200]) from None
+
+        def load():
+            import copy
+
+            from sisepai.vision.recognition.reader import Reader
+
+            rec = copy.copy(base)  # same detector and settings, this deck's reader
+            rec.reader = Reader.load(weights)
+            return rec
+
+        rec = await run_in_threadpool(load)
+        while len(cache) >= MAX_DECK_RECOGNIZERS:
+            cache.pop(next(iter(cache)))
+        cache[deck] = rec
+    return cache[deck]
+
+
+class DeckReaders:
+    """A dependency: ``await readers(deck)`` gives that deck's recogniser (see :func:`deck_recognizer`)."""
+
+    def __init__(self, base: RecognizerDep, model_error: ModelErrorDep, cache: DeckRecognizersDep):
+        self.base, self.model_error, self.cache = base, model_error, cache
+
+    async def __call__(self, deck: str | None):
+        return await deck_recognizer(self.base, self.model_error, self.cache, deck)
+
+    def forget(self, deck: str) -> None:
+        """Drop a deck's loaded reader (the deck was enrolled again)."""
+        self.cache.pop(deck, None)

@@ -1,0 +1,109 @@
+"""The service's shared parts as FastAPI dependencies: routes declare what they use
+(``ledger: LedgerDep``) instead of reaching into the app, and tests may swap any of them with
+``app.dependency_overrides``.
+
+Everything here lives on the app from :func:`~.main.create_app`: the settings, the work pool, the
+ledger and the recogniser (loaded in its lifespan), the enrolled decks' recognisers, the My deck
+drafts and jobs.
+
+>>> from fastapi import FastAPI
+>>> from fastapi.testclient import TestClient
+>>> app = FastAPI()
+>>> app.state.settings = Settings(db=":memory:", load_model=False)
+>>> @app.get("/table")
+... def table(settings: SettingsDep) -> str:
+...     return settings.table
+>>> TestClient(app).get("/table").json()
+'main'
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from typing import Annotated, Any, Callable
+
+from fastapi import Depends, Header, HTTPException
+from starlette.requests import HTTPConnection
+
+from .settings import Settings
+from .store import Ledger
+from .work import WorkPool
+
+
+def get_settings(conn: HTTPConnection) -> Settings:
+    return conn.app.state.settings
+
+
+def get_ledger(conn: HTTPConnection) -> Ledger:
+    return conn.app.state.ledger
+
+
+def get_pool(conn: HTTPConnection) -> WorkPool:
+    return conn.app.state.pool
+
+
+def get_recognizer(conn: HTTPConnection) -> Any:
+    """The shared recogniser, or None while it is not loaded (see :func:`get_model_error`)."""
+    return getattr(conn.app.state, "recognizer", None)
+
+
+def get_model_error(conn: HTTPConnection) -> str | None:
+    return getattr(conn.app.state, "model_error", None)
+
+
+def get_clock(conn: HTTPConnection) -> Callable[[], float]:
+    """The live streams' clock (a test may give the app its own)."""
+    return getattr(conn.app.state, "clock", time.perf_counter)
+
+
+def _shared(conn: HTTPConnection, name: str) -> dict:
+    state = conn.app.state
+    if not hasattr(state, name):
+        setattr(state, name, {})
+    return getattr(state, name)
+
+
+def get_deck_recognizers(conn: HTTPConnection) -> dict:
+    """Enrolled decks' recognisers, by deck name, loaded on first use."""
+    return _shared(conn, "deck_recognizers")
+
+
+def get_deck_drafts(conn: HTTPConnection) -> dict:
+    """Decks cut in the My deck flow, not yet enrolled: draft id -> (time, faces)."""
+    return _shared(conn, "deck_drafts")
+
+
+def get_deck_jobs(conn: HTTPConnection) -> dict:
+    """The enrolments of this server: job id -> job."""
+    return _shared(conn, "deck_jobs")
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+LedgerDep = Annotated[Ledger, Depends(get_ledger)]
+PoolDep = Annotated[WorkPool, Depends(get_pool)]
+RecognizerDep = Annotated[Any, Depends(get_recognizer)]
+ModelErrorDep = Annotated[str | None, Depends(get_model_error)]
+ClockDep = Annotated[Callable[[], float], Depends(get_clock)]
+DeckRecognizersDep = Annotated[dict, Depends(get_deck_recognizers)]
+DeckDraftsDep = Annotated[dict, Depends(get_deck_drafts)]
+DeckJobsDep = Annotated[dict, Depends(get_deck_jobs)]
+
+
+def check_token(settings: Settings, token: str | None) -> None:
+    """401 without the right token where one is set; 403 for writes beyond localhost with none set."""
+    if settings.token:
+        if not token or not hmac.compare_digest(token.encode("utf-8", "replace"), settings.token.encode("utf-8")):
+            raise HTTPException(401, "ledger writes need the token: send it as the X-Sisepai-Token header")
+    elif not settings.local_only:
+        raise HTTPException(403, "ledger writes are closed: the service listens beyond localhost and no "
+                                 "SISEPAI_TOKEN is set")
+
+
+def require_token(settings: SettingsDep, x_sisepai_token: Annotated[str | None, Header()] = None) -> None:
+    """A write route's dependency: the token rule of :func:`check_token`."""
+    check_token(settings, x_sisepai_token)
+
+
+Writer = Depends(require_token)
+"""``dependencies=[Writer]`` on a route that writes."""

@@ -1,0 +1,56 @@
+"""The README is a front page, its links and the docs' links lead somewhere, and every number in
+its performance table names a committed record."""
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _links(path: Path) -> list[str]:
+    return [m for m in re.findall(r"\]\(([^)#\s]+)", path.read_text()) if "://" not in m]
+
+
+def test_the_readme_is_a_front_page():
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 200
+    assert "make run" in readme and "make test" in readme
+    assert len(list((ROOT / "docs").glob("*.md"))) >= 4 and (ROOT / "docs" / "rules.md").is_file()
+
+
+def test_every_relative_link_resolves():
+    for page in [ROOT / "README.md", ROOT / "models" / "MODEL_CARD.md", *(ROOT / "docs").glob("*.md")]:
+        for link in _links(page):
+            assert (page.parent / link).exists(), f"{page.relative_to(ROOT)}: {link}"
+
+
+def test_each_performance_row_names_a_record_with_its_commit_and_machine():
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("## Performance"):].split("\n## ")[0]
+    rows = [r for r in table.splitlines() if r.startswith("| ") and not r.startswith("| what")]
+    assert rows
+    for row in rows:
+        record = re.search(r"`(benchmarks/results/[\w.-]+\.json)`", row)
+        assert record, row
+        data = json.loads((ROOT / record[1]).read_text())
+        assert data["commit"] and data["machine"]["cores"] and data["models"]
+
+
+def _numbers(value) -> set[float]:
+    if isinstance(value, dict):
+        return set().union(*map(_numbers, value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*map(_numbers, value)) if value else set()
+    return {round(float(value), 3)} if isinstance(value, (int, float)) and not isinstance(value, bool) else set()
+
+
+def test_the_performance_table_agrees_with_its_records():
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("## Performance"):].split("\n## ")[0]
+    for row in [r for r in table.splitlines() if "benchmarks/results/" in r]:
+        record = json.loads((ROOT / re.search(r"`(benchmarks/results/[\w.-]+\.json)`", row)[1]).read_text())
+        known = _numbers(record["figures"])
+        result = row.split("|")[2]
+        for number in re.findall(r"(?<![\w.])0\.\d{3}(?!\d)", result):
+            assert float(number) in known, f"{number} is not in {row.split('|')[3].strip()}: {row}"

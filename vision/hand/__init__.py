@@ -1,0 +1,1 @@
+"""A finished hand: read as a whole from a photo, and scored."""
