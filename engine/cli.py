@@ -85,14 +85,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     result = score(ids, exposed, rules, winning_card=args.winning_card, self_drawn=not args.claimed)
     n = len(ids) + sum(len(m) for m in exposed)
     if args.json:
-        out = {"cards": [*format_cards(ids).split(), *(c for m in exposed for c in m.codes)] if n else [],
-               "winning": result is not None,
-               "points": result.total if result else None,
-               "melds": result.meld_codes if result else None}
-        if result:
-            out["breakdown"] = result.to_dict()["melds"]
-            out["odd"] = result.odd
-        print(json.dumps(out, ensure_ascii=False))
+        from .scoring import score_answer
+
+        print(json.dumps(score_answer(ids, exposed, result), ensure_ascii=False))
         return 0
     print(f"hand ({n} cards): {format_cards(ids, glyphs=True)}"
           + "".join(f" | {m.label()}" for m in exposed))

@@ -240,3 +240,21 @@ __all__ = [
     "HandLike", "MeldLike", "Payment", "Score", "ScoredMeld", "all_scores", "is_winning",
     "payments", "score", "to_ids", "to_meld",
 ]
+
+
+def score_answer(ids: Sequence[int], exposed: Sequence[Meld], result: Score | None) -> dict:
+    """The one JSON shape of a scored hand, for the CLI's ``--json``, the API's ``/api/score`` and
+    (its first four keys, written directly for speed) the batch mode.
+
+    >>> from sisepai.engine.scoring import _prepare
+    >>> ids, exposed = _prepare("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK", [], Rules.preset())
+    >>> answer = score_answer(ids, exposed, score(ids, exposed))
+    >>> answer["winning"], answer["points"], answer["odd"], list(answer)[:4]
+    (True, 11, True, ['cards', 'winning', 'points', 'melds'])
+    >>> score_answer([0], (), None)
+    {'cards': ['GK'], 'winning': False, 'points': None, 'melds': None, 'breakdown': None, 'odd': None}
+    """
+    return {"cards": [CARD_CODES[i] for i in ids] + [c for m in exposed for c in m.codes],
+            "winning": result is not None, "points": result.total if result else None,
+            "melds": result.meld_codes if result else None,
+            "breakdown": result.to_dict()["melds"] if result else None, "odd": result.odd if result else None}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from sisepai.engine.advice import advise
-from sisepai.engine.scoring import _prepare, one_card, score, to_ids
+from sisepai.engine.scoring import _prepare, one_card, score, score_answer, to_ids
 from sisepai.vision.live.announce import all_names
 
 from ..deps import ModelErrorDep, RecognizerDep
@@ -25,16 +25,7 @@ def score_hand(body: ScoreRequest) -> dict:
     rules = network_rules(body.rules)
     ids, exposed = _prepare(body.cards, body.exposed, rules)
     result = score(ids, exposed, rules, winning_card=body.winning_card, self_drawn=not body.claimed)
-    return {"cards": _codes(ids) + [c for m in exposed for c in m.codes],
-            "winning": result is not None, "points": result.total if result else None,
-            "melds": result.meld_codes if result else None, "breakdown": result.to_dict()["melds"] if result else None,
-            "odd": result.odd if result else None}
-
-
-def _codes(ids: list[int]) -> list[str]:
-    from sisepai.engine.cards import CARD_CODES
-
-    return [CARD_CODES[i] for i in ids]
+    return score_answer(ids, exposed, result)
 
 
 @router.post("/advise", summary="Waits, claims, the best meld and the best discard")

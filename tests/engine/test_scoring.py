@@ -82,3 +82,22 @@ def test_payments():
 def test_hand_must_have_21_cards():
     assert not is_winning("GK GA GE")
     assert score("GK GA GE", require_size=False).total == 1
+
+
+def test_the_batch_mode_writes_the_same_answer_as_the_api_and_the_cli():
+    import json
+
+    from sisepai.engine.batch import BatchScorer
+    from sisepai.engine.rules import Rules
+    from sisepai.engine.scoring import _prepare, score, score_answer
+
+    rules = Rules.preset("seesek")
+    batch = BatchScorer(rules)
+    for line in ["GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK",
+                 "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J YK | WC WC WC",
+                 "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YA"]:
+        cards, _, melds = line.partition("|")
+        ids, exposed = _prepare(cards, [melds] if melds.strip() else [], rules)
+        full = score_answer(ids, exposed, score(ids, exposed, rules))
+        fast = json.loads(batch.line(line))
+        assert fast == {k: full[k] for k in fast} and list(fast) == ["cards", "winning", "points", "melds"]
