@@ -69,6 +69,7 @@ def watch(video: Path, reader: Path | None) -> tuple[list[dict], float, dict]:
         sys.exit(f"sisepai watch failed: {proc.stderr.strip()[-300:]}")
     m = re.search(r"(\d+) frames \((\d+) looked at, (\d+) skipped, at most ([\d.]+) s behind\)", proc.stderr)
     counts = {"read": int(m[1]), "looked": int(m[2]), "skipped": int(m[3]), "behind": float(m[4])} if m else {}
+    counts["parts"] = {k: float(v) for k, v in re.findall(r"(look|detect|read|follow) ([\d.]+) s", proc.stderr)}
     return [json.loads(x) for x in proc.stdout.splitlines()], wall, counts
 
 
@@ -89,6 +90,7 @@ def main() -> None:
         for cards in SIZES:
             found = truth = false = read = skipped = 0
             delays, walls, behind = [], [], 0.0
+            parts: dict = {}
             for style, seed, reader in videos(kind, cards):
                 video = WORK / "videos" / f"{SPLIT}-{kind if kind == 'design' else 'standin'}-{seed}-{cards}.mp4"
                 record_file = video.with_suffix(".json")
@@ -104,6 +106,8 @@ def main() -> None:
                 read += counts.get("read", 0) + counts.get("skipped", 0)
                 skipped += counts.get("skipped", 0)
                 behind = max(behind, counts.get("behind", 0.0))
+                for k, v in counts["parts"].items():
+                    parts[k] = parts.get(k, 0.0) + v
                 print(f"live    {kind:8s} {cards:2d} cards, seed {seed}: {wall:.1f} s for 60 s; recall "
                       f"{score.recall:.3f} ({score.found}/{score.truth}), {score.false} false, "
                       f"{counts.get('skipped', '?')} of {counts.get('read', 0) + counts.get('skipped', 0)} frames skipped",
@@ -114,7 +118,8 @@ def main() -> None:
                 "false_per_minute": round(false / max(n, 1), 2),
                 "median_delay_s": round(float(np.median(delays)), 2) if delays else None,
                 "wall_s_max": round(max(walls), 1), "skipped_share": round(skipped / max(read, 1), 3),
-                "behind_s_max": round(behind, 2), "videos": n}
+                "behind_s_max": round(behind, 2), "videos": n,
+                "seconds_per_video": {k: round(v / max(n, 1), 1) for k, v in parts.items()}}
             print(f"live    {kind:8s} {cards:2d} cards, {n} videos: " + json.dumps(figures[f"{kind}/{cards}"]), flush=True)
     if SIZES != [10, 30, 60] or KINDS != ["design", "standin", "enrolled"]:
         print("live    a subset: no record written")

@@ -211,4 +211,6 @@ def _watch(args) -> int:
     print(f"sisepai watch: {summary['frames']} frames ({summary['looked']} looked at, {summary['skipped']} skipped, "
           f"at most {summary['behind']:.1f} s behind), {summary['events']} events in {summary['seconds']:.1f} s",
           file=sys.stderr)
+    print("sisepai watch: time spent " + ", ".join(f"{k} {v:.1f} s" for k, v in summary["parts"].items())
+          + " (decoding the video is the rest)", file=sys.stderr)
     return 0

@@ -29,6 +29,8 @@ that frame. Its cost follows what changes on the table, not how many cards lie t
 
 from __future__ import annotations
 
+import time
+
 import cv2
 import numpy as np
 
@@ -64,6 +66,7 @@ class VideoSession:
         self.looked = 0  # frames the recogniser looked at
         self.skipped = 0  # frames the source left out, as last told
         self.behind = 0.0  # the most seconds a frame was late
+        self.seconds = {"look": 0.0, "detect": 0.0, "read": 0.0, "follow": 0.0}  # where the time went
         self._look: np.ndarray | None = None
         self._looked_at = float("-inf")
 
@@ -75,14 +78,20 @@ class VideoSession:
     def step(self, frame: np.ndarray, t: float, skipped: int = 0, behind: float = 0.0) -> tuple[TableState, list[Event]]:
         """Follow one BGR frame taken ``t`` seconds after the source started; ``skipped`` (frames
         the source left out so far) and ``behind`` (seconds this frame is late) go into the state."""
+        t0 = time.perf_counter()
         look = frame_look(frame)
+        self.seconds["look"] += time.perf_counter() - t0
         if not self._steady(look, t):
             self.last = self.recognizer.recognize(frame, zoom_out=False)
             self._look, self._looked_at = look, t
             self.looked += 1
+            self.seconds["detect"] += self.last.detect_ms / 1000
+            self.seconds["read"] += (self.last.ms - self.last.detect_ms) / 1000
         self.frames += 1
         h, w = frame.shape[:2]
+        t1 = time.perf_counter()
         state, events = self.assistant.process(self.last.detections, t, w, h, backs=len(self.last.backs))
+        self.seconds["follow"] += time.perf_counter() - t1
         state.skipped, state.behind = skipped, behind
         self.skipped, self.behind = skipped, max(self.behind, behind)
         return state, events

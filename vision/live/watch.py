@@ -88,4 +88,5 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
     if session.frames == 0:
         raise SisepaiError("the source gave no frames")
     return {"frames": session.frames, "looked": session.looked, "skipped": getattr(src, "skipped", 0),
-            "behind": round(session.behind, 3), "events": n_events, "seconds": time.perf_counter() - t0}
+            "behind": round(session.behind, 3), "events": n_events, "seconds": time.perf_counter() - t0,
+            "parts": {k: round(v, 2) for k, v in session.seconds.items()}}
