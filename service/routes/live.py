@@ -35,7 +35,7 @@ from ..work import PoolFull
 router = APIRouter()
 
 
-QUERY_FIELDS = ("rules", "hand", "seat", "claimed", "deck", "table")
+QUERY_FIELDS = ("rules", "hand", "seat", "claimed", "deck", "table", "lang")
 """Options the socket's query may carry; zones come only in a JSON message."""
 
 
@@ -43,6 +43,7 @@ QUERY_FIELDS = ("rules", "hand", "seat", "claimed", "deck", "table")
 async def live(ws: WebSocket, settings: SettingsDep, ledger: LedgerDep, pool: PoolDep, clock: ClockDep,
                recognizer: RecognizerDep, readers: Annotated[DeckReaders, Depends()]) -> None:
     from sisepai.vision.recognition.images import ImageError, decode_image
+    from sisepai.vision.live.announce import announce
     from sisepai.vision.live.options import CHANGEABLE, FIELDS, LiveOptions, LiveOptionsError
 
     await ws.accept()
@@ -165,7 +166,7 @@ async def live(ws: WebSocket, settings: SettingsDep, ledger: LedgerDep, pool: Po
                 continue
             result = session.last
             msg = {"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
-                   "events": [e.to_json() for e in events], "ms": round(result.ms, 1), "dropped": latest["dropped"], "table": live_state["table"]}
+                   "events": [{**e.to_json(), "text": announce(e, live_state["options"].lang)} for e in events], "ms": round(result.ms, 1), "dropped": latest["dropped"], "table": live_state["table"]}
             try:
                 await ws.send_json(msg)
             except (WebSocketDisconnect, RuntimeError):

@@ -30,6 +30,7 @@ function applyLanguage() {
   document.documentElement.lang = { en: "en", zh: "zh-Hans", vi: "vi" }[lang] || "en";
   document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = (WORDS[lang] || {})[el.dataset.t] || el.dataset.t; });
   localStorage.setItem("sisepai-lang", lang);
+  if (ws && ws.readyState === 1) ws.send(JSON.stringify({ lang }));
   document.querySelectorAll(".chip[data-code], button[data-code]").forEach((el) => { el.textContent = chipText(el.dataset.code); });
 }
 $("lang").value = localStorage.getItem("sisepai-lang") || "en";
@@ -82,22 +83,6 @@ const SEATS = { en: { S: "South", E: "East", N: "North", W: "West", center: "Cen
                 zh: { S: "南家", E: "东家", N: "北家", W: "西家", center: "中央" },
                 vi: { S: "Nam", E: "Đông", N: "Bắc", W: "Tây", center: "Giữa bàn" } };
 const VOICE = { en: "en-US", zh: "zh-CN", vi: "vi-VN" };
-function sentence(ev, lang) {
-  const seat = (SEATS[lang] || SEATS.en)[ev.seat] || ev.seat || "";
-  const name = (c) => ((names[c] || {})[lang]) || c;
-  if (ev.type === "table") return { en: `The table: ${ev.cards.length} cards face up`, zh: `桌面：${ev.cards.length}张明牌`, vi: `Trên bàn: ${ev.cards.length} lá ngửa` }[lang] || "";
-  if (ev.type === "card_shown") {
-    const verbs = { en: { draw: "draws", discard: "discards", "": "shows" }, zh: { draw: "摸到", discard: "打出", "": "亮出" },
-                    vi: { draw: "bốc", discard: "đánh", "": "lật" } }[lang] || {};
-    const verb = verbs[ev.action || ""];
-    return lang === "zh" ? `${seat}${verb}${name(ev.card)}` : `${seat} ${verb} ${name(ev.card)}`;
-  }
-  if (ev.type === "card_corrected") return lang === "zh" ? `更正：${seat}是${name(ev.card)}，不是${name(ev.was)}` : lang === "vi" ? `Sửa lại: ${seat} là ${name(ev.card)}, không phải ${name(ev.was)}` : `Correction: ${seat} has ${name(ev.card)}, not ${name(ev.was)}`;
-  if (ev.type === "meld") return `${seat}: ${ev.cards.map(name).join(", ")}`;
-  if (ev.type === "win_claimed") return lang === "en" ? `${seat} claims a win, ${ev.points} points` : `${seat} ${ev.points}`;
-  if (ev.type === "advice") return ev.text;
-  return "";
-}
 function say(text) {
   if (!$("speak").checked || !text || !window.speechSynthesis) return;
   const u = new SpeechSynthesisUtterance(text);
@@ -151,6 +136,7 @@ function connect() {
   const params = new URLSearchParams();
   if (hand.length) params.set("hand", hand.join(" "));
   params.set("rules", $("rules").value);  // live advice follows the page's rules
+  params.set("lang", $("lang").value);  // and the events are told in its language
   if ($("deckchoice").value) params.set("deck", $("deckchoice").value);
   if ($("tablechoice").value) params.set("table", $("tablechoice").value);
   const q = params.toString() ? "?" + params.toString() : "";
@@ -243,7 +229,7 @@ function showCards(cards) {  // what is on the table now, seat by seat
 }
 
 function logEvent(ev) {
-  const text = sentence(ev, $("lang").value) || ev.type;
+  const text = ev.text || ev.type;  // the server writes each event's sentence, in the page's language
   const li = document.createElement("li");
   const time = document.createElement("span");
   time.className = "t";

@@ -128,7 +128,7 @@ def test_a_card_covered_by_another_has_not_moved():
 
 
 def test_names_and_sentences():
-    assert card_name("YH", "zh") == "黄傌" and card_name("J", "en") == "Joker"
+    assert card_name("YH", "zh") == "黄马" and card_name("J", "en") == "Joker"  # simplified throughout
     assert announce({"type": "meld", "seat": "E", "cards": ["GR", "GH", "GC"]}, "en") == \
         "East melds Green Chariot, Green Horse, Green Cannon."
 

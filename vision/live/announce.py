@@ -1,7 +1,7 @@
 """Card names and one-line announcements in English, Mandarin and Vietnamese.
 
 >>> card_name("RR", "en"), card_name("RR", "zh"), card_name("RR", "vi")
-('Red Chariot', '红俥', 'Xe đỏ')
+('Red Chariot', '红车', 'Xe đỏ')
 >>> announce({"type": "card_shown", "card": "GK", "seat": "S"}, "en")
 'South shows Green General.'
 >>> announce({"type": "card_shown", "card": "GK", "seat": "S"}, "vi")
@@ -19,7 +19,8 @@ from sisepai.vision.live.events import Event
 
 LANGUAGES = ("en", "zh", "vi")
 _ZH_SUIT = {"G": "绿", "W": "白", "Y": "黄", "R": "红"}
-_ZH_GLYPH = {"將": "将", "帥": "帅", "車": "车", "馬": "马"}
+_ZH_GLYPH = {"將": "将", "帥": "帅", "車": "车", "俥": "车", "馬": "马", "傌": "马", "砲": "炮"}
+"""Chinese announcements are in simplified characters throughout (the page's cards too)."""
 _VI_SUIT = {"G": "xanh", "W": "trắng", "Y": "vàng", "R": "đỏ"}
 _VI_RANK = {"K": "Tướng", "A": "Sĩ", "E": "Tượng", "R": "Xe", "H": "Mã", "C": "Pháo", "P": "Chốt"}
 SEAT_WORDS = {

@@ -27,8 +27,8 @@ from sisepai.vision.live.table import Zones
 
 MAX_TEXT = 400
 """Longest text an option may hold (a 21-card hand is 62 characters)."""
-FIELDS = ("rules", "hand", "seat", "claimed", "deck", "table", "zones")
-CHANGEABLE = ("hand", "seat", "claimed")
+FIELDS = ("rules", "hand", "seat", "claimed", "deck", "table", "zones", "lang")
+CHANGEABLE = ("hand", "seat", "claimed", "lang")
 """Options a running session takes in a later message; the others are fixed when it opens."""
 
 
@@ -47,6 +47,8 @@ class LiveOptions:
     deck: str | None = None
     table: str | None = None
     zones: dict[str, list[list[float]]] | None = field(default=None, hash=False)
+    lang: str = "en"
+    """The language of the events' ``text`` (en, zh or vi)."""
     rules_file: bool = field(default=False, repr=False)
     """``rules`` may name a TOML file: only for options from the command line, never the network."""
 
@@ -80,6 +82,8 @@ class LiveOptions:
             changes["seat"] = "S"
         if changes.get("rules") is None and "rules" in changes:
             changes["rules"] = "seesek"
+        if changes.get("lang") is None and "lang" in changes:
+            changes["lang"] = "en"
         opts = replace(base, **changes)
         opts.check()
         return opts
@@ -96,7 +100,11 @@ class LiveOptions:
         """Raise :class:`LiveOptionsError` for options no session can use."""
         from sisepai.engine.cards import parse_card_ids
 
+        from .announce import LANGUAGES
+
         rules = self.resolved_rules()
+        if self.lang not in LANGUAGES:
+            raise LiveOptionsError(f"lang: one of {', '.join(LANGUAGES)}, not {self.lang[:8]!r}")
         if self.seat not in SEATS:
             raise LiveOptionsError(f"seat: one of {', '.join(SEATS)}, not {self.seat[:8]!r}")
         if self.hand:

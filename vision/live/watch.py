@@ -69,7 +69,7 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
             for ev in events:
                 n_events += 1
                 if as_json:
-                    out.write(json.dumps(ev.to_json(), ensure_ascii=False) + "\n")
+                    out.write(json.dumps({**ev.to_json(), "text": announce(ev, lang)}, ensure_ascii=False) + "\n")
                 else:
                     out.write(f"[{ev.t:7.2f}s] {announce(ev, lang)}\n")
                 out.flush()
