@@ -85,3 +85,78 @@ class GofHandRequest(BaseModel):
     first_lead: bool = False
     next_has_one: bool = False
     opponent_cards: int = Field(16, ge=0, le=16)
+
+
+# --- answers: what the main routes return, shown on /docs ---------------------------------------
+
+class HealthAnswer(BaseModel):
+    status: str = Field(examples=["ok"])
+    model: bool = Field(description="whether the recognition model is loaded")
+    model_error: str | None = Field(None, description="why it is not, when it is not")
+
+
+class ScoredMeld(BaseModel):
+    cards: list[str] = Field(examples=[["GK", "GA", "GE"]])
+    kind: str = Field(examples=["command"])
+    points: int
+    exposed: bool
+
+
+class ScoreAnswer(BaseModel):
+    """The one shape of a scored hand (:func:`sisepai.engine.scoring.score_answer`)."""
+
+    cards: list[str]
+    winning: bool
+    points: int | None = Field(None, description="the best split's total; null when not a win")
+    melds: list[list[str]] | None = None
+    breakdown: list[ScoredMeld] | None = None
+    odd: bool | None = Field(None, description="a winning total is odd under See Sek: a check on the cards")
+
+
+class TableInfo(BaseModel):
+    name: str
+    created: float
+    deals: int
+
+
+class TablesAnswer(BaseModel):
+    default: str
+    tables: list[TableInfo]
+
+
+class PlayerTotal(BaseModel):
+    name: str
+    total: int
+
+
+class PlayersPage(BaseModel):
+    table: str | None = Field(None, description="the table, or null for the whole club")
+    players: list[PlayerTotal]
+    count: int = Field(description="players in all, on every page")
+    offset: int
+    limit: int
+
+
+class DeckInfo(BaseModel):
+    name: str
+    aspect: float | None = None
+    has_joker: bool | None = None
+    created: str | None = None
+
+
+class DecksAnswer(BaseModel):
+    default: str | None = None
+    decks: list[DeckInfo]
+
+
+class JobAnswer(BaseModel):
+    job: str | None = None
+    name: str
+    fraction: float
+    message: str
+    done: bool
+    error: str | None = None
+
+
+class JobsAnswer(BaseModel):
+    jobs: list[JobAnswer]

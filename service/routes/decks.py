@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..deps import DeckDraftsDep, DeckJobsDep, DeckRecognizersDep, PoolDep, RecognizerDep, SettingsDep, Writer
+from ..schemas import DecksAnswer, JobAnswer, JobsAnswer
 from ..uploads import decode_or_refuse, read_upload
 
 router = APIRouter(prefix="/api/decks", tags=["decks"])
@@ -46,7 +47,7 @@ class EnrolRequest(BaseModel):
 @router.get("", summary="The enrolled decks the recogniser can read",
             description="`{default, decks: [{name, aspect, has_joker, created}]}`; pass `deck=NAME` to "
                         "`/api/recognize`, `/api/score-image` or `/api/live` to read one.")
-async def decks(settings: SettingsDep) -> dict:
+async def decks(settings: SettingsDep) -> DecksAnswer:
     from sisepai.vision.decks.store import deck_info, list_decks
 
     keep = ("name", "aspect", "has_joker", "created")
@@ -222,12 +223,12 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
 
 
 @router.get("/jobs", summary="The enrolments of this server: the running one and the last finished ones")
-async def list_jobs(jobs: DeckJobsDep) -> dict:
+async def list_jobs(jobs: DeckJobsDep) -> JobsAnswer:
     return {"jobs": [_public(j) for j in reversed(list(jobs.values()))]}
 
 
 @router.get("/jobs/{job}", summary="The progress of an enrolment")
-async def job_status(job: str, jobs: DeckJobsDep, loaded: DeckRecognizersDep) -> dict:
+async def job_status(job: str, jobs: DeckJobsDep, loaded: DeckRecognizersDep) -> JobAnswer:
     state = next((j for j in jobs.values() if secrets.compare_digest(j["id"], job[:64])), None)
     if state is None:
         raise HTTPException(404, "no such job")

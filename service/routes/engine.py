@@ -10,18 +10,18 @@ from sisepai.vision.live.announce import all_names
 
 from ..deps import ModelErrorDep, RecognizerDep
 from ..rules import network_rules
-from ..schemas import AdviseRequest, ScoreRequest
+from ..schemas import AdviseRequest, HealthAnswer, ScoreAnswer, ScoreRequest
 
 router = APIRouter(prefix="/api")
 
 
 @router.get("/health", summary="Is the service up, and is the model loaded?")
-async def health(recognizer: RecognizerDep, model_error: ModelErrorDep) -> dict:
-    return {"status": "ok", "model": recognizer is not None, "model_error": model_error}
+async def health(recognizer: RecognizerDep, model_error: ModelErrorDep) -> HealthAnswer:
+    return HealthAnswer(status="ok", model=recognizer is not None, model_error=model_error)
 
 
 @router.post("/score", summary="Score a hand", description="Is the hand a win, and what does its best split score?")
-def score_hand(body: ScoreRequest) -> dict:
+def score_hand(body: ScoreRequest) -> ScoreAnswer:
     rules = network_rules(body.rules)
     ids, exposed = _prepare(body.cards, body.exposed, rules)
     result = score(ids, exposed, rules, winning_card=body.winning_card, self_drawn=not body.claimed)

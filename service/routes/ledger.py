@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 
 from ..deps import LedgerDep, SettingsDep, Writer
 from ..rules import network_rules
-from ..schemas import DealRequest, PlayerRequest, TableRequest
+from ..schemas import DealRequest, PlayerRequest, PlayersPage, TableRequest, TablesAnswer
 from ..store import DEFAULT_TABLE, MAX_PLAYERS, PLAYERS_PAGE, check_table_name
 
 LAST_DEALS = 200
@@ -53,7 +53,7 @@ def undo(ledger: LedgerDep, table: str = TableName) -> dict:
 
 @router.get("/players", summary="A page of players with their totals, at a table or club-wide, by name")
 def players(ledger: LedgerDep, table: str | None = Query(None, max_length=40),
-            offset: int = Query(0, ge=0, le=MAX_PLAYERS), limit: int = Query(PLAYERS_PAGE, ge=1, le=PLAYERS_PAGE)) -> dict:
+            offset: int = Query(0, ge=0, le=MAX_PLAYERS), limit: int = Query(PLAYERS_PAGE, ge=1, le=PLAYERS_PAGE)) -> PlayersPage:
     return ledger.players_page(None if table is None else check_table_name(table), offset, limit)
 
 
@@ -87,7 +87,7 @@ tables = APIRouter(prefix="/api/tables", tags=["ledger"])
 
 
 @tables.get("", summary="The club's tables (rooms), each with its number of deals")
-def list_tables(ledger: LedgerDep, settings: SettingsDep) -> dict:
+def list_tables(ledger: LedgerDep, settings: SettingsDep) -> TablesAnswer:
     return {"default": settings.table, "tables": ledger.tables()}
 
 
