@@ -58,12 +58,8 @@ MELD_LINK = 1.4
 """Cards of one seat lie in one group when their centres are within this many card widths: the
 cards of a meld lie side by side (about 1.1 widths apart), and melds lie apart."""
 MIN_CONFIDENCE = 0.4
-"""Readings below this confidence are not tracked. Measured on 60 s game videos (generator 1.2),
-with the GPU-trained models and card replacement: 0.3 -> 0.4 on seeds 7 / 11 / 13 / 17 / 19 /
-23 / 29 kept every other video the same and took seed 7 from recall 0.917 and 10 false
-card_shown events to 0.944 and 7 (a pink patch of cloth read as a Red Horse at 0.28-0.35);
-0.5 was no better (seeds 7 / 11 / 17: 85 cards found either way, 22 vs 23 false events).
-(With the first CPU-trained models, 0 -> 0.3 had cut false events from 11 to 4 and 9 to 8.)"""
+"""Readings below this confidence are not tracked: a patch of cloth read as a card at 0.3 stays
+out of the table (how it was chosen: ``docs/training-logs/live-thresholds.md``)."""
 
 
 @dataclass

@@ -88,9 +88,8 @@ LEFT_SECONDS = 0.3
 another kind found where it lay: that is a new card (a card shown where the last one was), or
 the same card read otherwise, which the assistant tells apart."""
 REPLACE_CONFIDENCE_RATIO = 0.9
-"""A replacing card's readings must average this share of the replaced card's. Measured on seven
-game videos: seed 7's false events 7 -> 6 (a misread card's correct reading came late and less
-sure), the other six and every video's recall unchanged."""
+"""A replacing card's readings must average this share of the replaced card's, so a misread
+card's later, less sure reading does not replace it (``docs/training-logs/live-thresholds.md``)."""
 
 
 class CardTracker:
