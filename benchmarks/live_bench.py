@@ -28,15 +28,15 @@ from pathlib import Path
 
 import numpy as np
 
+from sisepai.datasets.splits import FONTS as FONT_SPLITS, VIDEO_SEEDS
 from sisepai.datasets.standin import standin_deck, standin_style
 from sisepai.datasets.video import TurnVideo
 from sisepai.models.live_eval import match_events
 from sisepai.models.records import write_record
 
 SPLIT = os.environ.get("LIVE_SPLIT", "test")
-SEEDS = {"test": {"design": [21], "standin": [(0, 31), (1, 32)]},
-         "tune": {"design": [1], "standin": [(0, 11), (1, 12)]}}[SPLIT]
-FONTS = {"test": "honest", "tune": "tune"}[SPLIT]
+SEEDS = VIDEO_SEEDS[SPLIT]
+FONTS = FONT_SPLITS[SPLIT]
 SIZES = [int(x) for x in os.environ.get("LIVE_CARDS", "10,30,60").split(",")]
 KINDS = os.environ.get("LIVE_KINDS", "design,standin,enrolled").split(",")
 WORK = Path(os.environ.get("LIVE_WORK") or Path(tempfile.gettempdir()) / "sisepai-live-bench")

@@ -37,8 +37,10 @@ from sisepai.engine.cards import CARD_CODES
 from .deck_faces import DeckFaces
 from .render import DeckStyle, _hsv, choose_glyphs, render_face
 
-TEST_DECKS = 4
-TUNE_DECKS = 2
+from .splits import STANDIN_DECKS
+
+TEST_DECKS = STANDIN_DECKS["test"]
+TUNE_DECKS = STANDIN_DECKS["tune"]
 HELD_OUT_PAPERS = {
     # suit -> (hue range, saturation range, value range), each outside the training ranges of
     # render.suit_palette in at least one coordinate

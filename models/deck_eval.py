@@ -28,11 +28,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-SCENE_SEED = 7000
-"""Scenes of stand-in deck k are generated with seed SCENE_SEED + k (enrolment uses seeds 0 and 1)."""
-HONEST_SEED = 7100
-HAND_SEED = 7200
-"""Finished hands of stand-in deck k: seed HAND_SEED + k; only hands showing every card are scored."""
+from sisepai.datasets.splits import DECK_HAND_SEEDS, DECK_SCENE_SEEDS, FONT_SCENE_SEEDS
+
+SCENE_SEED = DECK_SCENE_SEEDS["test"]
+"""Scenes of stand-in deck k: seed SCENE_SEED + k, or + 50 for tuning (``datasets.splits``; enrolment uses seeds 0 and 1)."""
+HONEST_SEED = FONT_SCENE_SEEDS["test"]
+HAND_SEED = DECK_HAND_SEEDS["test"]
+"""Finished hands of stand-in deck k: seed HAND_SEED + k (+ 50 for tuning); only hands showing every card are scored."""
 METRICS = Path(__file__).with_name("deck_metrics.json")
 
 
@@ -189,7 +191,7 @@ def honest_zero_shot(work: Path, scenes: int, detector: Path | None = None, font
     from .hand_eval import detections_of, evaluate_hands
 
     general = Recognizer.load(detector)
-    seed = HONEST_SEED if fonts == "honest" else HONEST_SEED + 50
+    seed = FONT_SCENE_SEEDS["test" if fonts == "honest" else "tune"]
     tag = f".{detector.stem}-{zlib.crc32(str(detector.resolve()).encode()):08x}" if detector else ""
     data = write_scenes(None, work / "scenes" / fonts, scenes, seed, font_split=fonts)
     r = evaluate_recognizer(general, data)

@@ -1,0 +1,42 @@
+"""The one place that says what is trained on, what chooses, and what measures.
+
+- **train**: the training fonts and generated deck styles (with :mod:`.printed`'s traits), any seed
+  the training commands use;
+- **tune**: chooses thresholds and designs: the held-out fonts that are no test face, the tuning
+  stand-in decks, and the seeds below;
+- **test**: measured once a choice is made: the honest held-out fonts, the test stand-in decks,
+  and their seeds.
+
+``tests/datasets/test_splits.py`` checks that no font, deck or seed is in two splits.
+
+>>> sorted(SPLITS)
+['test', 'train', 'tune']
+>>> FONTS["test"], STANDIN_DECKS["tune"]
+('honest', 2)
+"""
+
+from __future__ import annotations
+
+SPLITS = ("train", "tune", "test")
+FONTS = {"train": "train", "tune": "tune", "test": "honest"}
+"""The font split of :meth:`.fonts.FontBank.fonts` each split draws."""
+STANDIN_DECKS = {"tune": 2, "test": 4}
+"""How many stand-in decks (:mod:`.standin`) each split has; tune and test decks differ in fonts and seeds."""
+DECK_SCENE_SEEDS = {"tune": 7050, "test": 7000}
+"""Scenes of stand-in deck k: seed DECK_SCENE_SEEDS[split] + k (:mod:`sisepai.models.deck_eval`)."""
+DECK_HAND_SEEDS = {"tune": 7250, "test": 7200}
+"""Finished hands of stand-in deck k: seed DECK_HAND_SEEDS[split] + k."""
+FONT_SCENE_SEEDS = {"tune": 7150, "test": 7100}
+"""Generated styles in the split's held-out fonts (their finished hands: the seed + 1)."""
+VIDEO_SEEDS = {"tune": {"design": [1], "standin": [(0, 11), (1, 12)]},
+               "test": {"design": [21], "standin": [(0, 31), (1, 32)]}}
+"""The live benchmark's videos: seeds of generated designs, and (stand-in deck, seed) pairs."""
+
+
+def seeds_of(split: str) -> set[int]:
+    """Every seed ``split`` uses for scenes, hands and videos, deck offsets included."""
+    n = STANDIN_DECKS[split]
+    out = {DECK_SCENE_SEEDS[split] + k for k in range(n)} | {DECK_HAND_SEEDS[split] + k for k in range(n)}
+    out |= {FONT_SCENE_SEEDS[split], FONT_SCENE_SEEDS[split] + 1}
+    out |= set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"]}
+    return out
