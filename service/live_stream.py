@@ -1,0 +1,187 @@
+"""One live connection: options in, frames in, states out (the ``/api/live`` route runs one).
+
+A :class:`LiveStream` opens its :class:`~sisepai.vision.live.session.VideoSession` from
+:class:`~sisepai.vision.live.options.LiveOptions` (the query's, or a first JSON message's), keeps
+the newest frame while one is being read, shares the work pool fairly with the other streams,
+and answers every frame: a state, "busy", or an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Callable
+
+from fastapi import HTTPException, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
+
+from sisepai.engine.errors import SisepaiError
+
+from .deck_readers import DeckReaders
+from .server import WS_MAX_MESSAGE
+from .settings import Settings
+from .store import Ledger, check_table_name
+from .work import PoolFull, WorkPool
+
+QUERY_FIELDS = ("rules", "hand", "seat", "claimed", "deck", "table", "lang")
+"""Options the socket's query may carry; zones come only in a JSON message."""
+
+
+class LiveStream:
+    """The live pipeline of one WebSocket (see the module)."""
+
+    def __init__(self, ws: WebSocket, settings: Settings, ledger: Ledger, pool: WorkPool,
+                 clock: Callable[[], float], readers: DeckReaders):
+        from sisepai.vision.live.options import LiveOptions
+
+        self.ws, self.settings, self.ledger, self.pool, self.clock, self.readers = ws, settings, ledger, pool, clock, readers
+        self.session = None
+        self.table: str | None = None
+        self.options = LiveOptions(table=settings.table)
+        # the socket itself refuses messages past WS_MAX_MESSAGE; a smaller upload limit is answered here
+        self.frame_limit = min(int(settings.max_upload_mb * 1024 * 1024), WS_MAX_MESSAGE)
+        self.frame: bytes | None = None  # the newest frame not yet taken up
+        self.arrived = 0.0
+        self.dropped = 0
+        self.wake = asyncio.Event()
+        self.closed = False
+        self.start = 0.0
+
+    async def run(self) -> None:
+        query = {k: self.ws.query_params[k] for k in QUERY_FIELDS if k in self.ws.query_params}
+        error = await self.open_session(query)
+        if error:
+            await self.send({"type": "error", "detail": error})
+        self.start = self.clock()
+        receiver = asyncio.create_task(self.receive())
+        try:
+            await self.process()
+        finally:
+            receiver.cancel()
+
+    async def send(self, message: dict) -> bool:
+        """Send ``message``; False once the client has gone."""
+        try:
+            await self.ws.send_json(message)
+            return True
+        except (WebSocketDisconnect, RuntimeError):
+            return False
+
+    # --- options ------------------------------------------------------------------------------
+
+    async def open_session(self, values: dict) -> str | None:
+        """Start the session from options; the error, if any. A refused start keeps the
+        connection: the next options message may fix it."""
+        from sisepai.vision.live.options import LiveOptions, LiveOptionsError
+
+        try:
+            opts = LiveOptions.from_mapping(values, base=self.options)
+        except LiveOptionsError as exc:
+            return str(exc)[:300]
+        try:
+            table = check_table_name(opts.table or self.settings.table)
+        except SisepaiError:
+            return f"table: no table named {(opts.table or '')[:40]!r}"
+        if not await run_in_threadpool(self.ledger.has_table, table):
+            return f"no table named {table!r} (open it first: POST /api/tables)"
+        try:
+            reader = await self.readers(opts.deck)
+        except HTTPException as exc:
+            return f"deck: {exc.detail}"
+        self.session, self.table, self.options = opts.session(reader), table, opts
+        return None
+
+    def change(self, values: dict) -> str | None:
+        """A running session's change of hand, seat, claimed score or language; the error, if any."""
+        from sisepai.vision.live.options import CHANGEABLE, LiveOptions, LiveOptionsError
+
+        try:
+            opts = LiveOptions.from_mapping(values, base=self.options, allowed=CHANGEABLE)
+            opts.apply_to(self.session.assistant)
+        except (LiveOptionsError, SisepaiError, ValueError) as exc:
+            return str(exc)[:300]
+        self.options = opts
+        return None
+
+    async def command(self, text: str) -> str | None:
+        """A text message: live options as JSON (before the session has started, any of them).
+        The error to send back, if any."""
+        from sisepai.vision.live.options import FIELDS
+
+        try:
+            cmd = json.loads(text) if len(text) <= 4096 else None
+        except ValueError:
+            cmd = None
+        if not isinstance(cmd, dict):
+            return f'options are JSON under 4 KB, like {{"hand": "GK GA GE ...", "seat": "S"}} (fields: {", ".join(FIELDS)})'
+        if self.session is None:
+            return await self.open_session(cmd)
+        return self.change(cmd)
+
+    # --- frames -------------------------------------------------------------------------------
+
+    async def receive(self) -> None:
+        """Take messages in: options, and frames (only the newest waits)."""
+        try:
+            while True:
+                msg = await self.ws.receive()
+                if msg.get("type") == "websocket.disconnect":
+                    break
+                data = msg.get("bytes")
+                if data is None:
+                    detail = await self.command(msg.get("text") or "")
+                    if detail:
+                        await self.send({"type": "error", "detail": detail})
+                    continue
+                if len(data) > self.frame_limit:
+                    await self.send({"type": "error", "detail": f"frame over {self.frame_limit // 1_000_000} MB: dropped"})
+                    continue
+                if self.frame is not None:
+                    self.dropped += 1  # still busy with the previous frame: drop the older one
+                self.frame, self.arrived = data, time.perf_counter()
+                self.wake.set()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.closed = True
+            self.wake.set()
+
+    async def process(self) -> None:
+        """Read the newest frame, one at a time, and answer it."""
+        from sisepai.vision.live.announce import announce
+        from sisepai.vision.recognition.images import ImageError, decode_image
+
+        while not self.closed:
+            await self.wake.wait()
+            self.wake.clear()
+            data, self.frame = self.frame, None
+            if data is None:
+                continue
+            session = self.session
+            if session is None:  # options refused: every frame still gets an answer
+                await self.send({"type": "error", "detail": "no live session: send valid options first"})
+                continue
+            t, arrived, dropped = self.clock() - self.start, self.arrived, self.dropped
+
+            def work(frame: bytes):
+                # how late the frame is when its work begins: waiting for the socket and for a worker
+                return session.step(decode_image(frame, "frame"), t, dropped, time.perf_counter() - arrived)
+
+            try:
+                state, events = await self.pool.run_fair(session, work, data)
+            except ImageError as exc:
+                await self.send({"type": "error", "detail": str(exc)})
+                continue
+            except PoolFull:  # every worker busy: skip this frame, and say so
+                self.dropped += 1
+                if not await self.send({"type": "busy", "detail": "the server is busy: frame skipped",
+                                        "dropped": self.dropped}):
+                    break
+                continue
+            result = session.last
+            lang = self.options.lang
+            if not await self.send({"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
+                                    "events": [{**e.to_json(), "text": announce(e, lang)} for e in events],
+                                    "ms": round(result.ms, 1), "dropped": self.dropped, "table": self.table}):
+                break
