@@ -268,9 +268,9 @@ class TableAssistant:
         for i, r in enumerate(self.removed):
             if not r.track.replaced and t - r.track.last_seen <= MOVE_SECONDS and fits(r.track):
                 return self.removed.pop(i).track
-        for old in list(self.tracker.tracks.values()):
+        for old in self.tracker.all():
             if old is not tr and old.confirmed and t - old.last_seen > 0.25 and fits(old):
-                del self.tracker.tracks[old.id]
+                self.tracker.forget(old)
                 return old
         return None
 
@@ -288,7 +288,7 @@ class TableAssistant:
         width = max(tr.size, 8.0)
         # neighbours: cards beside it (seen lately or under a passing hand), not one lost where it lies
         return not any(o is not tr and 0.5 * width < float(np.linalg.norm(o.center - tr.center)) <= 2 * MELD_LINK * width
-                       for o in self.tracker.tracks.values())
+                       for o in self.tracker.all())
 
     def _take_removed(self, track: Track) -> bool:
         """Forget a removed track before its ``card_removed`` is reported; whether it was there."""
@@ -310,7 +310,7 @@ class TableAssistant:
     def _followed_here(self, tr: Track, t: float) -> Track | None:
         """A confirmed card (or one of the starting table, however weakly read), seen this moment,
         lying where ``tr`` lies (centres within half a card's width)."""
-        for o in self.tracker.tracks.values():
+        for o in self.tracker.all():
             if o is not tr and (o.confirmed or self._from_start(o)) and t - o.last_seen <= 0.3 and \
                     self._same_place(o, tr):
                 return o

@@ -230,4 +230,13 @@ class CardTracker:
         return not old or sum(new) / len(new) >= REPLACE_CONFIDENCE_RATIO * sum(old) / len(old)
 
     def visible(self) -> list[Track]:
+        """The confirmed tracks."""
         return [tr for tr in self.tracks.values() if tr.confirmed]
+
+    def all(self) -> list[Track]:
+        """Every track followed now, confirmed or not."""
+        return list(self.tracks.values())
+
+    def forget(self, track: Track) -> None:
+        """Stop following ``track`` (the assistant found it elsewhere: a card moved)."""
+        self.tracks.pop(track.id, None)
