@@ -45,12 +45,13 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
             try:
                 from sisepai.vision.recognition.recognize import Recognizer
 
-                reader = settings.reader
+                reader, detector = settings.reader, settings.detector
                 if settings.deck:
-                    from sisepai.vision.decks.store import reader_weights
+                    from sisepai.vision.decks.store import detector_weights, reader_weights
 
                     reader = reader_weights(settings.deck)
-                app.state.recognizer = Recognizer.load(settings.detector, reader)
+                    detector = detector or detector_weights(settings.deck)
+                app.state.recognizer = Recognizer.load(detector, reader)
             except Exception as exc:  # noqa: BLE001 - the engine routes still work without a model
                 app.state.model_error = str(exc)
                 log.warning("model not loaded: %s", exc)

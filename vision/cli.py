@@ -115,14 +115,15 @@ def _load(args):
             if not 0 <= args.min_confidence <= 1:
                 raise SisepaiError(f"--min-confidence must be between 0 and 1, not {args.min_confidence:g}")
             floors["min_confidence"] = floors["min_end_confidence"] = args.min_confidence
-        reader = args.reader
+        reader, detector = args.reader, args.detector
         if getattr(args, "deck", None):
             if reader is not None:
                 raise SisepaiError("give --deck or --reader, not both")
-            from sisepai.vision.decks.store import reader_weights
+            from sisepai.vision.decks.store import detector_weights, reader_weights
 
             reader = reader_weights(args.deck)
-        return Recognizer.load(args.detector, reader, **floors)
+            detector = detector or detector_weights(args.deck)  # the deck's own, when it was adapted
+        return Recognizer.load(detector, reader, **floors)
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None
 

@@ -6,6 +6,7 @@ macOS, ``%APPDATA%\\sisepai`` on Windows) holding:
 
 - ``faces/CODE.png``: the faces as cut and straightened;
 - ``reader.pt``: the reader adapted to the deck (same format as the shipped ``reader.pt``);
+- ``detector.pt``, when enrolled with ``--adapt-detector``: the detector adapted to the deck;
 - ``deck.json``: what enrolment measured and learned (aspect, paper colours, time, accuracy).
 
 A deck folder appears whole or not at all: enrolment builds it under a hidden temporary name and
@@ -134,6 +135,13 @@ def reader_weights(name: str) -> Path:
     """The deck's adapted reader weights (checked to exist)."""
     deck_info(name)
     return deck_path(name) / "reader.pt"
+
+
+def detector_weights(name: str) -> Path | None:
+    """The deck's adapted detector, or None when it was enrolled without one (the shipped one reads it)."""
+    deck_info(name)
+    path = deck_path(name) / "detector.pt"
+    return path if path.is_file() else None
 
 
 def remove_deck(name: str) -> None:

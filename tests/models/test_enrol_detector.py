@@ -1,0 +1,61 @@
+"""A deck enrolled with --adapt-detector keeps its own detector, and --deck loads both."""
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SISEPAI = Path(sys.executable).with_name("sisepai")
+
+
+def _fake_deck(home: Path, name: str, with_detector: bool) -> Path:
+    from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READER
+
+    folder = home / "decks" / name
+    folder.mkdir(parents=True)
+    shutil.copyfile(READER, folder / "reader.pt")
+    if with_detector:
+        shutil.copyfile(DETECTOR, folder / "detector.pt")
+    (folder / "deck.json").write_text(json.dumps({"name": name}))
+    return folder
+
+
+@pytest.mark.model
+def test_deck_loads_its_own_detector_when_it_has_one(tmp_path, monkeypatch):
+    import sisepai.vision.recognition.detector as detector_module
+    from sisepai.vision.cli import _load
+
+    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path))
+    own = _fake_deck(tmp_path, "own", True)
+    _fake_deck(tmp_path, "plain", False)
+    loaded = []
+    real = detector_module.Detector.load.__func__
+    monkeypatch.setattr(detector_module.Detector, "load", classmethod(lambda cls, w=detector_module.DEFAULT_WEIGHTS, **k:
+                                                                         loaded.append(Path(w)) or real(cls, w, **k)))
+    args = argparse.Namespace(reader=None, detector=None, deck="own")
+    _load(args)
+    args.deck = "plain"
+    _load(args)
+    assert loaded == [own / "detector.pt", detector_module.DEFAULT_WEIGHTS]
+
+
+@pytest.mark.slow
+def test_deck_add_adapts_the_detector_and_keeps_it(tmp_path):
+    from sisepai.datasets.standin import standin_deck
+
+    faces = tmp_path / "faces"
+    standin_deck(0, "tune", width=60).save(faces)
+    env = {**__import__("os").environ, "SISEPAI_HOME": str(tmp_path / "home")}
+    proc = subprocess.run([str(SISEPAI), "deck", "add", "fam", str(faces), "--minutes", "0.1", "--scenes", "12",
+                           "--workers", "1", "--adapt-detector", "16", "--progress", "none"],
+                          capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    deck = tmp_path / "home" / "decks" / "fam"
+    assert (deck / "detector.pt").is_file()
+    info = json.loads((deck / "deck.json").read_text())
+    assert info["detector_adaptation"]["image_steps"] >= 16
