@@ -79,7 +79,49 @@ def get_deck_jobs(conn: HTTPConnection) -> dict:
     return _shared(conn, "deck_jobs")
 
 
+MAX_STREAMS = 16
+"""Live streams the service follows at once, from every client together."""
+MAX_STREAMS_PER_CLIENT = 4
+"""Live streams one client address may hold at once."""
+
+
+class StreamSlots:
+    """Counts live streams, in all and per client; ``take`` refuses past the limits.
+
+    >>> slots = StreamSlots(total=2, per_client=1)
+    >>> slots.take("a"), slots.take("a"), slots.take("b"), slots.take("c")
+    (True, False, True, False)
+    >>> slots.give_back("a"); slots.take("c")
+    True
+    """
+
+    def __init__(self, total: int = MAX_STREAMS, per_client: int = MAX_STREAMS_PER_CLIENT):
+        self.total, self.per_client = total, per_client
+        self.held: dict[str, int] = {}
+
+    def take(self, client: str) -> bool:
+        if sum(self.held.values()) >= self.total or self.held.get(client, 0) >= self.per_client:
+            return False
+        self.held[client] = self.held.get(client, 0) + 1
+        return True
+
+    def give_back(self, client: str) -> None:
+        left = self.held.get(client, 0) - 1
+        if left > 0:
+            self.held[client] = left
+        else:
+            self.held.pop(client, None)
+
+
+def get_stream_slots(conn: HTTPConnection) -> StreamSlots:
+    state = conn.app.state
+    if not hasattr(state, "stream_slots"):
+        state.stream_slots = StreamSlots()
+    return state.stream_slots
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+StreamSlotsDep = Annotated[StreamSlots, Depends(get_stream_slots)]
 LedgerDep = Annotated[Ledger, Depends(get_ledger)]
 PoolDep = Annotated[WorkPool, Depends(get_pool)]
 RecognizerDep = Annotated[Any, Depends(get_recognizer)]

@@ -20,14 +20,14 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, WebSocket
 
 from ..deck_readers import DeckReaders
-from ..deps import ClockDep, LedgerDep, PoolDep, RecognizerDep, SettingsDep
+from ..deps import ClockDep, LedgerDep, PoolDep, RecognizerDep, SettingsDep, StreamSlotsDep
 
 router = APIRouter()
 
 
 @router.websocket("/api/live")
 async def live(ws: WebSocket, settings: SettingsDep, ledger: LedgerDep, pool: PoolDep, clock: ClockDep,
-               recognizer: RecognizerDep, readers: Annotated[DeckReaders, Depends()]) -> None:
+               recognizer: RecognizerDep, readers: Annotated[DeckReaders, Depends()], slots: StreamSlotsDep) -> None:
     from ..live_stream import LiveStream
 
     await ws.accept()
@@ -35,4 +35,13 @@ async def live(ws: WebSocket, settings: SettingsDep, ledger: LedgerDep, pool: Po
         await ws.send_json({"type": "error", "detail": "the recognition model is not loaded"})
         await ws.close(code=1011)
         return
-    await LiveStream(ws, settings, ledger, pool, clock, readers).run()
+    client = ws.client.host if ws.client else "?"
+    if not slots.take(client):
+        await ws.send_json({"type": "error", "detail": f"too many live streams (at most {slots.per_client} a client, "
+                                                       f"{slots.total} in all): close one and try again"})
+        await ws.close(code=1013)  # try again later
+        return
+    try:
+        await LiveStream(ws, settings, ledger, pool, clock, readers).run()
+    finally:
+        slots.give_back(client)

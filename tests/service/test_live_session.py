@@ -100,3 +100,32 @@ def test_bad_live_options_are_answered_and_the_connection_stays(tmp_path):
         ws.send_text('{"hand": "GK GA GE", "claimed": 7}')  # changes that a running session takes
         ws.send_bytes(jpeg(shade=30))
         assert ws.receive_json()["type"] == "state"
+
+
+def test_streams_are_limited_per_client_with_a_clear_close(tmp_path):
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from sisepai.service.deps import MAX_STREAMS_PER_CLIENT
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+    from tests.service.test_api import CountingRecognizer, jpeg
+
+    app = create_app(Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False), recognizer=CountingRecognizer())
+    with TestClient(app) as c:
+        import contextlib
+
+        with contextlib.ExitStack() as held:
+            streams = [held.enter_context(c.websocket_connect("/api/live")) for _ in range(MAX_STREAMS_PER_CLIENT)]
+            with c.websocket_connect("/api/live") as extra:
+                assert "too many live streams" in extra.receive_json()["detail"]
+                try:
+                    extra.receive_json()
+                    raise AssertionError("the extra stream stayed open")
+                except WebSocketDisconnect as closed:
+                    assert closed.code == 1013
+            streams[0].send_bytes(jpeg())
+            assert streams[0].receive_json()["type"] == "state"  # the others carry on
+        with c.websocket_connect("/api/live") as again:  # given back when they close
+            again.send_bytes(jpeg())
+            assert again.receive_json()["type"] == "state"
