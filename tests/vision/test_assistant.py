@@ -127,6 +127,11 @@ def test_a_card_covered_by_another_has_not_moved():
     assert shown == ["YR", "GA", "YR"]
 
 
+def test_an_unread_card_is_announced_in_words():
+    assert announce({"type": "card_removed", "card": "?", "seat": "E"}, "en") == "An unread card left the table."
+    assert "一张牌" in announce({"type": "card_corrected", "card": "GK", "was": "?", "seat": "E"}, "zh")
+
+
 def test_names_and_sentences():
     assert card_name("YH", "zh") == "黄马" and card_name("J", "en") == "Joker"  # simplified throughout
     assert announce({"type": "meld", "seat": "E", "cards": ["GR", "GH", "GC"]}, "en") == \

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from sisepai.engine.cards import ALL_CARDS, Card
+from sisepai.engine.errors import SisepaiError
 
 from sisepai.vision.live.events import Event
 
@@ -30,8 +31,20 @@ SEAT_WORDS = {
 }
 
 
+UNREAD = {"en": "An unread card", "zh": "一张牌", "vi": "Một lá bài"}
+"""The name of a card whose readings are gone (a track's code is ``?`` then)."""
+
+
 def card_name(code: str, lang: str = "en") -> str:
-    card = Card.parse(code)
+    """A card's name in ``lang``; a code that is no card (``?``) is an unread card.
+
+    >>> card_name("?", "en")
+    'An unread card'
+    """
+    try:
+        card = Card.parse(code)
+    except SisepaiError:
+        return UNREAD[lang]
     if card.is_joker:
         return {"en": "Joker", "zh": "鬼牌", "vi": "Thẻ hề"}[lang]
     if lang == "en":
