@@ -156,6 +156,10 @@ def test_a_killed_enrolment_leaves_nothing_and_starts_again(faces, tmp_path):
     def wait_for_scenes(p):
         for line in p.stderr:
             if line.startswith("progress") and "scenes" in line:
+                # keep reading what it writes, so a full pipe never holds it up while it stops
+                import threading
+
+                threading.Thread(target=lambda: [None for _ in p.stderr], daemon=True).start()
                 return
         raise AssertionError("no progress")
 
