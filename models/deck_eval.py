@@ -98,6 +98,11 @@ def _sum_layouts(results: list[dict]) -> dict:
     return out
 
 
+def _detector_tag(detector: Path | None) -> str:
+    """A suffix that keeps cached readings of a candidate detector apart from the shipped one's."""
+    return f".{detector.stem}-{zlib.crc32(str(detector.resolve()).encode()):08x}" if detector else ""
+
+
 def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_scenes: int = 200,
         detector: Path | None = None) -> dict:
     """Enrol and measure every stand-in deck of ``split``; the summary (also written to WORK).
@@ -116,7 +121,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
     from .hand_eval import detections_of, evaluate_hands
 
     # the finished hands' readings are cached per detector
-    tag = f".{detector.stem}-{zlib.crc32(str(detector.resolve()).encode()):08x}" if detector else ""
+    tag = _detector_tag(detector)
 
     zero, enrolled, per_deck = [], [], {}
     hands_zero, hands_enrolled = [], []
@@ -192,7 +197,7 @@ def honest_zero_shot(work: Path, scenes: int, detector: Path | None = None, font
 
     general = Recognizer.load(detector)
     seed = FONT_SCENE_SEEDS["test" if fonts == "honest" else "tune"]
-    tag = f".{detector.stem}-{zlib.crc32(str(detector.resolve()).encode()):08x}" if detector else ""
+    tag = _detector_tag(detector)
     data = write_scenes(None, work / "scenes" / fonts, scenes, seed, font_split=fonts)
     r = evaluate_recognizer(general, data)
     hands = write_scenes(None, work / "hands" / fonts, scenes, seed + 1, font_split=fonts, layouts=("hand",))

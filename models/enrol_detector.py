@@ -47,7 +47,7 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     from sisepai.vision.recognition.yolo_env import setup_offline
 
     from .prepare import _write_data_yaml, prepare_detector
-    from .train import _use_cores
+    from .train import use_every_core
 
     opts = opts or DetectorOptions()
     t0 = time.perf_counter()
@@ -67,8 +67,7 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     from ultralytics import YOLO
 
     model = YOLO(str(base))
-    for event in ("on_train_start", "on_train_epoch_start"):
-        model.add_callback(event, lambda trainer: _use_cores())
+    use_every_core(model)
     epochs = max(1, math.ceil(opts.steps / images))
     model.train(data=str(data), epochs=epochs, imgsz=opts.imgsz, batch=opts.batch, workers=0, device="cpu",
                 optimizer="SGD", lr0=opts.lr, lrf=0.1, momentum=0.937, warmup_epochs=0, amp=False, fliplr=0.0,
