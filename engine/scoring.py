@@ -237,9 +237,76 @@ def payments(points: int, winner: int, players: int = 4, discarder: int | None =
 
 
 __all__ = [
-    "HandLike", "MeldLike", "Payment", "Score", "ScoredMeld", "all_scores", "is_winning",
+    "ClaimCheck", "HandLike", "MeldLike", "Payment", "Score", "ScoredMeld", "all_scores", "check_claim", "is_winning",
     "payments", "score", "to_ids", "to_meld",
 ]
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """A claimed score set against the score read: the one claim check of the photo and live paths.
+
+    ``disputed_meld``: where they differ, the meld of the reading in dispute. ``reading_for_claim``:
+    another reading of the cards that scores the claim, when one was offered and does.
+    """
+
+    claimed: int
+    read: Score | None
+    disputed_meld: tuple[str, ...] | None = None
+    reading_for_claim: tuple[str, ...] | None = None
+
+    @property
+    def points_read(self) -> int | None:
+        return self.read.total if self.read else None
+
+    @property
+    def agrees(self) -> bool:
+        return self.points_read == self.claimed
+
+    def to_dict(self) -> dict:
+        out = {"claimed": self.claimed, "agrees": self.agrees, "points_read": self.points_read}
+        if self.agrees or self.read is None:
+            return out
+        out["disputed_meld"] = list(self.disputed_meld) if self.disputed_meld else None
+        if self.reading_for_claim:
+            out["reading_for_claim"] = list(self.reading_for_claim)
+        return out
+
+    def sentence(self) -> str | None:
+        """Why a winning reading disagrees, in one line; ``None`` when it agrees or did not win.
+
+        >>> check_claim(13, score("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK")).sentence()
+        'the claim differs by 2 points; melds as read: J = 3; GK GA GE = 1; WK WA WE = 1; YK = 1; ...; GP WP YP RP = 2'
+        """
+        if self.agrees or self.read is None:
+            return None
+        return (f"the claim differs by {self.claimed - self.read.total} points; melds as read: "
+                + "; ".join(f"{' '.join(sm.meld.codes)} = {sm.points}" for sm in self.read.melds))
+
+
+def check_claim(claimed: int, read: Score | None, alternative: tuple[Sequence[str], int] | None = None) -> ClaimCheck:
+    """Whether ``claimed`` points agree with the score ``read``; if not, the meld in dispute.
+
+    ``alternative`` is another reading of the same cards and its points (a recogniser's runner-up).
+    When it scores the claim, the disputed meld is the first meld of ``read`` holding a card the two
+    readings differ in; otherwise it is the meld closest in points to the difference.
+
+    >>> s = score("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK")
+    >>> check_claim(11, s).to_dict()
+    {'claimed': 11, 'agrees': True, 'points_read': 11}
+    >>> check_claim(14, s).disputed_meld
+    ('J',)
+    """
+    if read is None or read.total == claimed:
+        return ClaimCheck(claimed, read)
+    if alternative is not None and alternative[1] == claimed:
+        cards = [c for sm in read.melds for c in sm.meld.codes]
+        differ = set(cards) ^ set(alternative[0])
+        disputed = next((sm.meld.codes for sm in read.melds if differ & set(sm.meld.codes)), None)
+        return ClaimCheck(claimed, read, tuple(disputed) if disputed else None, tuple(alternative[0]))
+    diff = abs(claimed - read.total)
+    closest = min(read.melds, key=lambda sm: abs(sm.points - diff)) if read.melds else None
+    return ClaimCheck(claimed, read, tuple(closest.meld.codes) if closest else None)
 
 
 def score_answer(ids: Sequence[int], exposed: Sequence[Meld], result: Score | None) -> dict:

@@ -36,6 +36,9 @@ HONEST_SEED = FONT_SCENE_SEEDS["test"]
 HAND_SEED = DECK_HAND_SEEDS["test"]
 """Finished hands of stand-in deck k: seed HAND_SEED + k (+ 50 for tuning); only hands showing every card are scored."""
 METRICS = Path(__file__).with_name("deck_metrics.json")
+MEASURE_ENROL_STEPS = 240
+"""Enrolment fine-tune steps when measuring: about what ``deck add``'s 4 minutes give on a quiet
+2-core machine, fixed so that a loaded machine does not change the enrolled numbers."""
 
 
 def write_scenes(faces: Path | None, out: Path, n: int, seed: int, font_split: str = "train",
@@ -99,16 +102,22 @@ def _sum_layouts(results: list[dict]) -> dict:
 
 
 def _detector_tag(detector: Path | None) -> str:
-    """A suffix that keeps cached readings of a candidate detector apart from the shipped one's."""
+    """A suffix that keeps cached readings of a candidate model (a detector or a reader) apart from
+    the shipped one's.
+
+    >>> _detector_tag(None)
+    ''
+    """
     return f".{detector.stem}-{zlib.crc32(str(detector.resolve()).encode()):08x}" if detector else ""
 
 
 def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_scenes: int = 200,
-        detector: Path | None = None) -> dict:
+        detector: Path | None = None, reader: Path | None = None) -> dict:
     """Enrol and measure every stand-in deck of ``split``; the summary (also written to WORK).
 
     ``detector`` (default: the shipped one) is the detector of both readings, zero-shot and
-    enrolled, so a candidate detector is chosen on both."""
+    enrolled, so a candidate detector is chosen on both. ``reader`` (default: the shipped one) is
+    the general reader: it reads zero-shot, and each deck is enrolled from it."""
     from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS, standin_deck
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
     from sisepai.vision.recognition.recognize import Recognizer
@@ -117,11 +126,12 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
     from .evaluate import evaluate_recognizer
 
     opts = opts or EnrolOptions()
-    general = Recognizer.load(detector)
+    base = reader or DEFAULT_WEIGHTS
+    general = Recognizer.load(detector, reader_weights=base)
     from .hand_eval import detections_of, evaluate_hands
 
-    # the finished hands' readings are cached per detector
-    tag = _detector_tag(detector)
+    # the finished hands' readings are cached per detector and general reader
+    tag = _detector_tag(detector) + _detector_tag(reader)
 
     zero, enrolled, per_deck = [], [], {}
     hands_zero, hands_enrolled = [], []
@@ -132,14 +142,14 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
         if not faces.is_dir():
             standin_deck(k, split).save(faces)
         data = write_scenes(faces, work / "scenes" / name, scenes, SCENE_SEED + k + (50 if split == "tune" else 0))
-        weights = work / f"readers{label}" / f"{name}.pt"
+        weights = work / f"readers{label}{_detector_tag(reader)}" / f"{name}.pt"
         report_file = weights.with_suffix(".json")
         if not weights.exists():
             from sisepai.datasets.deck_faces import DeckFaces
 
             weights.parent.mkdir(parents=True, exist_ok=True)
             t0 = time.perf_counter()
-            report = adapt_reader(DeckFaces.load(faces), DEFAULT_WEIGHTS, weights, opts)
+            report = adapt_reader(DeckFaces.load(faces), base, weights, opts)
             report["enrol_seconds"] = round(time.perf_counter() - t0, 1)
             report["peak_memory_mb"] = peak_memory_mb()
             report_file.write_text(json.dumps(report, indent=1))
@@ -149,7 +159,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
         e = evaluate_recognizer(adapted, data)
         zero.append(z)
         enrolled.append(e)
-        cz, ce = crop_reading(DEFAULT_WEIGHTS, data), crop_reading(weights, data)
+        cz, ce = crop_reading(base, data), crop_reading(weights, data)
         crops_zero.append(cz)
         crops_enrolled.append(ce)
         hands = write_scenes(faces, work / "hands" / name, hand_scenes, HAND_SEED + k + (50 if split == "tune" else 0),
@@ -176,6 +186,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
 
     summary = {"split": split, "decks": len(per_deck), "scenes_per_deck": scenes,
                "detector": str(detector) if detector else "shipped",
+               "reader": str(reader) if reader else "shipped",
                "zero_shot": _sum_layouts(zero), "enrolled": _sum_layouts(enrolled),
                "crops_zero_shot": pooled(crops_zero), "crops_enrolled": pooled(crops_enrolled),
                "enrol_seconds_max": max(d["enrol_seconds"] or 0 for d in per_deck.values()),
@@ -186,8 +197,9 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
     return summary
 
 
-def honest_zero_shot(work: Path, scenes: int, detector: Path | None = None, fonts: str = "honest") -> dict:
-    """Zero-shot F1 of the recogniser (the shipped one, or ``detector`` with the shipped reader) on
+def honest_zero_shot(work: Path, scenes: int, detector: Path | None = None, fonts: str = "honest",
+                     reader: Path | None = None) -> dict:
+    """Zero-shot F1 of the recogniser (the shipped one, or a candidate ``detector`` or ``reader``) on
     generated styles in held-out fonts: ``honest`` (the test faces) or ``tune`` (the others)."""
     from sisepai.vision.recognition.recognize import Recognizer
 
@@ -195,9 +207,9 @@ def honest_zero_shot(work: Path, scenes: int, detector: Path | None = None, font
 
     from .hand_eval import detections_of, evaluate_hands
 
-    general = Recognizer.load(detector)
+    general = Recognizer.load(detector, reader_weights=reader)
     seed = FONT_SCENE_SEEDS["test" if fonts == "honest" else "tune"]
-    tag = _detector_tag(detector)
+    tag = _detector_tag(detector) + _detector_tag(reader)
     data = write_scenes(None, work / "scenes" / fonts, scenes, seed, font_split=fonts)
     r = evaluate_recognizer(general, data)
     hands = write_scenes(None, work / "hands" / fonts, scenes, seed + 1, font_split=fonts, layouts=("hand",))
@@ -216,21 +228,26 @@ def main(argv: list[str] | None = None) -> int:
                    help="an enrolment option other than its default, e.g. minutes=6 or colour_jitter=4,0.1,0.06")
     p.add_argument("--label", default="", help="a suffix for the readers folder, to compare settings")
     p.add_argument("--detector", type=Path, metavar="PT", help="a candidate detector to read with (default: the shipped one)")
+    p.add_argument("--reader", type=Path, metavar="PT",
+                   help="a candidate general reader: it reads zero-shot and each deck is enrolled from it")
     p.add_argument("--hand-scenes", type=int, default=200, help="finished-hand scenes per deck (default 200)")
     args = p.parse_args(argv)
     from .enrol import EnrolOptions
 
-    opts = EnrolOptions()
+    # a fixed number of enrolment steps (what 4 minutes give on a quiet 2-core machine), so that
+    # other work on the machine does not change the enrolled numbers
+    opts = EnrolOptions(steps=MEASURE_ENROL_STEPS)
     for item in args.set:
         key, _, value = item.partition("=")
         default = getattr(opts, key)
         setattr(opts, key, tuple(float(v) for v in value.split(",")) if isinstance(default, tuple) else type(default)(value))
-    summary = run(args.work, args.split, args.scenes, opts, args.label, args.hand_scenes, args.detector)
+    summary = run(args.work, args.split, args.scenes, opts, args.label, args.hand_scenes, args.detector, args.reader)
     if args.split == "test":
-        summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector)
+        summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, reader=args.reader)
         from .records import file_hash, shipped_models, write_record
 
-        models = shipped_models() | ({"detector": file_hash(args.detector)} if args.detector else {})
+        models = (shipped_models() | ({"detector": file_hash(args.detector)} if args.detector else {})
+                  | ({"reader": file_hash(args.reader)} if args.reader else {}))
         record = write_record("deck_eval", "python -m sisepai.models.deck_eval WORK --split test", {
             k: v for k, v in summary.items() if k not in ("per_deck", "split", "detector")}, split="test", models=models,
             options={"scenes": args.scenes, "hand_scenes": args.hand_scenes, "enrol": vars(opts)})
@@ -238,8 +255,9 @@ def main(argv: list[str] | None = None) -> int:
                 {k: v for k, v in summary.items() if k not in ("per_deck", "split", "detector")})):
             METRICS.write_text(json.dumps(summary, indent=1) + "\n")  # the model card's numbers: the first measurement
     else:  # generated styles in the held-out fonts that are no test face
-        summary["tune_fonts_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, "tune")
-    out = args.work / f"summary-{args.split}{args.label}{'-' + args.detector.stem if args.detector else ''}.json"
+        summary["tune_fonts_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, "tune", args.reader)
+    candidates = "".join("-" + m.stem for m in (args.detector, args.reader) if m)
+    out = args.work / f"summary-{args.split}{args.label}{candidates}.json"
     out.write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps({k: v for k, v in summary.items() if k != "per_deck"}, indent=1))
     return 0

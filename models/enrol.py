@@ -45,6 +45,9 @@ class EnrolOptions:
     """Scenes in generated styles, for replay crops."""
     minutes: float = 4.0
     """Time for the fine-tune itself."""
+    steps: int = 0
+    """A fixed number of fine-tune steps instead of as many as fit in ``minutes`` (0: fit the time).
+    Measurements use it, so that a loaded machine does not change what they measure."""
     deck_batch: int = 80
     replay_batch: int = 48
     lr: float = 1e-3
@@ -211,7 +214,7 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
     for _ in range(4):
         step(*batch())
     per_step = (time.perf_counter() - t0) / 4
-    total = max(10, int(opts.minutes * 60 / per_step) - 4)
+    total = max(1, opts.steps - 4) if opts.steps else max(10, int(opts.minutes * 60 / per_step) - 4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=opts.lr, total_steps=total)
     losses = []
     started = time.perf_counter()
@@ -219,7 +222,7 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
     for k in range(total):
         losses.append(step(*batch()))
         sched.step()
-        if time.perf_counter() > deadline:  # the machine got slower than timed (other work): stop in time
+        if not opts.steps and time.perf_counter() > deadline:  # the machine got slower than timed (other work): stop in time
             progress(span[1], f"adapting stopped at {k + 1}/{total} steps: out of time")
             break
         if k % 5 == 0 or k == total - 1:

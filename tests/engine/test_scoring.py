@@ -101,3 +101,31 @@ def test_the_batch_mode_writes_the_same_answer_as_the_api_and_the_cli():
         full = score_answer(ids, exposed, score(ids, exposed, rules))
         fast = json.loads(batch.line(line))
         assert fast == {k: full[k] for k in fast} and list(fast) == ["cards", "winning", "points", "melds"]
+
+
+def test_one_claim_check_names_the_meld_the_two_readings_differ_in():
+    from sisepai.engine.scoring import check_claim, score
+
+    hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK".split()
+    read = score(hand)
+    other = [("GK" if c == "J" else c) for c in hand]  # the Joker misread as a General
+    other_points = score(other).total
+    assert other_points != read.total
+    check = check_claim(other_points, read, (other, other_points))
+    assert not check.agrees and check.points_read == read.total
+    assert "J" in check.disputed_meld and check.reading_for_claim == tuple(other)
+    assert check.to_dict()["reading_for_claim"] == other
+    assert check.sentence().startswith(f"the claim differs by {other_points - read.total} points")
+
+
+def test_the_live_and_photo_paths_share_the_claim_check():
+    from sisepai.engine.rules import Rules
+    from sisepai.vision.hand.scoring import check_claim as photo_check
+    from sisepai.vision.live.table_advice import win_claimed
+
+    hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK".split()
+    live = win_claimed("E", hand, 1.0, Rules.preset("seesek"), claimed=9)
+    photo = photo_check({"cards": hand, "points": 11, "winning": True, "runner_up": None}, 9)
+    assert live.agree is False and photo["agrees"] is False
+    assert live.points == photo["points_read"] == 11
+    assert " ".join(photo["disputed_meld"]) + " = " in live.disputed

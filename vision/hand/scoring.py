@@ -21,6 +21,7 @@ import numpy as np
 from sisepai.engine.cards import CARD_CODES, counts_of
 from sisepai.engine.decompose import BestTable
 from sisepai.engine.rules import Rules
+from sisepai.engine.scoring import check_claim as check, score
 
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.hand.reading import decode_hand, unsure_cards
@@ -95,28 +96,15 @@ def score_detections(det: Detections, rules: Rules | None = None, exposed_cards:
 
 
 def check_claim(reading: dict, claimed: int, rules: Rules | None = None) -> dict:
-    """Whether a claimed score agrees with the reading; if not, the disputed meld: the meld of our
-    split whose cards the runner-up reads otherwise when that reading scores the claim, else the
-    meld of our split closest in points to the difference.
+    """Whether a claimed score agrees with a finished hand's reading; if not, the disputed meld
+    (:func:`sisepai.engine.scoring.check_claim`, with the reading's runner-up as the alternative).
 
-    >>> check_claim({"points": 11, "melds": [["J"], ["GK", "GA", "GE"]], "runner_up": None, "winning": True}, 11)
+    >>> check_claim({"points": 11, "cards": "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK".split(),
+    ...              "runner_up": None, "winning": True}, 11)
     {'claimed': 11, 'agrees': True, 'points_read': 11}
     """
-    points = reading.get("points")
-    out = {"claimed": claimed, "agrees": points == claimed, "points_read": points}
-    if points == claimed or not reading.get("winning"):
-        return out
+    if not reading.get("winning"):
+        return {"claimed": claimed, "agrees": reading.get("points") == claimed, "points_read": reading.get("points")}
     runner = reading.get("runner_up")
-    melds = reading.get("melds") or []
-    if runner and runner["points"] == claimed:
-        differ = set(reading["cards"]) ^ set(runner["cards"])
-        disputed = next((m for m in melds if differ & set(m)), None)
-        out.update(disputed_meld=disputed, reading_for_claim=runner["cards"])
-    elif melds:
-        from sisepai.engine.scoring import score
-
-        s = score(reading["cards"], rules=rules or Rules.preset("seesek"))
-        diff = abs(claimed - points)
-        disputed = min(s.melds, key=lambda sm: abs(sm.points - diff)) if s else None
-        out["disputed_meld"] = disputed.meld.codes if disputed else None
-    return out
+    read = score(reading["cards"], rules=rules or Rules.preset("seesek"))
+    return check(claimed, read, (runner["cards"], runner["points"]) if runner else None).to_dict()

@@ -3,8 +3,7 @@ offers the user's hand, and the score of a hand a seat lays down.
 
 >>> from sisepai.engine.cards import counts_of, parse_card_ids
 >>> from sisepai.engine.rules import Rules
-
-from sisepai.vision.live.events import Advice, CardShown, WinClaimed
+>>> from sisepai.vision.live.events import CardShown
 >>> hand = counts_of(parse_card_ids("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"))
 >>> claim_advice(hand, CardShown(1.0, "YK", "E", 0, 1.0), "S", Rules.preset("seesek"))[0].text
 'You can claim YK: hu with YK'
@@ -15,10 +14,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from sisepai.engine.advice import best_discard
-from sisepai.engine.cards import CARD_CODES, SEATS, counts_of, parse_card_id
+from sisepai.engine.cards import SEATS, parse_card_id
 from sisepai.engine.claims import claims as claim_options, hand_after
-from sisepai.engine.decompose import BestTable, meld_points
 from sisepai.engine.rules import Rules
+from sisepai.engine.scoring import check_claim, score
 
 from sisepai.vision.live.events import Advice, CardShown, WinClaimed
 
@@ -56,17 +55,13 @@ def claim_advice(hand: Sequence[int], shown: CardShown, user_seat: str, rules: R
 
 def win_claimed(seat: str, codes: list[str], t: float, rules: Rules, claimed: int | None = None) -> WinClaimed | None:
     """A :class:`WinClaimed` event when the cards a seat laid down are a whole winning hand (scored,
-    and checked against ``claimed`` points when given), else ``None``."""
-    ids = [CARD_CODES.index(c) for c in codes]
-    if len(ids) != rules.hand_size:
+    and checked against ``claimed`` points when given, by :func:`sisepai.engine.scoring.check_claim`),
+    else ``None``."""
+    if len(codes) != rules.hand_size:
         return None
-    best = BestTable.for_rules(rules).best(counts_of(ids))
-    if best is None:
+    read = score(codes, rules=rules)
+    if read is None:
         return None
-    points, melds = best
-    disputed = None
-    if claimed is not None and claimed != points:
-        disputed = ("the claim differs by " + str(claimed - points) + " points; melds as read: "
-                    + "; ".join(f"{' '.join(m.codes)} = {meld_points(m, rules)}" for m in melds))
-    return WinClaimed(t, seat, sorted(codes), points, [m.codes for m in melds], claimed,
-                      None if claimed is None else claimed == points, disputed)
+    check = check_claim(claimed, read) if claimed is not None else None
+    return WinClaimed(t, seat, sorted(codes), read.total, read.meld_codes, claimed,
+                      None if check is None else check.agrees, check.sentence() if check else None)
