@@ -169,7 +169,7 @@ class LiveStream:
                 return session.step(decode_image(frame, "frame"), t, dropped, time.perf_counter() - arrived)
 
             try:
-                state, events = await self.pool.run_fair(session, work, data)
+                state, events, result = await self.pool.run_fair(session, work, data)
             except ImageError as exc:
                 await self.send({"type": "error", "detail": str(exc)})
                 continue
@@ -179,7 +179,6 @@ class LiveStream:
                                         "dropped": self.dropped}):
                     break
                 continue
-            result = session.last
             lang = self.options.lang
             if not await self.send({"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
                                     "events": [{**e.to_json(), "text": announce(e, lang)} for e in events],

@@ -22,7 +22,7 @@ class CountingRecognizer:
     def for_video(self):  # a video session's recogniser: this one
         return self
 
-    def recognize(self, image, zoom_out=True, palette=None):
+    def recognize(self, image, zoom_out=True, memory=None):
         self.calls += 1
         h, w = image.shape[:2]
         return Recognition(Detections.empty(), np.zeros((0, 4, 2)), w, h, 1.0)
@@ -152,10 +152,10 @@ def test_live_websocket_drops_stale_frames_and_sessions_are_separate(tmp_path):
             super().__init__()
             self.started, self.release = threading.Event(), threading.Event()
 
-        def recognize(self, image, zoom_out=True, palette=None):
+        def recognize(self, image, zoom_out=True, memory=None):
             self.started.set()
             self.release.wait(10)
-            return super().recognize(image, zoom_out, palette)
+            return super().recognize(image, zoom_out, memory)
 
     rec = Held()
     app = create_app(Settings(db=str(tmp_path / "l.sqlite"), load_model=False), recognizer=rec)

@@ -25,10 +25,10 @@ class BlockingRecognizer(CountingRecognizer):
         self.release = threading.Event()
         self.started = threading.Event()
 
-    def recognize(self, image, zoom_out=True, palette=None):
+    def recognize(self, image, zoom_out=True, memory=None):
         self.started.set()
         self.release.wait(10)
-        return super().recognize(image, zoom_out, palette)
+        return super().recognize(image, zoom_out, memory)
 
 
 def client(tmp_path, recognizer=None, **kw):

@@ -216,11 +216,11 @@ def test_reads_each_card_of_a_scanned_sheet_once(recognizer):
 
 @pytest.mark.model
 def test_still_cards_keep_their_reading_between_video_frames(recognizer):
-    from sisepai.vision.recognition.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import ReadingProfile, Recognizer, VideoMemory
     from sisepai.vision.recognition.still_readings import StillReadings
 
-    video = Recognizer(recognizer.detector, recognizer.reader, zoom_out=(), read_inner_ends=False,
-                       still_readings=StillReadings(max_age=2))
+    video = Recognizer(recognizer.detector, recognizer.reader, profile=ReadingProfile(zoom_out=(), read_inner_ends=False))
+    memory = VideoMemory(still=StillReadings(max_age=2), palette=None)  # each frame's own palette
     img = make_scene(8, 0, "table", size=(960, 540)).image[..., ::-1].copy()
     read = []
     real_read = recognizer.reader.read
@@ -230,7 +230,7 @@ def test_still_cards_keep_their_reading_between_video_frames(recognizer):
         return real_read(crops)
 
     video.reader = type("Counting", (), {"read": staticmethod(counting), "classes": recognizer.reader.classes})()
-    frames = [video.recognize(img, zoom_out=False).detections for _ in range(4)]
+    frames = [video.recognize(img, zoom_out=False, memory=memory).detections for _ in range(4)]
     assert len(frames[0]) > 0
     assert all(sorted(f.codes) == sorted(frames[0].codes) for f in frames)  # the same still cards, the same readings
     assert read[1] < read[0] and read[2] < read[0]  # still cards were not read again...
@@ -240,13 +240,15 @@ def test_still_cards_keep_their_reading_between_video_frames(recognizer):
 @pytest.mark.model
 def test_a_session_palette_learns_the_decks_colours(recognizer):
     from sisepai.vision.recognition.palette import SuitPalette
+    from sisepai.vision.recognition.recognize import VideoMemory
 
     palette = SuitPalette()
     image = make_scene(5, 0, "table", font_split="holdout").image[..., ::-1].copy()
     plain = recognizer.recognize(image).detections
-    with_palette = recognizer.recognize(image, palette=palette).detections
+    with_palette = recognizer.recognize(image, memory=VideoMemory(still=None, palette=palette)).detections
     assert len(palette.centres()) >= 2  # learned from this picture's sure cards, into the session's palette
-    assert recognizer.session_palette is None  # the shared recogniser keeps none of its own
+    again = recognizer.recognize(image).detections  # the shared recogniser keeps no palette of its own
+    assert again.codes == plain.codes and np.array_equal(again.confidence, plain.confidence)
     assert len(with_palette) == len(plain)
 
 
@@ -268,7 +270,7 @@ def test_inner_ends_are_read_only_for_cards_their_two_ends_leave_unsure():
 
 @pytest.mark.model
 def test_doubtful_ends_are_read_again_turned(recognizer):
-    from sisepai.vision.recognition.recognize import Recognizer
+    from sisepai.vision.recognition.recognize import ReadingProfile, Recognizer
 
     image = make_scene(9, 0, "table", font_split="holdout").image[..., ::-1].copy()
     crop = cv2.resize(image[300:348, 600:648], (48, 48))[..., ::-1].copy()
@@ -287,7 +289,7 @@ def test_doubtful_ends_are_read_again_turned(recognizer):
 
     counts = {}
     for turns_below in (0.0, 0.9, 1.01):
-        rec = Recognizer(recognizer.detector, reader, zoom_out=(), turns_below=turns_below)
+        rec = Recognizer(recognizer.detector, reader, profile=ReadingProfile(zoom_out=(), turns_below=turns_below))
         rec.reader = type("Counting", (), {"read": reader.read, "read_turned": staticmethod(counting),
                                            "classes": reader.classes})()
         asked.clear()

@@ -1,9 +1,10 @@
 """One video pipeline for every live source: ``sisepai watch`` and the page's ``/api/live`` both
 drive a :class:`VideoSession`.
 
-A session holds the recogniser's video profile (its own still readings and deck palette), the
-card tracker and the table assistant. ``step(frame, t)`` gives the table state and the events of
-that frame. Its cost follows what changes on the table, not how many cards lie there:
+A session holds the recogniser's video profile, the video's memory (its still cards' readings
+and deck palette, a :class:`~sisepai.vision.recognition.recognize.VideoMemory`), the card tracker
+and the table assistant. ``step(frame, t)`` gives a :class:`Step`: the table state, the events
+and the recognition of that frame. Its cost follows what changes on the table, not how many cards lie there:
 
 - a frame that looks like the last one looked at (:data:`FRAME_CHANGE`) keeps its detections, so
   nothing is detected or read again; one is looked at afresh at least every
@@ -15,14 +16,14 @@ that frame. Its cost follows what changes on the table, not how many cards lie t
 >>> class Nothing:  # a stand-in recogniser that finds no cards
 ...     calls = 0
 ...     def for_video(self): return self
-...     def recognize(self, image, zoom_out=False):
+...     def recognize(self, image, zoom_out=False, memory=None):
 ...         from sisepai.vision.recognition.recognize import Recognition
 ...         from sisepai.vision.recognition.detections import Detections
 ...         Nothing.calls += 1
 ...         return Recognition(Detections.empty(), np.zeros((0, 4, 2)), image.shape[1], image.shape[0], 1.0)
 >>> session = VideoSession(Nothing())
 >>> frame = np.full((72, 128, 3), 90, np.uint8)
->>> kinds = [e.type for k in range(30) for e in session.step(frame, k / 10)[1]]
+>>> kinds = [e.type for k in range(30) for e in session.step(frame, k / 10).events]
 >>> kinds, Nothing.calls  # a still, empty table: one table event; looked at once a second
 (['table'], 3)
 """
@@ -30,6 +31,7 @@ that frame. Its cost follows what changes on the table, not how many cards lie t
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -37,6 +39,7 @@ import numpy as np
 from sisepai.vision.live.assistant import TableAssistant
 from sisepai.vision.live.events import Event
 from sisepai.vision.live.table import TableState
+from sisepai.vision.recognition.recognize import Recognition, VideoMemory
 
 FRAME_CHANGE = 8.0
 """A frame has changed when some part of it, averaged over blocks of a 160-pixel-wide copy,
@@ -52,16 +55,26 @@ def frame_look(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(grey, (160, max(1, round(160 * h / w))), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
+class Step(NamedTuple):
+    """What one frame made: the table state, its events, and the recognition it was read from (the
+    last frame looked at, when this one had not changed)."""
+
+    state: TableState
+    events: list[Event]
+    recognition: Recognition
+
+
 class VideoSession:
     """The live pipeline of one camera (or one page connection): frames in, state and events out."""
 
     def __init__(self, recognizer, assistant: TableAssistant | None = None,
                  frame_change: float = FRAME_CHANGE, redetect_seconds: float = REDETECT_SECONDS):
         self.recognizer = recognizer.for_video()
+        self.memory = VideoMemory()  # this video's still readings and deck palette
         self.assistant = assistant or TableAssistant()
         self.frame_change = frame_change
         self.redetect_seconds = redetect_seconds
-        self.last = None  # the last frame's Recognition (its detections and timing)
+        self._last: Recognition | None = None  # the last frame looked at
         self.frames = 0
         self.looked = 0  # frames the recogniser looked at
         self.skipped = 0  # frames the source left out, as last told
@@ -75,23 +88,23 @@ class VideoSession:
                 and t - self._looked_at < self.redetect_seconds
                 and float(np.abs(look - self._look).max()) <= self.frame_change)
 
-    def step(self, frame: np.ndarray, t: float, skipped: int = 0, behind: float = 0.0) -> tuple[TableState, list[Event]]:
+    def step(self, frame: np.ndarray, t: float, skipped: int = 0, behind: float = 0.0) -> Step:
         """Follow one BGR frame taken ``t`` seconds after the source started; ``skipped`` (frames
         the source left out so far) and ``behind`` (seconds this frame is late) go into the state."""
         t0 = time.perf_counter()
         look = frame_look(frame)
         self.seconds["look"] += time.perf_counter() - t0
         if not self._steady(look, t):
-            self.last = self.recognizer.recognize(frame, zoom_out=False)
+            self._last = self.recognizer.recognize(frame, zoom_out=False, memory=self.memory)
             self._look, self._looked_at = look, t
             self.looked += 1
-            self.seconds["detect"] += self.last.detect_ms / 1000
-            self.seconds["read"] += (self.last.ms - self.last.detect_ms) / 1000
+            self.seconds["detect"] += self._last.detect_ms / 1000
+            self.seconds["read"] += (self._last.ms - self._last.detect_ms) / 1000
         self.frames += 1
         h, w = frame.shape[:2]
         t1 = time.perf_counter()
-        state, events = self.assistant.process(self.last.detections, t, w, h, backs=len(self.last.backs))
+        state, events = self.assistant.process(self._last.detections, t, w, h, backs=len(self._last.backs))
         self.seconds["follow"] += time.perf_counter() - t1
         state.skipped, state.behind = skipped, behind
         self.skipped, self.behind = skipped, max(self.behind, behind)
-        return state, events
+        return Step(state, events, self._last)

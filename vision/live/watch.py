@@ -65,7 +65,7 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
         for t, frame in src:
             if max_seconds is not None and t > max_seconds:
                 break
-            _, events = session.step(frame, t, getattr(src, "skipped", 0), getattr(src, "behind", 0.0))
+            _, events, seen = session.step(frame, t, getattr(src, "skipped", 0), getattr(src, "behind", 0.0))
             for ev in events:
                 n_events += 1
                 if as_json:
@@ -80,7 +80,7 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
 
                 from sisepai.vision.recognition.annotate import CardAnnotator
 
-                cv2.imshow("sisepai", CardAnnotator().annotate(frame, session.last.detections))
+                cv2.imshow("sisepai", CardAnnotator().annotate(frame, seen.detections))
                 if cv2.waitKey(1) & 0xFF in (27, ord("q")):
                     break
     except SourceError as exc:

@@ -18,7 +18,7 @@ Used as (the shipped weights load in a second or two; ``tests/vision`` runs this
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple, Sequence
 
@@ -346,39 +346,74 @@ def _mean_square(confidence: np.ndarray) -> float:
     return float((confidence ** 2).mean()) if len(confidence) else 0.0
 
 
-VIDEO_PROFILE = {"zoom_out": (), "read_inner_ends": False, "palette": "session", "turns_below": 0.0}
+@dataclass(frozen=True)
+class ReadingProfile:
+    """How pictures are read: still pictures (:data:`STILL_PROFILE`) or a video's frames
+    (:data:`VIDEO_PROFILE`). A profile holds no state; a video's state is a :class:`VideoMemory`.
+
+    >>> VIDEO_PROFILE.zoom_out, VIDEO_PROFILE.palette, STILL_PROFILE.palette
+    ((), 'session', 'image')
+    """
+
+    zoom_out: tuple[float, ...] = (2.5, 5.0)
+    """Zoom-out factors of the second look at a picture that showed little (a close-up, a scan)."""
+    zoom_out_below: int = 2
+    """A first look with fewer cards than this is looked at again zoomed out."""
+    read_inner_ends: bool = True
+    """Read the ends detected inside a card whose two ends leave it unsure (:data:`INNER_ENDS_BELOW`)."""
+    palette: str = "image"
+    """Where the deck's suit colours are learned (:data:`PALETTE_MODES`)."""
+    turns_below: float = TURNS_BELOW
+    """Doubtful ends are read again at the other quarter turns (0: never)."""
+    one_colour_per_suit: bool = True
+    """Still pictures: the picture's colour groups shared out among the suits (one picture, one deck)."""
+    split_by_deck_colours: bool = True
+    """An enrolled deck's reader: its papers told apart in each picture."""
+
+    def __post_init__(self):
+        if self.palette not in PALETTE_MODES:
+            raise ValueError(f"palette must be one of {', '.join(PALETTE_MODES)}, not {self.palette!r}")
+
+
+STILL_PROFILE = ReadingProfile()
+VIDEO_PROFILE = ReadingProfile(zoom_out=(), read_inner_ends=False, palette="session", turns_below=0.0)
 """How a video is read (:meth:`Recognizer.for_video`): a camera over a table sees cards at table
 distance, so there is no second, zoomed-out look at sparse frames; no extra readings of the ends
 inside a card; doubtful ends are not read again turned (every frame counts, and a video votes
 over frames: on seven game videos turning lost one card); the deck's suit colours are learned
-over the whole video; and still cards keep their readings (:class:`StillReadings`)."""
+over the whole video; and still cards keep their readings (a :class:`VideoMemory`)."""
+
+
+@dataclass
+class VideoMemory:
+    """What one video's frames leave for the next: still cards' readings (:class:`StillReadings`)
+    and the deck's suit colours learned so far (:class:`SuitPalette`). One per camera or
+    connection, held by its :class:`~sisepai.vision.live.session.VideoSession`.
+
+    >>> memory = VideoMemory()
+    >>> memory.still is not None, len(memory.palette.centres())
+    (True, 0)
+    """
+
+    still: StillReadings | None = field(default_factory=StillReadings)
+    palette: SuitPalette | None = field(default_factory=SuitPalette)
 
 
 class Recognizer:
-    """Detector + reader. Load once (``Recognizer.load()``) and call many times."""
+    """Detector + reader, and how to read (a :class:`ReadingProfile`). Load once
+    (``Recognizer.load()``) and call many times; it keeps no state between pictures, so one
+    recogniser serves any number of videos, each with its own :class:`VideoMemory`."""
 
     def __init__(self, detector: Detector, reader: Reader, min_card_prob: float = 0.35,
                  min_confidence: float = MIN_CONFIDENCE, crop: int = 48,
-                 zoom_out: Sequence[float] = (2.5, 5.0), zoom_out_below: int = 2, read_inner_ends: bool = True,
-                 still_readings: StillReadings | None = None, palette: str = "image",
-                 turns_below: float = TURNS_BELOW, min_end_confidence: float = MIN_END_CONFIDENCE):
-        if palette not in PALETTE_MODES:
-            raise ValueError(f"palette must be one of {', '.join(PALETTE_MODES)}, not {palette!r}")
+                 min_end_confidence: float = MIN_END_CONFIDENCE, profile: ReadingProfile = STILL_PROFILE):
         self.detector = detector
-        self.palette_mode = palette
-        self.one_colour_per_suit = True  # stills: a picture's colour groups shared out among the suits
-        self.split_by_deck_colours = True  # an enrolled deck's reader: its papers told apart in each picture
-        self.session_palette = SuitPalette() if palette == "session" else None
-        self.still = still_readings  # video only: reuse the readings of cards that have not moved
-        self.read_inner_ends = read_inner_ends
-        self.zoom_out = tuple(zoom_out)
-        self.zoom_out_below = zoom_out_below
         self.reader = reader
+        self.profile = profile
         self.min_card_prob = min_card_prob
         self.min_confidence = min_confidence
         self.min_end_confidence = min_end_confidence
         self.crop = crop
-        self.turns_below = turns_below
         self.pair_every_kind = PAIR_EVERY_KIND
 
     @classmethod
@@ -389,21 +424,21 @@ class Recognizer:
 
         return cls(Detector.load(detector_weights or DET), Reader.load(reader_weights or READ), **kwargs)
 
-    def for_video(self) -> "Recognizer":
-        """A recogniser for one video (:data:`VIDEO_PROFILE`) that shares this one's networks and
-        floors but keeps its own still readings and deck palette: one per camera or connection."""
-        video = Recognizer(self.detector, self.reader, min_card_prob=self.min_card_prob,
-                           min_confidence=self.min_confidence, crop=self.crop,
-                           min_end_confidence=self.min_end_confidence, still_readings=StillReadings(),
-                           **VIDEO_PROFILE)
-        video.split_by_deck_colours = self.split_by_deck_colours
-        return video
+    def with_profile(self, profile: ReadingProfile) -> "Recognizer":
+        """This recogniser's networks and floors, reading as ``profile`` says."""
+        return Recognizer(self.detector, self.reader, self.min_card_prob, self.min_confidence, self.crop,
+                          self.min_end_confidence, profile)
 
-    def recognize(self, image: np.ndarray, zoom_out: bool = True, palette: SuitPalette | None = None) -> Recognition:
-        return self.recognize_batch([image], zoom_out, palette)[0]
+    def for_video(self) -> "Recognizer":
+        """This recogniser reading a video (:data:`VIDEO_PROFILE`); pass each video's own
+        :class:`VideoMemory` to :meth:`recognize`."""
+        return self.with_profile(replace(VIDEO_PROFILE, split_by_deck_colours=self.profile.split_by_deck_colours))
+
+    def recognize(self, image: np.ndarray, zoom_out: bool = True, memory: VideoMemory | None = None) -> Recognition:
+        return self.recognize_batch([image], zoom_out, memory)[0]
 
     def recognize_batch(self, images: Sequence[np.ndarray], zoom_out: bool = True,
-                        palette: SuitPalette | None = None) -> list[Recognition]:
+                        memory: VideoMemory | None = None) -> list[Recognition]:
         """Recognise BGR images (any size); one :class:`Recognition` each.
 
         The detector learned cards at table distance (a card about a fifth of the frame long). When
@@ -416,50 +451,50 @@ class Recognizer:
         :func:`card_on_plain_ground`) is also read as that card. Crops are always cut
         from the full-resolution picture. Live video passes ``zoom_out=False``: a
         camera over a table sees cards at table distance, and every frame counts (so doubtful
-        ends are not read again turned either: a video votes over frames anyway). ``palette``: the
-        deck palette of one video session (the service keeps one per live connection) to learn
-        from and use, in place of the recogniser's own.
+        ends are not read again turned either: a video votes over frames anyway). ``memory``: what
+        one video's earlier frames left (its still cards' readings and deck palette), to use and
+        add to; without it, each picture is read on its own.
         """
         images = [check_image(im, f"image {i}") for i, im in enumerate(images)]
-        turns = self.turns_below if zoom_out else 0.0
+        turns = self.profile.turns_below if zoom_out else 0.0
         t0 = time.perf_counter()
         boxes = self.detector.detect(images)
         out = []
         for img, b in zip(images, boxes):
             t1 = time.perf_counter()
-            det, unsure = self._read(img, b, palette, turns)
-            if zoom_out and self.zoom_out:
-                det, unsure, b = self._look_again(img, det, unsure, b, palette, turns)
+            det, unsure = self._read(img, b, memory, turns)
+            if zoom_out and self.profile.zoom_out:
+                det, unsure, b = self._look_again(img, det, unsure, b, memory, turns)
             detect_ms = (t1 - t0) * 1000 / len(images)
             ms = detect_ms + (time.perf_counter() - t1) * 1000
             out.append(Recognition(det, b.select(2).polygons, img.shape[1], img.shape[0], ms, unsure, detect_ms))
         return out
 
-    def _zoomed_looks(self, img: np.ndarray, factors: Sequence[float], palette: SuitPalette | None,
+    def _zoomed_looks(self, img: np.ndarray, factors: Sequence[float], memory: VideoMemory | None,
                       turns: float):
         """``(detections, unsure, boxes)`` of the picture looked at zoomed out by each factor, the
         boxes back in the picture's pixels (the crops are cut from the full picture)."""
         canvases = [zoomed_out(img, k) for k in factors]
         for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
             zb.polygons = (zb.polygons - offset) / scale
-            yield (*self._read(img, zb, palette, turns), zb)
+            yield (*self._read(img, zb, memory, turns), zb)
 
     def _look_again(self, img: np.ndarray, det: Detections, unsure: list[int], boxes: Boxes,
-                    palette: SuitPalette | None, turns: float) -> tuple[Detections, list[int], Boxes]:
+                    memory: VideoMemory | None, turns: float) -> tuple[Detections, list[int], Boxes]:
         """The first look ``(det, unsure, boxes)``, or a second look that reads the picture better:
         zoomed out when the first look found little or cards far larger than at table distance,
         and the picture read as one card when it is one."""
-        weak = len(det) < self.zoom_out_below or float(det.confidence.max(initial=0.0)) < ZOOM_OUT_MIN_CONFIDENCE
+        weak = len(det) < self.profile.zoom_out_below or float(det.confidence.max(initial=0.0)) < ZOOM_OUT_MIN_CONFIDENCE
         width = median_card_width(det, img.shape)
         if not weak and width > LARGE_CARD_WIDTH:
             # large cards: one look from where they have a learned size, kept when its cards are
             # surer on average (a broken-up card's pieces are each read less surely)
             factor = min(max(width / ZOOM_TARGET_WIDTH, 1.5), 5.0)
-            for zdet, zunsure, zb in self._zoomed_looks(img, (factor,), palette, turns):
+            for zdet, zunsure, zb in self._zoomed_looks(img, (factor,), memory, turns):
                 if len(zdet) and _mean_square(zdet.confidence) > _mean_square(det.confidence) + 0.05:
                     det, unsure, boxes = zdet, zunsure, zb
         elif weak:
-            for zdet, zunsure, zb in self._zoomed_looks(img, self.zoom_out, palette, turns):
+            for zdet, zunsure, zb in self._zoomed_looks(img, self.profile.zoom_out, memory, turns):
                 # a few confident cards beat many doubtful ones
                 if float((zdet.confidence ** 2).sum()) > float((det.confidence ** 2).sum()):
                     det, unsure, boxes = zdet, zunsure, zb
@@ -467,13 +502,13 @@ class Recognizer:
         # the pieces of one card do), or alone on a plain ground
         cut = picture_as_card(img) if len(set(det.codes)) <= 2 else None
         for whole in filter(None, (cut, card_on_plain_ground(img))):
-            cdet, cunsure = self._read(img, whole, palette, turns)
+            cdet, cunsure = self._read(img, whole, memory, turns)
             if (len(cdet) == 1 and cdet.confidence[0] >= CARD_PICTURE_MIN_CONFIDENCE
                     and cdet.confidence[0] > det.confidence.max(initial=0.0)):
                 det, unsure, boxes = cdet, cunsure, whole
         return det, unsure, boxes
 
-    def _cut_views(self, rgb: np.ndarray, boxes: Boxes) -> "Views":
+    def _cut_views(self, rgb: np.ndarray, boxes: Boxes, still: StillReadings | None) -> "Views":
         """Every end to read, straightened: both ends of each whole card (a blank where a still
         card's last reading is reused), then each detected end outside every whole card."""
         cards, ends = boxes.select(0), boxes.select(1)
@@ -481,9 +516,9 @@ class Recognizer:
         end_polys = [order_upright(p) for p in ends.polygons]
         # each detected end belongs to the first card whose outline holds its centre, or to none
         owner = [next((k for k, cp in enumerate(card_polys) if inside(ep.mean(0), cp)), -1) for ep in end_polys]
-        looks = [card_signature(rgb, p) for p in card_polys] if self.still is not None else [None] * len(card_polys)
+        looks = [card_signature(rgb, p) for p in card_polys] if still is not None else [None] * len(card_polys)
         v = Views(cards, ends, card_polys, end_polys, owner, [], [], [-1] * len(end_polys),
-                  self.still.lookup(card_polys, looks) if self.still is not None else [None] * len(card_polys),
+                  still.lookup(card_polys, looks) if still is not None else [None] * len(card_polys),
                   looks)
         for poly, old in zip(card_polys, v.reused):
             for end in card_ends(poly):
@@ -496,10 +531,11 @@ class Recognizer:
                 v.quads.append(ep)
         return v
 
-    def _read(self, image_bgr: np.ndarray, boxes: Boxes, palette: SuitPalette | None = None,
+    def _read(self, image_bgr: np.ndarray, boxes: Boxes, memory: VideoMemory | None = None,
               turns: float = 0.0) -> tuple[Detections, list[int]]:
         rgb = image_bgr[..., ::-1]
-        v = self._cut_views(rgb, boxes)
+        still = memory.still if memory is not None else None
+        v = self._cut_views(rgb, boxes, still)
         cards, ends, card_polys, end_polys, owner = v.cards, v.ends, v.card_polys, v.end_polys, v.owner
         crops, quads, end_row, reused = v.crops, v.quads, v.end_row, v.reused
         fresh = [k for k, c in enumerate(crops) if c is not None]
@@ -518,7 +554,7 @@ class Recognizer:
             ages.append(0 if old is None else old.age + 1)
         # detected ends inside a card add a reading where its two ends leave it unsure (more
         # accuracy, more time: off for live video)
-        if self.read_inner_ends:
+        if self.profile.read_inner_ends:
             unsure_cards = {k for k in range(len(card_polys)) if not self._sure_from_ends(probs[2 * k:2 * k + 2])}
             inner = [j for j, o in enumerate(owner) if o in unsure_cards]
             if inner:
@@ -543,7 +579,7 @@ class Recognizer:
         cand: list[Candidate] = []
         colours: list[np.ndarray | None] = []  # each candidate's paper colour, when the palette is on
         colour_of = (lambda views: np.median([colour_at(v) for v in views], axis=0)) \
-            if self.palette_mode != "off" else None
+            if self.profile.palette != "off" else None
         covered = covered_ends(card_polys, quads, probs)
         for k, poly in enumerate(card_polys):
             # evidence: the two geometric ends of the card, and the detected ends inside it
@@ -569,9 +605,9 @@ class Recognizer:
             if j not in paired:
                 cand.append(Candidate(end_polys[j], probs[end_row[j]], float(ends.confidence[j]), "end"))
                 colours.append(colour_of([end_row[j]]) if colour_of else None)
-        cand = self._rerank_by_palette(cand, colours, palette)
-        if self.still is not None:
-            self.still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages,
+        cand = self._rerank_by_palette(cand, colours, memory.palette if memory is not None else None)  # None: this picture's own
+        if still is not None:
+            still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages,
                                 [view_colour[2 * k:2 * k + 2] if all(c is not None for c in view_colour[2 * k:2 * k + 2]) else None
                                  for k in range(len(card_polys))],
                                 [v.looks[k] if old is None else old.look for k, old in enumerate(reused)])
@@ -620,18 +656,18 @@ class Recognizer:
                            palette: SuitPalette | None = None) -> list[Candidate]:
         """Weight each reading's suit by the deck's own colours (see :mod:`.palette`): learned from
         this picture's sure readings, or from the video's so far."""
-        if self.palette_mode == "off":
+        if self.profile.palette == "off":
             return cand
         deck = getattr(self.reader, "deck_colours", None)
-        if deck and self.split_by_deck_colours:
+        if deck and self.profile.split_by_deck_colours:
             # an enrolled deck: its suits' papers, told apart within the picture (or frame)
             shared = split_by_deck_colours([c.probs for c in cand], colours, deck)
             cand = [c.with_probs(p) for c, p in zip(cand, shared)]
-        elif palette is None and self.session_palette is None and self.one_colour_per_suit:
+        elif palette is None and self.profile.palette == "image" and self.profile.one_colour_per_suit:
             # one picture, one deck: its suits' papers can be shared out (not over a video's changing light)
             shared = one_colour_per_suit([c.probs for c in cand], colours)
             cand = [c.with_probs(p) for c, p in zip(cand, shared)]
-        palette = palette or self.session_palette or SuitPalette()
+        palette = palette or SuitPalette()
         palette.learn(colours, [c.probs for c in cand])
         reranked = palette.rerank_all([c.probs for c in cand], colours)
         return [c.with_probs(p) for c, p in zip(cand, reranked)]
