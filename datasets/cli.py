@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
+from sisepai.vision import require_vision
 
 EPILOG = """\
 examples:
@@ -24,16 +25,6 @@ examples:
 The same seed gives byte-identical files whatever the worker count or sharding: scene i depends
 only on (seed, i) and the options. --shard K/N makes scene i when i mod N == K-1.
 """
-
-
-def require_vision() -> None:
-    try:
-        import cv2  # noqa: F401
-        import numpy  # noqa: F401
-        import PIL  # noqa: F401
-    except ModuleNotFoundError as exc:
-        raise SisepaiError(f"this command needs the vision extra ({exc.name} is missing): "
-                           "pip install 'sisepai[vision]'") from None
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -24,24 +24,11 @@ import cv2
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES, parse_card_id
-from sisepai.engine.errors import InvalidCardError, SisepaiError
+from sisepai.engine.errors import InvalidCardError
+from sisepai.vision.decks.faces import (ASPECT_RANGE, FACE_CODES, IMAGE_SUFFIXES, MAX_FACE_PIXELS,  # noqa: F401 - public here too
+                                        MIN_FACE_WIDTH, DeckError)
 
 from .render import END_FRACTION, Face, rounded_alpha
-
-FACE_CODES: tuple[str, ...] = tuple(CARD_CODES[:-1])
-"""The 28 faces every deck must have: G W Y R, each K A E R H C P."""
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
-MIN_FACE_WIDTH = 24
-"""A face narrower than this (pixels, after turning it upright) has too little detail to learn from."""
-MAX_FACE_PIXELS = 4096 * 4096
-"""A face image larger than this is refused before it is decoded in full."""
-ASPECT_RANGE = (2.2, 8.0)
-"""Height over width of a card face; a picture outside this is not one long, narrow card."""
-
-
-class DeckError(SisepaiError):
-    """A deck's faces are missing, unreadable or not card-shaped."""
-
 
 def read_face(path: Path) -> np.ndarray:
     """One face image as RGB uint8, upright (portrait); a :class:`DeckError` naming the file when

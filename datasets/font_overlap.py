@@ -23,8 +23,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
-from .fonts import FontInfo, load_font
-from .render import font_bank
+from .fonts import FontInfo, font_bank, load_font
 
 CARD_CHARACTERS = "將帥将帅士仕象相車俥车馬傌马砲炮包卒兵"
 """Every character the generator prints on a card face."""

@@ -65,16 +65,19 @@ class FontBank:
         self.holdout = [f for f in self.all if f.holdout]
 
     def fonts(self, split: str = "train") -> list[FontInfo]:
-        """The faces of ``split``: ``train``, ``holdout``, ``honest`` (the held-out faces that are
-        no near-copy of a training face, :mod:`.font_overlap`: the test faces), ``tune`` (the other
-        held-out faces, for choosing, never a test face) or ``all``."""
-        if split in ("honest", "tune"):
-            from .font_overlap import honest_holdout
-
-            honest = list(honest_holdout())
-            if split == "honest":
-                return honest
-            return [f for f in self.holdout if f.file not in {h.file for h in honest}]
+        """The faces of ``split``: ``train``, ``holdout`` or ``all``. The held-out faces split again
+        by look into ``honest`` (the test faces) and ``tune``: :func:`.font_splits.fonts_of`."""
         if split not in ("train", "holdout", "all"):
-            raise ValueError(f"font split must be train, holdout, honest, tune or all, got {split!r}")
+            raise ValueError(f"font split must be train, holdout or all here (honest and tune: "
+                             f"sisepai.datasets.font_splits.fonts_of), got {split!r}")
         return getattr(self, split)
+
+
+@lru_cache(maxsize=1)
+def font_bank() -> FontBank:
+    """The committed fonts, read once.
+
+    >>> len(font_bank().all) > len(font_bank().train) > 0
+    True
+    """
+    return FontBank()

@@ -26,25 +26,17 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from sisepai.engine.cards import BLACK_GLYPHS, CARD_CODES, JOKER_GLYPHS, RED_GLYPHS
+from sisepai.vision.recognition.geometry import END_FRACTION  # the ends the reader reads
 
-from .fonts import FontBank, FontInfo, load_font
+from .font_splits import fonts_of
+from .fonts import FontInfo, font_bank, load_font
 from .printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
 from .printed import hsv_colour as _hsv
 from .scripts import script_mask
 
-END_FRACTION = 1.15
-"""An end region is the card's width across and ``END_FRACTION`` widths deep."""
 
 STAMP_GLYPHS = "福祿壽禄寿喜財囍春吉"
 
-_BANK: FontBank | None = None
-
-
-def font_bank() -> FontBank:
-    global _BANK
-    if _BANK is None:
-        _BANK = FontBank()
-    return _BANK
 
 
 def suit_palette(rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
@@ -103,7 +95,7 @@ class DeckStyle:
         """A random deck style. ``printed`` (default: for the training fonts only) adds the
         printed-deck traits of :mod:`.printed`, drawn from their own stream so every other choice
         of a seed stays the same."""
-        fonts = font_bank().fonts(font_split)
+        fonts = fonts_of(font_split)
         font = fonts[int(rng.integers(len(fonts)))]
         palette = suit_palette(rng)
         black_ink = _hsv(rng.uniform(0, 360), rng.uniform(0, 0.4), rng.uniform(0.0, 0.22))

@@ -258,7 +258,7 @@ def _draw_clutter(img: np.ndarray, idmap: np.ndarray, rng: np.random.Generator, 
             rect = cv2.boxPoints(((x, y), (pw, ph), float(rng.uniform(0, 180)))).astype(np.int32)
             cv2.fillConvexPoly(mask, rect, 255)
             paper = np.full_like(img, int(rng.uniform(200, 250)))
-            from .render import load_font, font_bank
+            from .fonts import font_bank, load_font
             from PIL import Image, ImageDraw
 
             f = font_bank().all[int(rng.integers(len(font_bank().all)))]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 SPLITS = ("train", "tune", "test")
 FONTS = {"train": "train", "tune": "tune", "test": "honest"}
-"""The font split of :meth:`.fonts.FontBank.fonts` each split draws."""
+"""The font split (:func:`.font_splits.fonts_of`) each split draws."""
 STANDIN_DECKS = {"tune": 2, "test": 4}
 """How many stand-in decks (:mod:`.standin`) each split has; tune and test decks differ in fonts and seeds."""
 DECK_SCENE_SEEDS = {"tune": 7050, "test": 7000}

@@ -35,6 +35,7 @@ import numpy as np
 from sisepai.engine.cards import CARD_CODES
 
 from .deck_faces import DeckFaces
+from .font_splits import fonts_of
 from .render import DeckStyle, _hsv, choose_glyphs, render_face
 
 from .splits import STANDIN_DECKS
@@ -62,9 +63,7 @@ def _paper(rng: np.random.Generator, suit: str) -> tuple[int, int, int]:
 
 
 def _fonts(split: str):
-    from .render import font_bank
-
-    return font_bank().fonts("honest" if split == "test" else "tune")
+    return fonts_of("honest" if split == "test" else "tune")
 
 
 def standin_style(index: int, split: str = "test") -> tuple[DeckStyle, dict]:

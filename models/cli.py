@@ -111,7 +111,7 @@ def _check_train_args(args, steps: list[str]) -> None:
 
 
 def _train(args) -> int:
-    from sisepai.datasets.cli import require_vision
+    from sisepai.vision import require_vision
 
     require_vision()
     steps = args.only or ["detector", "reader", "evaluate"]

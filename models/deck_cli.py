@@ -128,7 +128,7 @@ def load_source(sources: list[str]):
 
 def cut_photos(paths: list[Path], finder: str = "auto"):
     """The :class:`~sisepai.vision.decks.grid.GridCut` of grid photos read from ``paths``."""
-    from sisepai.datasets.deck_faces import DeckError
+    from sisepai.vision.decks.faces import DeckError
     from sisepai.vision.decks.grid import cut_grid
     from sisepai.vision.recognition.images import ImageError, load_image
 
@@ -165,7 +165,7 @@ def cut_sheet(faces: dict, height: int = 240):
 
 
 def _cut(args) -> int:
-    from sisepai.datasets.cli import require_vision
+    from sisepai.vision import require_vision
 
     require_vision()
     import cv2
@@ -333,7 +333,7 @@ def _stop_cleanly_on_term() -> None:
 
 
 def _add(args) -> int:
-    from sisepai.datasets.cli import require_vision
+    from sisepai.vision import require_vision
 
     require_vision()
     from .enrol import EnrolOptions
@@ -418,7 +418,7 @@ def tile_rows(tiles: list, per_row: int = 7):
 
 
 def _show(args) -> int:
-    from sisepai.datasets.cli import require_vision
+    from sisepai.vision import require_vision
 
     require_vision()
     import cv2

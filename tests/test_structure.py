@@ -31,3 +31,67 @@ def test_a_test_may_replace_the_model_through_dependency_overrides(tmp_path):
     app.dependency_overrides[get_recognizer] = lambda: object()
     with TestClient(app) as c:
         assert c.get("/api/health").json()["model"] is True
+
+
+LAYERS = {
+    "engine": {"engine"},
+    "vision": {"engine", "vision"},
+    "datasets": {"engine", "vision", "datasets"},
+    "models": {"engine", "vision", "datasets", "models"},
+    "service": {"engine", "vision", "datasets", "service"},
+}
+"""What each package may import: the engine is a leaf, vision uses only the engine, the generator
+uses vision's geometry and deck rules, training uses all three, and the service and the training
+code never import each other."""
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Every project module's imports of other project modules, those inside functions included."""
+    import ast
+
+    def name_of(path: Path) -> str:
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        return "sisepai." + ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+    modules = {name_of(p): p for top in LAYERS for p in (ROOT / top).rglob("*.py") if "tools" not in p.parts}
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+                module = ".".join(base + [node.module]) if node.module else ".".join(base)
+                found.add(module)
+                found.update(f"{module}.{a.name}" for a in node.names)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def test_no_import_runs_back_up_a_layer():
+    graph = _import_graph()
+    assert len(graph) > 100
+    wrong = [(m, d) for m, deps in graph.items() for d in deps if d.split(".")[1] not in LAYERS[m.split(".")[1]]]
+    assert not wrong
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    graph = _import_graph()
+    seen, on_path, circles = set(), [], []
+
+    def visit(module: str) -> None:
+        on_path.append(module)
+        for dep in sorted(graph[module]):
+            if dep in on_path:
+                circles.append(on_path[on_path.index(dep):] + [dep])
+            elif dep not in seen:
+                visit(dep)
+        on_path.pop()
+        seen.add(module)
+
+    for module in sorted(graph):
+        if module not in seen:
+            visit(module)
+    assert not circles

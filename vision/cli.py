@@ -104,7 +104,7 @@ ago was misread: "card" is what it is, "was" what was said), card_removed, win_c
 
 
 def _load(args):
-    from sisepai.datasets.cli import require_vision
+    from sisepai.vision import require_vision
 
     require_vision()
     from sisepai.vision.recognition.recognize import Recognizer
@@ -191,7 +191,7 @@ def _score_image(args) -> int:
 
 
 def _watch(args) -> int:
-    from sisepai.datasets.cli import require_vision
+    from sisepai.vision import require_vision
 
     require_vision()
     from sisepai.vision.live.camera import SourceError, open_source

@@ -1,13 +1,12 @@
 """Held out means held out: no font, stand-in deck or seed is in two splits."""
 
 from sisepai.datasets import splits
-from sisepai.datasets.fonts import FontBank
+from sisepai.datasets.font_splits import fonts_of
 from sisepai.models import deck_eval
 
 
 def test_the_splits_share_no_font():
-    bank = FontBank()
-    files = {s: {f.file for f in bank.fonts(splits.FONTS[s])} for s in splits.SPLITS}
+    files = {s: {f.file for f in fonts_of(splits.FONTS[s])} for s in splits.SPLITS}
     assert files["train"] and files["tune"] and files["test"]
     assert not files["train"] & files["tune"] and not files["train"] & files["test"] and not files["tune"] & files["test"]
 

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.datasets.deck_faces import DeckError
+from sisepai.vision.decks.faces import DeckError
 from sisepai.datasets.standin import standin_deck
 from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo as table_grid_photo
 from sisepai.vision.decks.grid import GRID_COLUMNS, GRID_ROWS, cut_grid

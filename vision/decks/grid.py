@@ -30,8 +30,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from sisepai.datasets.deck_faces import ASPECT_RANGE, FACE_CODES, DeckError
-
+from sisepai.vision.decks.faces import ASPECT_RANGE, FACE_CODES, DeckError
 from sisepai.vision.recognition.geometry import groups_along, inside, order_upright, side_lengths
 
 GRID_ROWS = "GWYR"

@@ -11,7 +11,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-END_FRACTION = 1.15  # the same as sisepai.datasets.render.END_FRACTION
+END_FRACTION = 1.15
+"""An end region is the card's width across and ``END_FRACTION`` widths deep: where the generator
+prints the character, and what the reader reads."""
 
 
 def order_upright(poly: np.ndarray) -> np.ndarray:
