@@ -76,8 +76,8 @@ def evaluate_hands(readings, rules=None, **decoder) -> dict:
         truth = sorted(c["card"] for c in rec["cards"] if c["face_up"] and c["zone"] == "hand")
         true_points = score(truth, rules=rules).total
         old = score_detections(det, rules, decode=False)
-        alone["exact"] += sorted(old["cards"]) == truth
-        alone["points"] += old["points"] == true_points
+        alone["exact"] += sorted(old.cards) == truth
+        alone["points"] += old.points == true_points
         result = decode_hand(det, rules, size=size, **decoder)
         times.append(result.seconds * 1000)
         cards = result.best.cards if result.best else det.codes

@@ -113,6 +113,92 @@ class ScoreAnswer(BaseModel):
     odd: bool | None = Field(None, description="a winning total is odd under See Sek: a check on the cards")
 
 
+class CardSeen(BaseModel):
+    """One card found in a picture (:meth:`sisepai.vision.recognition.detections.Detections.to_cards`)."""
+
+    card: str = Field(examples=["GK"])
+    polygon: list[list[float]] = Field(description="its outline: four corners, in the picture's pixels")
+    confidence: float
+    colour_confidence: float
+    rank_confidence: float
+    kind: str = Field(description='"card" (a whole card) or "end" (one end seen alone, as in a fan)')
+    detector_confidence: float
+    top: list[tuple[str, float]] = Field(description="the reader's three likeliest kinds, with their probabilities")
+
+
+class RecognizeAnswer(BaseModel):
+    width: int
+    height: int
+    cards: list[CardSeen]
+    backs: int = Field(description="face-down cards seen")
+    ms: float = Field(description="the recogniser's time for this picture")
+
+
+class UnsureCardAnswer(BaseModel):
+    """A card of a finished hand to ask the user about (:class:`sisepai.vision.hand.scoring.UnsureCard`)."""
+
+    index: int = Field(description="its place in `cards`")
+    card: str
+    alternatives: list[str] = Field(description='likeliest first; "none": not a card')
+    confidence: float | None = None
+    alternative: str | None = None
+    points_if_alternative: int | None = None
+    missed: bool = Field(False, description="no card was seen here; the hand needs one")
+
+
+class RunnerUp(BaseModel):
+    cards: list[str]
+    points: int
+
+
+class ClaimAnswer(BaseModel):
+    """A claimed score checked (:class:`sisepai.engine.scoring.ClaimCheck`)."""
+
+    claimed: int
+    agrees: bool
+    points_read: int | None
+    disputed_meld: list[str] | None = None
+    reading_for_claim: list[str] | None = None
+
+
+class HandAnswer(BaseModel):
+    """A photographed finished hand, read as a whole (:class:`sisepai.vision.hand.scoring.HandReading`)."""
+
+    width: int
+    height: int
+    ms: float
+    cards: list[str]
+    winning: bool
+    points: int | None = None
+    melds: list[list[str]] | None = None
+    unsure: list[UnsureCardAnswer]
+    runner_up: RunnerUp | None = None
+    margin: float | None = None
+    timed_out: bool = False
+    claimed: ClaimAnswer | None = None
+
+
+class CardNames(BaseModel):
+    en: str = Field(examples=["Red Chariot"])
+    zh: str = Field(examples=["红车"])
+    vi: str = Field(examples=["Xe đỏ"])
+    glyph: str = Field(examples=["俥"], description="the character a standard deck prints; empty for the joker")
+    glyph_zh: str = Field(examples=["车"], description="the same in simplified characters")
+
+
+class NamesAnswer(BaseModel):
+    """The engine's card and seat tables, as the page shows them (:func:`sisepai.vision.live.announce.page_names`)."""
+
+    kinds: list[str] = Field(description="every card kind, in class-id order")
+    suits: list[str]
+    ranks: list[str]
+    copies: int = Field(description="copies of each kind in a pack")
+    jokers: int = Field(description="jokers in a standard deck")
+    zones: list[str] = Field(description="the seats in turn order, then the centre")
+    seats: dict[str, dict[str, str]] = Field(description="each language's label for each zone")
+    cards: dict[str, CardNames]
+
+
 class TableInfo(BaseModel):
     name: str
     created: float

@@ -174,7 +174,7 @@ def _score_image(args) -> int:
             print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}")
             continue
         out = {"image": path, **score_detections(result.detections, rules, size=(result.width, result.height),
-                                                 claimed=args.claimed)}
+                                                 claimed=args.claimed).to_dict()}
         if args.json:
             print(json.dumps(out), flush=True)
         else:

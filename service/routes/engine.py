@@ -6,11 +6,11 @@ from fastapi import APIRouter
 
 from sisepai.engine.advice import advise
 from sisepai.engine.scoring import _prepare, one_card, score, score_answer, to_ids
-from sisepai.vision.live.announce import all_names
+from sisepai.vision.live.announce import page_names
 
 from ..deps import ModelErrorDep, RecognizerDep
 from ..rules import network_rules
-from ..schemas import AdviseRequest, HealthAnswer, ScoreAnswer, ScoreRequest
+from ..schemas import AdviseRequest, HealthAnswer, NamesAnswer, ScoreAnswer, ScoreRequest
 
 router = APIRouter(prefix="/api")
 
@@ -36,6 +36,8 @@ def advise_hand(body: AdviseRequest) -> dict:
     return advise(ids, shown, exposed, to_ids(body.visible) if body.visible else [], body.relation, rules).to_dict()
 
 
-@router.get("/names", summary="Card names in English, Mandarin and Vietnamese")
-def names() -> dict:
-    return all_names()
+@router.get("/names", summary="The cards and seats as the page shows them",
+            description="The card kinds in order, suits, ranks and copy limits from the engine; each card's "
+                        "names in English, Mandarin and Vietnamese and its character; the seats' labels.")
+def names() -> NamesAnswer:
+    return page_names()

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, File, Query, UploadFile
 
 from ..deck_readers import DeckReaders
 from ..deps import PoolDep, SettingsDep
+from ..schemas import HandAnswer, RecognizeAnswer
 from ..uploads import decode_or_refuse, read_upload
 
 router = APIRouter(prefix="/api", tags=["vision"])
@@ -15,10 +16,10 @@ Readers = Annotated[DeckReaders, Depends()]
 
 
 @router.post("/recognize", summary="Find and read every card in an image",
-             description="A multipart `file` image. Returns `{cards: [...], width, height, ms}`. "
+             description="A multipart `file` image. "
                          "503 with `Retry-After` when every recognition worker is busy.")
 async def recognize(settings: SettingsDep, pool: PoolDep, readers: Readers, file: UploadFile = File(...),
-                    deck: str | None = Query(None, max_length=40)) -> dict:
+                    deck: str | None = Query(None, max_length=40)) -> RecognizeAnswer:
     data, name = await read_upload(file, settings)
     rec = await readers(deck)
 
@@ -33,7 +34,7 @@ async def recognize(settings: SettingsDep, pool: PoolDep, readers: Readers, file
                          "every recognition worker is busy.")
 async def score_image(settings: SettingsDep, pool: PoolDep, readers: Readers, file: UploadFile = File(...),
                       rules: str = Query("seesek", max_length=40), deck: str | None = Query(None, max_length=40),
-                      claimed: int | None = Query(None, ge=0, le=1000)) -> dict:
+                      claimed: int | None = Query(None, ge=0, le=1000)) -> HandAnswer:
     from sisepai.vision.hand.scoring import score_detections
 
     from ..rules import network_rules
@@ -45,6 +46,6 @@ async def score_image(settings: SettingsDep, pool: PoolDep, readers: Readers, fi
     def work() -> dict:
         result = rec.recognize(decode_or_refuse(data, name))
         return {"width": result.width, "height": result.height, "ms": round(result.ms, 1),
-                **score_detections(result.detections, preset, 0, (result.width, result.height), claimed)}
+                **score_detections(result.detections, preset, 0, (result.width, result.height), claimed).to_dict()}
 
     return await pool.run(work)

@@ -1,9 +1,8 @@
 // sisepai web page: camera -> WebSocket /api/live -> outlines, events, voice; hand, score, ledger.
 "use strict";
 const $ = (id) => document.getElementById(id);
-const SUITS = ["G", "W", "Y", "R"], RANKS = ["K", "A", "E", "R", "H", "C", "P"];
-const GLYPH = { G: "將士象車馬砲卒", W: "將士象車馬砲卒", Y: "帥仕相俥傌炮兵", R: "帥仕相俥傌炮兵" };
-let names = {};
+// the cards and seats come from the engine's tables (/api/names): the page keeps none of its own
+let names = { kinds: [], suits: [], ranks: [], zones: [], seats: {}, cards: {} };
 let hand = [];
 let ws = null, busy = false, frames = 0, retry = 1000, sending = false;
 let sentAt = 0, stopped = true;  // when the frame in flight was sent; the camera stopped by the user
@@ -36,7 +35,7 @@ function applyLanguage() {
 $("lang").value = localStorage.getItem("sisepai-lang") || "en";
 $("lang").addEventListener("change", applyLanguage);
 
-fetch("/api/names").then((r) => r.json()).then((n) => { names = n; applyLanguage(); });
+const whenNames = fetch("/api/names").then((r) => r.json()).then((n) => { names = n; applyLanguage(); return n; });
 
 // --- writes: the ledger's token, asked once and kept in this browser ----------------------------
 const TOKEN_KEY = "sisepai-token";
@@ -60,13 +59,12 @@ function detailText(j) {  // the server's one sentence; never a list of codes
 }
 
 // Chinese text is in simplified characters throughout (events, voice and the cards' characters)
-const SIMPLIFIED = { "將": "将", "帥": "帅", "車": "车", "俥": "车", "馬": "马", "傌": "马", "砲": "炮" };
 function glyphOf(code) {
-  const g = GLYPH[code[0]][RANKS.indexOf(code[1])];
-  return $("lang").value === "zh" ? (SIMPLIFIED[g] || g) : g;
+  const c = names.cards[code] || {};
+  return ($("lang").value === "zh" ? c.glyph_zh : c.glyph) || code;
 }
 function chipText(code) { return code === "J" ? "J" : code[0] + glyphOf(code); }
-function cardName(code) { return ((names[code] || {})[$("lang").value]) || ((names[code] || {}).en) || code; }
+function cardName(code) { const c = names.cards[code] || {}; return c[$("lang").value] || c.en || code; }
 function chip(code, clickable) {  // a card: a button when it can be tapped (and reached by keyboard)
   const s = document.createElement(clickable ? "button" : "span");
   if (clickable) s.type = "button";
@@ -79,9 +77,6 @@ function chip(code, clickable) {  // a card: a button when it can be tapped (and
 }
 
 // --- speech ------------------------------------------------------------------------------------
-const SEATS = { en: { S: "South", E: "East", N: "North", W: "West", center: "Centre" },
-                zh: { S: "南家", E: "东家", N: "北家", W: "西家", center: "中央" },
-                vi: { S: "Nam", E: "Đông", N: "Bắc", W: "Tây", center: "Giữa bàn" } };
 const VOICE = { en: "en-US", zh: "zh-CN", vi: "vi-VN" };
 function say(text) {
   if (!$("speak").checked || !text || !window.speechSynthesis) return;
@@ -214,14 +209,14 @@ function showCards(cards) {  // what is on the table now, seat by seat
   const box = $("cards");
   box.replaceChildren();
   const lang = $("lang").value;
-  for (const zone of ["S", "E", "N", "W", "center"]) {
+  for (const zone of names.zones) {
     const here = cards.filter((c) => c.zone === zone);
     if (!here.length) continue;
     const row = document.createElement("div");
     row.className = "seatrow";
     const label = document.createElement("span");
     label.className = "seat";
-    label.textContent = (SEATS[lang] || SEATS.en)[zone];
+    label.textContent = (names.seats[lang] || names.seats.en || {})[zone] || zone;
     row.appendChild(label);
     for (const c of here) row.appendChild(chip(c.card));
     box.appendChild(row);
@@ -255,11 +250,14 @@ function clearLive() {  // a new connection is a new session: its table event st
 }
 
 // --- my hand -----------------------------------------------------------------------------------
-for (const s of SUITS) for (const r of RANKS) addPick(s + r);
-addPick("J");
+whenNames.then((n) => n.kinds.forEach(addPick));
 function addPick(code) {
   const btn = chip(code, true);
-  btn.addEventListener("click", () => { hand.push(code); renderHand(); });
+  btn.addEventListener("click", () => {
+    const limit = code === "J" ? names.jokers : names.copies;  // no more copies than the deck has
+    if (hand.filter((c) => c === code).length >= limit) return;
+    hand.push(code); renderHand();
+  });
   $("picker").appendChild(btn);
 }
 function renderHand() {
@@ -356,7 +354,7 @@ function openPicker(index) {
   const p = $("fixpicker");
   p.replaceChildren();
   const first = (confirmed.alternatives[index] || []).filter((a) => a !== "none");
-  for (const code of [...first, ...SUITS.flatMap((s) => RANKS.map((r) => s + r)), "J"].filter((c, i, a) => a.indexOf(c) === i)) {
+  for (const code of [...first, ...names.kinds].filter((c, i, a) => a.indexOf(c) === i)) {
     const b = chip(code, true);
     b.addEventListener("click", () => choose(code));
     p.appendChild(b);
@@ -477,14 +475,14 @@ async function loadDecks(select) {
   sel.value = j.decks.some((d) => d.name === keep) ? keep : "";
 }
 loadDecks();
-(function gridHelp() {
-  const rows = [...SUITS.map((s) => RANKS.map((r) => s + r)), ["J"]];
+whenNames.then(function gridHelp(n) {
+  const rows = [...n.suits.map((s) => n.ranks.map((r) => s + r)), ["J"]];
   for (const row of rows) {
     const tr = document.createElement("tr");
     for (const code of row) { const td = document.createElement("td"); td.className = code === "J" ? "J" : code[0]; td.textContent = chip(code).textContent; tr.appendChild(td); }
     $("gridhelp").appendChild(tr);
   }
-})();
+});
 let gridShots = [], draft = null;
 $("deckcamera").addEventListener("click", async () => {  // the preview sits in this tab, so a photo is never blind
   const v = $("deckvideo");

@@ -117,15 +117,3 @@ def test_one_claim_check_names_the_meld_the_two_readings_differ_in():
     assert check.to_dict()["reading_for_claim"] == other
     assert check.sentence().startswith(f"the claim differs by {other_points - read.total} points")
 
-
-def test_the_live_and_photo_paths_share_the_claim_check():
-    from sisepai.engine.rules import Rules
-    from sisepai.vision.hand.scoring import check_claim as photo_check
-    from sisepai.vision.live.table_advice import win_claimed
-
-    hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK".split()
-    live = win_claimed("E", hand, 1.0, Rules.preset("seesek"), claimed=9)
-    photo = photo_check({"cards": hand, "points": 11, "winning": True, "runner_up": None}, 9)
-    assert live.agree is False and photo["agrees"] is False
-    assert live.points == photo["points_read"] == 11
-    assert " ".join(photo["disputed_meld"]) + " = " in live.disputed

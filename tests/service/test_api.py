@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -320,3 +321,20 @@ def test_one_enrolment_at_a_time_listed_and_ended_with_the_server(tmp_path, monk
     gone, alive = psutil.wait_procs(children, timeout=15)
     assert not alive  # the enrolment ended with the server
     assert not [p.name for p in (home / "decks").iterdir() if p.name.startswith(".faces-")]
+
+
+def test_the_page_takes_cards_and_seats_from_the_engine(tmp_path):
+    import re
+
+    from sisepai.engine.cards import CARD_CODES, COPIES_PER_PACK, SEATS
+
+    with client(tmp_path) as c:
+        names = c.get("/api/names").json()
+    assert names["kinds"] == list(CARD_CODES) and names["copies"] == COPIES_PER_PACK
+    assert names["zones"] == [*SEATS, "center"] and names["seats"]["zh"]["S"] == "南家"
+    assert names["cards"]["GK"]["glyph"] == "將" and names["cards"]["YK"]["glyph_zh"] == "帅"
+    assert names["cards"]["J"]["en"] == "Joker"
+    script = (Path(__file__).resolve().parents[2] / "service" / "static" / "app.js").read_text()
+    # no table of cards, characters or seats of the page's own
+    assert not re.search(r"[將帥仕俥傌砲卒兵]", script)
+    assert "South" not in script and '"GWYR"' not in script and '["K", "A"' not in script

@@ -7,7 +7,7 @@ from sisepai.engine.cards import CARD_CODES
 from sisepai.engine.rules import Rules
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.hand.reading import decode_hand, unsure_cards
-from sisepai.vision.hand.scoring import check_claim, score_detections
+from sisepai.vision.hand.scoring import score_detections
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK".split()
 
@@ -47,7 +47,7 @@ def test_a_phantom_card_is_dropped():
     r = decode_hand(detections(WIN, extra=[{"J": 0.4}]), size=(800, 300))
     assert sorted(r.best.cards) == sorted(WIN)
     old = score_detections(detections(WIN, extra=[{"J": 0.4}]), decode=False)
-    assert old["winning"] is False  # each card read alone: 22 cards, no win
+    assert old.winning is False  # each card read alone: 22 cards, no win
 
 
 def test_a_missed_card_is_filled_in():
@@ -88,8 +88,11 @@ def test_time_is_capped(monkeypatch):
 
 
 def test_score_detections_contract():
-    out = score_detections(detections(WIN, {12: {"GC": 0.55, "GP": 0.4}}), size=(800, 300), claimed=9)
+    reading = score_detections(detections(WIN, {12: {"GC": 0.55, "GP": 0.4}}), size=(800, 300), claimed=9)
+    assert not reading.sure and reading.unsure[0].alternative == "GC"
+    out = reading.to_dict()
     assert set(out) >= {"cards", "winning", "points", "melds", "unsure", "runner_up", "margin", "claimed"}
+    assert set(out["unsure"][0]) == {"index", "card", "alternatives", "confidence", "alternative", "points_if_alternative"}
     assert out["winning"] and out["points"] == 11
     u = out["unsure"][0]
     assert u["index"] == 12 and u["card"] == "GP" and "GC" in u["alternatives"]
@@ -98,6 +101,23 @@ def test_score_detections_contract():
 
 
 def test_claim_agrees():
-    out = score_detections(detections(WIN), size=(800, 300), claimed=11)
-    assert out["claimed"] == {"claimed": 11, "agrees": True, "points_read": 11}
-    assert check_claim(out, 11, Rules.preset("seesek"))["agrees"]
+    reading = score_detections(detections(WIN), size=(800, 300), claimed=11)
+    assert reading.claimed.agrees
+    assert reading.to_dict()["claimed"] == {"claimed": 11, "agrees": True, "points_read": 11}
+
+
+def test_a_hand_read_alone_has_the_same_shape():
+    alone = score_detections(detections(WIN, {12: {"GC": 0.55, "GP": 0.4}}), size=(800, 300), decode=False, claimed=11)
+    whole = score_detections(detections(WIN, {12: {"GC": 0.55, "GP": 0.4}}), size=(800, 300), claimed=11)
+    assert list(alone.to_dict()) == list(whole.to_dict())
+    assert set(alone.to_dict()["unsure"][0]) == set(whole.to_dict()["unsure"][0])
+
+
+def test_the_live_and_photo_paths_share_the_claim_check():
+    from sisepai.vision.live.table_advice import win_claimed
+
+    live = win_claimed("E", list(WIN), 1.0, Rules.preset("seesek"), claimed=9)
+    photo = score_detections(detections(WIN), size=(800, 300), claimed=9).claimed
+    assert live.agree is False and photo.agrees is False
+    assert live.points == photo.points_read == 11
+    assert live.disputed == photo.sentence()

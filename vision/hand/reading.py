@@ -67,7 +67,8 @@ TIME_CAP = 0.25
 """Seconds the search may take; the best found by then is returned, marked ``timed_out``."""
 _clock = time.perf_counter  # the search's clock, one name so a test can drive it
 UNSURE_BELOW = 0.6
-"""A card whose chosen reading has less than this share of its options' probability is unsure."""
+"""A card whose chosen reading has less than this share of its options' probability (or, read
+alone, less than this confidence) is unsure: the user is asked about it."""
 
 
 @dataclass(frozen=True)
@@ -199,13 +200,13 @@ def decode_hand(det: Detections, rules: Rules | None = None, exposed_cards: int 
     ``max_missed`` more than the detections are short), of every kind that makes it a win.
     """
     rules = rules or Rules.preset("seesek")
+    table = BestTable.for_rules(rules)  # built once per rule set (a first call builds it): not the search's time
     start = _clock()
     target = rules.hand_size - exposed_cards
     order = [int(i) for i in np.argsort(det.centers[:, 0])] if len(det) else []
     options = detection_options(det, layout_doubt(det, size), top_k)
     items = [options[i] for i in order]
     most_missed = min(MOST_MISSED, max(0, target - len(det)) + max_missed)
-    table = BestTable.for_rules(rules)
     limits = [rules.jokers if k == JOKER else rules.copies for k in range(len(CARD_CODES))]
     if len(det) + most_missed < target:  # too many cards out of sight to read the hand as a whole
         return HandDecoding(None, None, None, options, [0] * len(det), 0, False, round(_clock() - start, 4))

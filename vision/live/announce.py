@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from sisepai.engine.cards import ALL_CARDS, Card
+from sisepai.engine.cards import ALL_CARDS, CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, RANKS, SEATS, SUITS, Card
 from sisepai.engine.errors import SisepaiError
 
 from sisepai.vision.live.events import Event
@@ -29,6 +29,10 @@ SEAT_WORDS = {
     "zh": {"S": "南家", "E": "东家", "N": "北家", "W": "西家", "center": "中央"},
     "vi": {"S": "Nam", "E": "Đông", "N": "Bắc", "W": "Tây", "center": "Giữa bàn"},
 }
+
+
+SEAT_LABELS = {lang: {**words, "center": {"en": "Centre"}.get(lang, words["center"])} for lang, words in SEAT_WORDS.items()}
+"""A seat's name as a label (the page's rows), not at the start of a sentence."""
 
 
 UNREAD = {"en": "An unread card", "zh": "一张牌", "vi": "Một lá bài"}
@@ -91,5 +95,25 @@ def announce(event: Event | dict, lang: str = "en") -> str:
 
 
 def all_names() -> dict[str, dict[str, str]]:
-    """Every card's name in every language (the web page uses this table)."""
+    """Every card's name in every language.
+
+    >>> all_names()["GK"]["zh"]
+    '绿将'
+    """
     return {c.code: {lang: card_name(c.code, lang) for lang in LANGUAGES} for c in ALL_CARDS}
+
+
+def page_names() -> dict:
+    """What the web page shows of the cards and seats, from the engine's tables: the kinds in
+    order, the suits and ranks, copy limits, each card's names and character (traditional, and
+    simplified as Chinese text shows it), and the seats' labels. The page has no table of its own.
+
+    >>> names = page_names()
+    >>> names["kinds"][:2], names["copies"], names["cards"]["YR"]["glyph"], names["cards"]["YR"]["glyph_zh"]
+    (['GK', 'GA'], 4, '俥', '车')
+    """
+    names = all_names()
+    cards = {c.code: {**names[c.code], "glyph": "" if c.is_joker else c.glyph,
+                      "glyph_zh": "" if c.is_joker else _ZH_GLYPH.get(c.glyph, c.glyph)} for c in ALL_CARDS}
+    return {"kinds": list(CARD_CODES), "suits": list(SUITS), "ranks": list(RANKS), "copies": COPIES_PER_PACK,
+            "jokers": DEFAULT_JOKERS, "zones": [*SEATS, "center"], "seats": SEAT_LABELS, "cards": cards}
