@@ -47,7 +47,7 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     from sisepai.vision.recognition.yolo_env import setup_offline
 
     from .prepare import _write_data_yaml, prepare_detector
-    from .train import use_every_core
+    from .train import CARD_AUGMENT, OFFLINE_RUN, fine_tune_schedule, use_every_core
 
     opts = opts or DetectorOptions()
     t0 = time.perf_counter()
@@ -69,11 +69,10 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     model = YOLO(str(base))
     use_every_core(model)
     epochs = max(1, math.ceil(opts.steps / images))
-    model.train(data=str(data), epochs=epochs, imgsz=opts.imgsz, batch=opts.batch, workers=0, device="cpu",
-                optimizer="SGD", lr0=opts.lr, lrf=0.1, momentum=0.937, warmup_epochs=0, amp=False, fliplr=0.0,
-                flipud=0.0, mosaic=0.5, close_mosaic=0, plots=False, project=str(work / "runs"), name="detector",
-                exist_ok=True, seed=opts.seed, deterministic=True, val=False, freeze=opts.freeze, degrees=0.0,
-                scale=0.4, translate=0.1, verbose=False, save_period=-1)
+    model.train(**fine_tune_schedule(opts.lr), **OFFLINE_RUN, **CARD_AUGMENT,
+                data=str(data), epochs=epochs, imgsz=opts.imgsz, batch=opts.batch, workers=0, device="cpu",
+                mosaic=0.5, close_mosaic=0, project=str(work / "runs"), name="detector", exist_ok=True,
+                seed=opts.seed, val=False, freeze=opts.freeze, verbose=False, save_period=-1)
     weights = work / "runs" / "detector" / "weights" / "last.pt"
     shutil.copyfile(weights, out)
     return {"image_steps": epochs * images, "scenes": images, "seconds": round(time.perf_counter() - t0, 1),

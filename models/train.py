@@ -9,6 +9,21 @@ from pathlib import Path
 
 from sisepai.vision.recognition.yolo_env import setup_offline
 
+CARD_AUGMENT = {"fliplr": 0.0, "flipud": 0.0, "degrees": 0.0, "scale": 0.4, "translate": 0.1}
+"""How every detector run of ours augments: never mirrored (a mirrored character is not a card),
+no rotation beyond what the generator draws, scale and shift jitter."""
+OFFLINE_RUN = {"optimizer": "SGD", "momentum": 0.937, "amp": False, "deterministic": True, "plots": False}
+"""What every detector run of ours shares: a named optimizer (ultralytics' ``optimizer="auto"``
+ignores ``lr0``), no mixed precision (its check downloads weights), reproducible, no plots."""
+
+
+def fine_tune_schedule(lr0: float) -> dict:
+    """A fine-tune's learning rate: no warm-up, ``lr0`` falling tenfold.
+
+    >>> fine_tune_schedule(0.002)
+    {'lr0': 0.002, 'lrf': 0.1, 'warmup_epochs': 0}
+    """
+    return {"lr0": lr0, "lrf": 0.1, "warmup_epochs": 0}
 
 
 def train_detector(
@@ -55,14 +70,11 @@ def train_detector(
         model = YOLO(str(init) if init else model_yaml)
         if device == "cpu":
             use_every_core(model)
-        tune = {"lr0": lr0, "lrf": 0.1, "warmup_epochs": 0} if init else {"lr0": lr0}
-        model.train(**tune,
-            data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
-            optimizer="SGD", momentum=0.937, amp=False, fliplr=0.0, flipud=0.0, mosaic=1.0, close_mosaic=max(1, epochs // 5), plots=False,
-            project=str(runs), name=name, exist_ok=True, seed=0, deterministic=True, patience=100,
-            save_period=1, verbose=True, cache=cache, degrees=0.0, scale=0.4, translate=0.1,
-            **({"time": hours} if hours else {}),
-        )
+        model.train(**(fine_tune_schedule(lr0) if init else {"lr0": lr0}), **OFFLINE_RUN, **CARD_AUGMENT,
+                    data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
+                    mosaic=1.0, close_mosaic=max(1, epochs // 5), project=str(runs), name=name, exist_ok=True,
+                    seed=0, patience=100, save_period=1, verbose=True, cache=cache,
+                    **({"time": hours} if hours else {}))
     best = runs / name / "weights" / "best.pt"
     return best if best.exists() else last
 
