@@ -1,7 +1,8 @@
 """Measure the recogniser on decks it never saw: zero-shot, and after enrolling each deck.
 
 For each stand-in deck (:mod:`sisepai.datasets.standin`: test decks in the honest held-out fonts,
-tuning decks in the other held-out fonts, all with paper colours and traits training never draws):
+tuning decks in the other held-out fonts, drawn with other papers and traits than training's code
+draws, though only the face is held out by look):
 
 1. its faces are written as ``sisepai deck add`` takes them (``CODE.png``);
 2. scenes of that deck are generated (tables, fans, finished hands; a seed enrolment never uses);
