@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test bench clean setup
+.PHONY: run test bench bench-quick clean setup
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,8 +22,13 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
+# every benchmark behind the performance tables (about an hour here); each writes benchmarks/results/NAME.json
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+# the quick ones (engine, game, Gang of Four: a few minutes)
+bench-quick: $(STAMP)
+	$(PY) benchmarks/run.py --quick
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -132,13 +132,20 @@ def show(name: str, r: dict) -> None:
 
 
 def main() -> None:
+    from sisepai.models.records import write_record
+
+    figures = {}
     try:
         with TemporaryPostgres() as url:
-            show(f"{PROCESSES} processes x {CLIENTS} clients, one PostgreSQL, {DURATION:.0f} s", run(url, PROCESSES))
+            figures["postgresql"] = run(url, PROCESSES)
+            show(f"{PROCESSES} processes x {CLIENTS} clients, one PostgreSQL, {DURATION:.0f} s", figures["postgresql"])
     except NoPostgres as exc:
         print(f"club: skipped, no PostgreSQL: {exc}")
     with tempfile.TemporaryDirectory() as tmp:
-        show(f"1 process x {CLIENTS} clients, SQLite, {DURATION:.0f} s", run(str(Path(tmp) / "ledger.sqlite"), 1))
+        figures["sqlite"] = run(str(Path(tmp) / "ledger.sqlite"), 1)
+        show(f"1 process x {CLIENTS} clients, SQLite, {DURATION:.0f} s", figures["sqlite"])
+    write_record("club_bench", "python benchmarks/club_bench.py", figures, models={},
+                 options={"processes": PROCESSES, "clients": CLIENTS, "seconds": DURATION})
 
 
 if __name__ == "__main__":

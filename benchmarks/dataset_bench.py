@@ -13,6 +13,8 @@ from pathlib import Path
 
 import psutil
 
+from sisepai.models.records import write_record
+
 EXE = Path(sys.executable).with_name("sisepai")
 
 
@@ -42,3 +44,7 @@ print(f"dataset scenes at 1280x720, 2 workers             {rate:>12,.1f} scenes/
 every_rate, _ = run(240, "yolo-obb,coco,hf")
 print(f"dataset with COCO and Hugging Face export too       {every_rate:>12,.1f} scenes/s "
       f"({rate / every_rate - 1:+.1%} time against YOLO only; aim under 10%)")
+write_record("dataset_bench", "python benchmarks/dataset_bench.py", {
+    "scenes_per_second": round(rate, 2), "peak_rss_mib": {"n60": round(small_peak), "n240": round(peak)},
+    "with_coco_and_hf_scenes_per_second": round(every_rate, 2), "export_time_added": round(rate / every_rate - 1, 4)},
+    models={}, options={"size": "1280x720", "workers": 2})

@@ -14,6 +14,7 @@ import numpy as np
 
 from sisepai.datasets.deck_faces import DeckFaces
 from sisepai.datasets.standin import standin_deck
+from sisepai.models.records import write_record
 from sisepai.vision.recognition.recognize import Recognizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -38,3 +39,8 @@ with tempfile.TemporaryDirectory() as tmp:
     times = recognition_ms(rec, scene_jpegs(2025, deck=DeckFaces.load(faces)))
     print(f"deck    recognise a 1280x720 JPEG with an enrolled deck     median {np.median(times):.0f} ms, "
           f"p95 {np.percentile(times, 95):.0f} ms")
+    write_record("deck_bench", "python benchmarks/deck_bench.py", {
+        "enrol_minutes": round(wall / 60, 2), "peak_rss_mib": round(info["peak_memory_mb"]),
+        "ends_read_before": info["reading_before"]["accuracy"], "ends_read_after": info["reading_after"]["accuracy"],
+        "frame_ms_enrolled": {"median": round(float(np.median(times)), 1), "p95": round(float(np.percentile(times, 95)), 1)}},
+        options={"deck": "stand-in tune-1", "size": "1280x720"})

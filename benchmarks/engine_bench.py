@@ -86,14 +86,21 @@ def bench_waits(n: int = 300) -> dict:
 
 
 def main() -> None:
+    from sisepai.models.records import write_record
+
     ip = bench_in_process()
     for label, rate in ip.items():
         print(f"engine  best score, {label:<24} {rate:>12,.0f} hands/s")
     cli = bench_cli_batch()
+    naive = ip.get("naive recursive search")
     print(f"engine  CLI batch {cli['hands']} hands, start included {cli['seconds']:.2f} s = "
-          f"{cli['hands_per_second']:,.0f} hands/s ({cli['hands_per_second'] / 4500:.0f}x the 4,500/s recursive baseline)")
+          f"{cli['hands_per_second']:,.0f} hands/s" + (f" ({cli['hands_per_second'] / naive:,.0f}x the naive search measured above)" if naive else ""))
     w = bench_waits()
     print(f"engine  waits of a 20-card hand          {w['microseconds_per_hand']:>12,.0f} µs")
+    write_record("engine_bench", "python benchmarks/engine_bench.py", {
+        "in_process_hands_per_second": {k: round(v) for k, v in ip.items()},
+        "cli_batch": {"hands": cli["hands"], "seconds": round(cli["seconds"], 3), "hands_per_second": round(cli["hands_per_second"])},
+        "waits_microseconds_per_hand": round(w["microseconds_per_hand"], 1)}, models={})
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ import time
 
 from sisepai.engine.bots import make_bots, play_out
 from sisepai.engine.game import Game
+from sisepai.models.records import write_record
 
+figures = {}
 for names in (["greedy"] * 4, ["greedy", "random", "random", "random"]):
     n = 300
     t = time.perf_counter()
@@ -19,3 +21,5 @@ for names in (["greedy"] * 4, ["greedy", "random", "random", "random"]):
     dt = time.perf_counter() - t
     print(f"game    4-player games, {'+'.join(names):<28} {n / dt:>8,.0f} games/s "
           f"(wins {wins}, draw games {draws / n:.0%})")
+    figures["+".join(names)] = {"games": n, "games_per_second": round(n / dt), "wins": wins, "draw_share": round(draws / n, 4)}
+write_record("game_bench", "python benchmarks/game_bench.py", figures, models={})

@@ -1,4 +1,6 @@
-"""Run every benchmark and print the numbers (the README's performance table comes from here)."""
+"""Run every benchmark (``make bench``), or the quick ones (``make bench-quick``, ``--quick``), or
+those named; each prints its numbers and writes ``benchmarks/results/NAME.json`` with them, the
+commit and the machine."""
 
 import platform
 import os
@@ -8,5 +10,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}")
-for name in sys.argv[1:] or ["engine_bench", "gof_bench", "game_bench", "dataset_bench", "vision_bench", "live_bench", "deck_bench", "service_bench", "club_bench"]:
+QUICK = ["engine_bench", "gof_bench", "game_bench"]
+EVERY = QUICK + ["dataset_bench", "vision_bench", "live_bench", "deck_bench", "service_bench", "club_bench"]
+names = QUICK if sys.argv[1:] == ["--quick"] else sys.argv[1:] or EVERY
+for name in names:
     runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")

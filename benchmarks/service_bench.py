@@ -74,7 +74,7 @@ async def stream(url, frames, stop, counts, i):
             k += 1
 
 
-async def phase(port, photos, recognising: int, streams: int) -> str:
+async def phase(port, photos, recognising: int, streams: int) -> tuple[str, dict]:
     base = f"http://127.0.0.1:{port}"
     stop = time.perf_counter() + DURATION
     lat, hl, errors, rec_counts, frames = [], [], [], {}, [0] * streams
@@ -93,8 +93,13 @@ async def phase(port, photos, recognising: int, streams: int) -> str:
         extra = f"; recognitions {rec_counts.get(200, 0) / DURATION:.1f}/s, {rec_counts.get(503, 0)} busy (503)"
     if streams:
         extra = "; " + ", ".join(f"{f / DURATION:.1f}" for f in frames) + " frames/s per stream"
+    figures = {"requests_per_second": round(len(lat) / DURATION), "p95_ms": round(float(np.percentile(lat, 95)), 1),
+               "health_p95_ms": round(float(np.percentile(hl, 95)), 1), "errors": len(errors),
+               "recognitions_per_second": round(rec_counts.get(200, 0) / DURATION, 2), "busy_503": rec_counts.get(503, 0),
+               "frames_per_second_per_stream": [round(f / DURATION, 2) for f in frames]}
     return (f"service 8 scoring clients {load:<16} {len(lat) / DURATION:>6,.0f} req/s, p95 "
-            f"{np.percentile(lat, 95):.1f} ms; health p95 {np.percentile(hl, 95):.1f} ms; {len(errors)} errors{extra}")
+            f"{np.percentile(lat, 95):.1f} ms; health p95 {np.percentile(hl, 95):.1f} ms; {len(errors)} errors{extra}",
+            {load.strip(): figures})
 
 
 async def main(port):
@@ -106,8 +111,15 @@ async def main(port):
         for _ in range(20):
             await client.post(f"http://127.0.0.1:{port}/api/score", json={"cards": WIN})
         await client.post(f"http://127.0.0.1:{port}/api/recognize", files={"file": ("t.jpg", photos[0], "image/jpeg")})
+    figures = {}
     for recognising, streams in ((0, 0), (2, 0), (0, 2)):
-        print(await phase(port, photos, recognising, streams), flush=True)
+        line, part = await phase(port, photos, recognising, streams)
+        print(line, flush=True)
+        figures.update(part)
+    from sisepai.models.records import write_record
+
+    write_record("service_bench", "python benchmarks/service_bench.py", figures,
+                 options={"scoring_clients": 8, "seconds": DURATION})
 
 
 port = free_port()
