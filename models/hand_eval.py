@@ -72,9 +72,11 @@ def evaluate_hands(readings, rules=None, **decoder) -> dict:
     whole = {"exact": 0, "points": 0}
     taps = Counter()
     times = []
+    true_totals = Counter()
     for rec, det, size in readings:
         truth = sorted(c["card"] for c in rec["cards"] if c["face_up"] and c["zone"] == "hand")
         true_points = score(truth, rules=rules).total
+        true_totals[true_points] += 1
         old = score_detections(det, rules, decode=False)
         alone["exact"] += sorted(old.cards) == truth
         alone["points"] += old.points == true_points
@@ -90,6 +92,9 @@ def evaluate_hands(readings, rules=None, **decoder) -> dict:
             "read_alone": {"exact": round(alone["exact"] / n, 4), "points_right": round(alone["points"] / n, 4)},
             "read_as_hand": {"exact": round(whole["exact"] / n, 4), "points_right": round(whole["points"] / n, 4)},
             "right_within_taps": within,
+            # a baseline for points_right: always saying the commonest total of these hands
+            "points_baseline": {"always": true_totals.most_common(1)[0][0] if true_totals else None,
+                                "right": round(true_totals.most_common(1)[0][1] / n, 4) if true_totals else 0.0},
             "decode_ms": {"median": round(float(np.median(times)), 2) if times else None,
                           "p95": round(float(np.percentile(times, 95)), 2) if times else None,
                           "max": round(float(np.max(times)), 2) if times else None}}
