@@ -30,8 +30,14 @@ class CountingRecognizer:
 
 
 def client(tmp_path, **kw):
-    settings = Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False, **kw)
-    return TestClient(create_app(settings, recognizer=CountingRecognizer()))
+    """A client of the app with a stand-in recogniser, given as FastAPI's dependency override."""
+    from sisepai.service.deps import get_model_error, get_recognizer
+
+    app = create_app(Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False, **kw))
+    fake = CountingRecognizer()
+    app.dependency_overrides[get_recognizer] = lambda: fake
+    app.dependency_overrides[get_model_error] = lambda: None
+    return TestClient(app)
 
 
 def jpeg(w=64, h=48, shade=128) -> bytes:

@@ -32,8 +32,14 @@ class BlockingRecognizer(CountingRecognizer):
 
 
 def client(tmp_path, recognizer=None, **kw):
-    settings = Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False, **kw)
-    return TestClient(create_app(settings, recognizer=recognizer or CountingRecognizer()))
+    """A client of the app with a stand-in recogniser, given as FastAPI's dependency override."""
+    from sisepai.service.deps import get_model_error, get_recognizer
+
+    app = create_app(Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False, **kw))
+    fake = recognizer or CountingRecognizer()
+    app.dependency_overrides[get_recognizer] = lambda: fake
+    app.dependency_overrides[get_model_error] = lambda: None
+    return TestClient(app)
 
 
 def png_bomb(width: int, height: int) -> bytes:
