@@ -30,7 +30,7 @@ def faces(tmp_path_factory):
 @pytest.fixture(scope="module")
 def enrolled(tmp_path_factory, faces):
     home = tmp_path_factory.mktemp("home")
-    r = run(home, "deck", "add", "tiny", str(faces), "--minutes", "0.15", "--scenes", "12", "--workers", "1")
+    r = run(home, "deck", "add", "tiny", str(faces), "--steps", "40", "--scenes", "12", "--workers", "1")
     assert r.returncode == 0, r.stderr
     return home, r
 
@@ -43,8 +43,8 @@ def test_enrolment_writes_a_whole_deck(enrolled):
     info = json.loads((folder / "deck.json").read_text())
     assert info["name"] == "tiny" and info["has_joker"] is True
     assert set(info["paper_colours"]) == set("GWYRJ")
-    # the adapted reader reads the deck's own scenes no worse than the general reader
-    assert info["reading_after"]["accuracy"] >= info["reading_before"]["accuracy"] - 0.02
+    # the adapted reader reads the deck's own scenes kept aside better: measured 65.8% -> 75.6% (41 ends)
+    assert info["reading_after"]["accuracy"] >= info["reading_before"]["accuracy"] + 0.05
     assert "enrolled tiny" in r.stdout
     assert not [p for p in (home / "decks").iterdir() if p.name.startswith(".")]  # nothing half-built
 

@@ -23,4 +23,5 @@ def test_evaluate_scans_reads_sheets_and_single_cards(recognizer):
     # extra cards); the full measurement, 40 sheets, is in the model card (0.971 / 1.000)
     assert report["sheets"]["precision"] >= 0.7 and report["sheets"]["recall"] >= 0.85
     assert set(report["singles"]["exact_match"]) == {f"margin_{m}" for m in SINGLE_MARGINS}
-    assert np.mean(list(report["singles"]["exact_match"].values())) >= 0.5
+    # each single card read exactly at every margin, as measured (the full 30 a margin: 0.97 / 1.00 / 1.00)
+    assert all(v == 1.0 for v in report["singles"]["exact_match"].values()), report["singles"]
