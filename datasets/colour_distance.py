@@ -21,7 +21,7 @@ HELD_OUT_MIN_DELTA_E = 10.0
 def rgb_to_lab(rgb) -> np.ndarray:
     """sRGB (0-255, shape (..., 3)) to CIE L*a*b* (D65), shape (..., 3).
 
-    >>> [round(float(v), 2) for v in rgb_to_lab((255, 255, 255))]
+    >>> [round(float(v), 2) + 0.0 for v in rgb_to_lab((255, 255, 255))]
     [100.0, 0.0, 0.0]
     """
     c = np.asarray(rgb, np.float64) / 255.0

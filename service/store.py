@@ -233,8 +233,10 @@ class Ledger:
         problems = []
         with self.db.transaction(write=False) as tx:
             for (table,) in tx.rows("SELECT name FROM rooms ORDER BY id"):
+                # players at 0 either way (never paid, or paid and won back as much) are left out of both
                 kept = {p: t for p, t in table_totals(tx, table).items() if t}
-                if kept != totals_from_payments(tx, table):
+                fresh = {p: t for p, t in totals_from_payments(tx, table).items() if t}
+                if kept != fresh:
                     problems.append(f"table {table!r}: its running totals differ from its payments")
                 if sum(kept.values()):
                     problems.append(f"table {table!r}: its totals sum to {sum(kept.values())}, not 0")
@@ -407,7 +409,7 @@ def table_totals(tx, table: str | None = None) -> dict[str, int]:
 
 def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
     """Each player's total summed afresh from the payments (a check on the running totals), without
-    the players who never paid or won."""
+    the players who never paid or won (a player who paid and won back as much is there, at 0)."""
     where, params = ("WHERE d.room = ?", (table,)) if table is not None else ("", ())
     return net_totals(tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
                               f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params))

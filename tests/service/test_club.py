@@ -263,3 +263,12 @@ def test_check_finds_running_totals_that_disagree_with_the_payments(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "sisepai.engine.cli", "ledger", "check", "--db",
                            str(tmp_path / "l.sqlite")], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "differ from its payments" in proc.stdout
+
+
+def test_check_accepts_a_player_who_won_back_what_they_paid(tmp_path):
+    """Bo pays Ann 5, then wins 5 from her: Bo's payments net to 0, as his running total does."""
+    ledger = Ledger(str(tmp_path / "l.sqlite"))
+    ledger.add_deal("Ann", 5, ["Ann", "Bo"], "Bo")
+    ledger.add_deal("Bo", 5, ["Ann", "Bo"], "Ann")
+    assert ledger.totals()["Bo"] == 0
+    assert ledger.check() == []
