@@ -28,53 +28,27 @@ STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("sisepai.service")
 
 
-def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
-    settings = settings or Settings.from_env()
+def load_recognizer(settings: Settings):
+    """The shared recogniser the settings name (a deck's own reader and detector with ``--deck``);
+    ``(recognizer, None)``, or ``(None, why)`` when it cannot load: the engine routes work without it."""
+    try:
+        from sisepai.vision.recognition.recognize import Recognizer
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI):
-        app.state.ledger = Ledger(settings.db)
-        app.state.ledger.add_table(settings.table)
-        app.state.recognizer = recognizer
-        app.state.model_error = None
-        app.state.deck_recognizers = {}  # deck name -> Recognizer sharing the detector, loaded on first use
-        from sisepai.vision.decks.store import remove_stale_builds
+        reader, detector = settings.reader, settings.detector
+        if settings.deck:
+            from sisepai.vision.decks.store import detector_weights, reader_weights
 
-        remove_stale_builds()  # what enrolments of a server that died left in the decks folder
-        if recognizer is None and settings.load_model:
-            try:
-                from sisepai.vision.recognition.recognize import Recognizer
+            reader = reader_weights(settings.deck)
+            detector = detector or detector_weights(settings.deck)
+        return Recognizer.load(detector, reader), None
+    except Exception as exc:  # noqa: BLE001 - the engine routes still work without a model
+        log.warning("model not loaded: %s", exc)
+        return None, str(exc)
 
-                reader, detector = settings.reader, settings.detector
-                if settings.deck:
-                    from sisepai.vision.decks.store import detector_weights, reader_weights
 
-                    reader = reader_weights(settings.deck)
-                    detector = detector or detector_weights(settings.deck)
-                app.state.recognizer = Recognizer.load(detector, reader)
-            except Exception as exc:  # noqa: BLE001 - the engine routes still work without a model
-                app.state.model_error = str(exc)
-                log.warning("model not loaded: %s", exc)
-        yield
-        from .routes.decks import stop_enrolments
-
-        await stop_enrolments(getattr(app.state, "deck_jobs", {}))
-        app.state.ledger.close()
-        app.state.pool.close()
-
-    app = FastAPI(title="sisepai", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  description="Four Color Cards (四色牌) and Gang of Four: scoring, advice, card recognition, "
-                              "a live table assistant and a game-night ledger.")
-    app.state.settings = settings
-    app.state.pool = WorkPool(settings.workers, settings.queue)
-    app.add_middleware(Guard, upload_limit=int(settings.max_upload_mb * 1024 * 1024),
-                       allowed_hosts=settings.allowed_hosts)
-
-    if settings.cors_origins:
-        from fastapi.middleware.cors import CORSMiddleware
-
-        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
-                           allow_headers=["*"])
+def add_error_handlers(app: FastAPI) -> None:
+    """Every error a client may cause answers in one sentence, with the right status; anything
+    else is logged and answered "internal error", never with a trace."""
 
     @app.exception_handler(SisepaiError)
     async def _bad_input(request: Request, exc: SisepaiError):
@@ -104,6 +78,48 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         log.exception("unhandled error on %s", request.url.path)
         return JSONResponse(status_code=500, content={"detail": "internal error"})
 
+
+def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
+    """The web app: the API, the page and its reference. ``recognizer``: one already loaded (else
+    the settings' is loaded at start-up).
+
+    >>> app = create_app(Settings(db=":memory:", load_model=False))
+    >>> "/api/score" in app.openapi()["paths"]
+    True
+    """
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        app.state.ledger = Ledger(settings.db)
+        app.state.ledger.add_table(settings.table)
+        app.state.recognizer, app.state.model_error = recognizer, None
+        app.state.deck_recognizers = {}  # deck name -> Recognizer sharing the detector, loaded on first use
+        from sisepai.vision.decks.store import remove_stale_builds
+
+        remove_stale_builds()  # what enrolments of a server that died left in the decks folder
+        if recognizer is None and settings.load_model:
+            app.state.recognizer, app.state.model_error = load_recognizer(settings)
+        yield
+        from .routes.decks import stop_enrolments
+
+        await stop_enrolments(getattr(app.state, "deck_jobs", {}))
+        app.state.ledger.close()
+        app.state.pool.close()
+
+    app = FastAPI(title="sisepai", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  description="Four Color Cards (四色牌) and Gang of Four: scoring, advice, card recognition, "
+                              "a live table assistant and a game-night ledger.")
+    app.state.settings = settings
+    app.state.pool = WorkPool(settings.workers, settings.queue)
+    app.add_middleware(Guard, upload_limit=int(settings.max_upload_mb * 1024 * 1024),
+                       allowed_hosts=settings.allowed_hosts)
+    if settings.cors_origins:
+        from fastapi.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
+                           allow_headers=["*"])
+    add_error_handlers(app)
     from .routes import decks, engine, gof, ledger, live, vision
 
     for module in (engine, vision, decks, ledger, gof, live):
