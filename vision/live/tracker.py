@@ -77,9 +77,8 @@ class Track:
 
 
 MIN_MEAN_CONFIDENCE = 0.5
-"""A card is seen only once the readings that agree on its code average this confidence.
-Measured on the seed 7 and 17 videos: the true card_shown events' tracks averaged 0.53 to 0.99
-at confirmation, and four false ones 0.43 to 0.47."""
+"""A card is seen only once the readings that agree on its code average this confidence (how it
+was chosen: ``docs/training-logs/live-thresholds.md``)."""
 CORRECT_SECONDS = 3.0
 """A card replaced within this many seconds of being seen was, far more likely, misread at first
 than covered by a new card (cards are laid turns apart): the new track ``corrects`` the old."""
