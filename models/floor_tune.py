@@ -23,11 +23,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-GRID = {"min_confidence": (0.15, 0.2, 0.25, 0.3, 0.35, 0.4), "min_end_confidence": (0.2, 0.25, 0.3, 0.35, 0.4)}
+GRID = {"min_confidence": (0.15, 0.2, 0.25, 0.3, 0.35, 0.4),
+        "min_end_confidence": (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)}
 
 
-def unfloored_readings(datasets: list[Path]) -> list[tuple[dict, object]]:
-    """(ground-truth record, detections with no floor) for every val scene of ``datasets``."""
+def unfloored_readings(datasets: list[Path], cache: Path | None = None) -> list[tuple[dict, object]]:
+    """(ground-truth record, detections with no floor) for every val scene of ``datasets``; kept
+    in ``cache`` when given, and read from it when it holds them."""
+    import pickle
+
+    if cache is not None and cache.exists():
+        return pickle.loads(cache.read_bytes())
     from sisepai.vision.recognition.recognize import Recognizer
 
     recognizer = Recognizer.load(min_confidence=0.0, min_end_confidence=0.0)
@@ -36,6 +42,8 @@ def unfloored_readings(datasets: list[Path]) -> list[tuple[dict, object]]:
         for ann in sorted((dataset / "annotations" / "val").glob("*.json")):
             rec = json.loads(ann.read_text())
             out.append((rec, recognizer.recognize(cv2.imread(str(dataset / rec["image"]))).detections))
+    if cache is not None:
+        cache.write_bytes(pickle.dumps(out))
     return out
 
 
@@ -55,10 +63,10 @@ def score(readings, min_confidence: float, min_end_confidence: float) -> dict:
     return {layout: _f1(*v) for layout, v in sorted(tot.items())}
 
 
-def sweep(datasets: list[Path]) -> dict:
+def sweep(datasets: list[Path], cache: Path | None = None) -> dict:
     from sisepai.vision.recognition.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE
 
-    readings = unfloored_readings(datasets)
+    readings = unfloored_readings(datasets, cache)
     rows = [{**dict(zip(GRID, pair)), **score(readings, *pair)} for pair in itertools.product(*GRID.values())]
     today = {"min_confidence": MIN_CONFIDENCE, "min_end_confidence": MIN_END_CONFIDENCE}
     best = max(rows, key=lambda r: (r["all"], -sum(abs(r[k] - v) for k, v in today.items())))
@@ -71,8 +79,9 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("datasets", nargs="+", type=Path, metavar="DATASET")
     p.add_argument("--out", type=Path, help="write the whole table here (JSON)")
+    p.add_argument("--cache", type=Path, help="keep the unfloored readings here, to sweep again without reading")
     args = p.parse_args(argv)
-    out = sweep(args.datasets)
+    out = sweep(args.datasets, args.cache)
     if args.out:
         args.out.write_text(json.dumps(out, indent=1) + "\n")
     print(json.dumps({k: out[k] for k in ("scenes", "today", "today_scores", "choice")}, indent=1))
