@@ -5,7 +5,7 @@ table from the start, a card shown every 3 to 5 s by the seat whose turn it is),
 
 - ``design``: generated deck styles printed in held-out fonts (test: the honest held-out faces;
   tune: the other held-out faces);
-- ``standin``: the stand-in decks of the split (held-out fonts, papers and traits), zero-shot;
+- ``standin``: the stand-in decks of the split (held-out font faces; their papers and layouts like training's), zero-shot;
 - ``enrolled``: the same videos read with each stand-in deck's enrolled reader.
 
 Videos draw their decks at 1:3.3 to 1:4.5, so four seats' rows fit the table. For each kind and
