@@ -56,14 +56,11 @@ class UnsureCard:
     """The hand needs a card here that no detection gave."""
 
     def to_dict(self) -> dict:
-        out = {"index": self.index, "card": self.card}
-        out["alternatives"] = list(self.alternatives)
+        out = {"index": self.index, "card": self.card, "alternatives": list(self.alternatives)}
         if self.missed:
             out["missed"] = True
-        out["confidence"] = self.confidence
-        out["alternative"] = self.alternative
-        out["points_if_alternative"] = self.points_if_alternative
-        return out
+        return {**out, "confidence": self.confidence, "alternative": self.alternative,
+                "points_if_alternative": self.points_if_alternative}
 
 
 @dataclass(frozen=True)
@@ -103,7 +100,7 @@ class HandReading:
         if self.timed_out:
             out["timed_out"] = True
         if self.claimed is not None:
-            out["claimed"] = self.claimed.to_dict() if isinstance(self.claimed, ClaimCheck) else self.claimed
+            out["claimed"] = self.claimed.to_dict()
         return out
 
 
