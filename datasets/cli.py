@@ -27,6 +27,10 @@ only on (seed, i) and the options. --shard K/N makes scene i when i mod N == K-1
 """
 
 
+PRINTED_CHOICES = {"auto": None, "on": True, "off": False}
+"""``--printed`` -> :attr:`~.export.GenerateOptions.printed`."""
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(x) for x in text.lower().split("x"))
@@ -82,6 +86,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deck-faces", type=Path, default=None, metavar="DIR",
                    help="lay a real deck's face images (GK.png ... RP.png, J.png) instead of generated styles")
     p.add_argument("--max-tilt", type=float, default=45.0, metavar="DEG", help="largest camera tilt (default 45)")
+    p.add_argument("--printed", choices=("auto", "on", "off"), default="auto",
+                   help="printed-deck traits (printed papers, inner borders, a word between the ends, brush "
+                        "strokes, print flaws): auto (default) draws them for the training fonts only; off "
+                        "gives the plain generated styles, e.g. to replay them beside printed ones in training")
     p.add_argument("--format", default="yolo-obb", metavar="LIST",
                    help="label formats, comma-separated: yolo-obb (ultralytics OBB labels, the default), coco "
                         "(annotations/instances_{train,val}.json), hf (a Hugging Face imagefolder: "
@@ -138,7 +146,7 @@ def _generate(args) -> int:
     formats = check_formats(args.format)
     opts = GenerateOptions(seed=args.seed, size=args.size, layouts=args.layouts, val=args.val, crops=args.crops,
                            font_split=args.fonts, max_tilt=args.max_tilt, deck_faces=deck_faces,
-                           yolo="yolo-obb" in formats)
+                           yolo="yolo-obb" in formats, printed=PRINTED_CHOICES[args.printed])
     out: Path = args.out
     try:
         prepare_folders(out, yolo=opts.yolo)
@@ -178,7 +186,7 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
 
     return {"generator": GENERATOR_VERSION, "n": args.n, "seed": args.seed, "layouts": list(args.layouts),
             "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
-            "max_tilt": args.max_tilt, "formats": list(formats),
+            "max_tilt": args.max_tilt, "printed": args.printed, "formats": list(formats),
             "deck_faces": Path(deck_faces).name if deck_faces else None, "shard": list(args.shard)}
 
 

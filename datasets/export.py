@@ -43,6 +43,8 @@ class GenerateOptions:
     """A folder of a real deck's face images (:mod:`.deck_faces`) to lay instead of generated styles."""
     yolo: bool = True
     """Write the ultralytics OBB labels (``labels/``)."""
+    printed: bool | None = None
+    """Printed-deck traits on (``True``), off (``False``) or as the fonts' split decides (``None``)."""
 
 
 @lru_cache(maxsize=4)
@@ -100,7 +102,7 @@ def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
     """Make and write scene ``index``; returns a small summary for the progress display."""
     deck = _deck_faces(opts.deck_faces) if opts.deck_faces else None
     scene = make_scene(opts.seed, index, size=opts.size, layouts=opts.layouts, font_split=opts.font_split,
-                       max_tilt=opts.max_tilt, deck=deck)
+                       max_tilt=opts.max_tilt, deck=deck, printed=opts.printed)
     split = split_of(opts.seed, index, opts.val)
     name = f"{index:06d}"
     bgr = scene.image[..., ::-1]

@@ -70,3 +70,18 @@ def test_bad_arguments_are_clear(tmp_path):
     assert proc.returncode == 2 and "pyramid" in proc.stderr
     proc = run("stats", str(tmp_path / "nothing"))
     assert proc.returncode == 2 and "not a sisepai dataset" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_printed_off_draws_the_plain_styles_and_says_so(tmp_path):
+    auto, plain = tmp_path / "auto", tmp_path / "plain"
+    assert run("generate", "--out", str(auto), "--n", "3", "--seed", "1503", "--size", "320x180", "--workers", "1",
+               "--val", "0").returncode == 0
+    proc = run("generate", "--out", str(plain), "--n", "3", "--seed", "1503", "--size", "320x180", "--workers", "1",
+               "--val", "0", "--printed", "off")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((plain / "dataset.json").read_text())["printed"] == "off"
+    da, dp = digest(auto), digest(plain)
+    images = [k for k in da if k.startswith("images/")]
+    assert len(images) == 3 and any(da[k] != dp[k] for k in images)
+    labels = [k for k in da if k.startswith("labels/")]
+    assert labels and all(da[k] == dp[k] for k in labels)  # the same cards in the same places

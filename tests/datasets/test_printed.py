@@ -49,6 +49,16 @@ def test_only_training_decks_draw_printed_traits():
     assert style.printed == {}
 
 
+def test_a_scene_with_printed_off_is_the_same_scene_in_plain_styles():
+    from sisepai.datasets.scene import make_scene
+
+    auto = make_scene(1503, 2, size=(320, 180))
+    plain = make_scene(1503, 2, size=(320, 180), printed=False)
+    assert auto.style.printed and not plain.style.printed
+    assert auto.layout == plain.layout and auto.style.font == plain.style.font
+    assert [(c["card"], c["corners"]) for c in auto.cards] == [(c["card"], c["corners"]) for c in plain.cards]
+
+
 @pytest.mark.parametrize("trait,value", [("border", b) for b in printed.BORDERS] + [("middle", m) for m in printed.MIDDLES]
                          + [("flaw", f) for f in printed.FLAWS] + [("brush", 1.0)]
                          + [("script", k) for k in SCRIPTS] + [("end_frame", True)])
