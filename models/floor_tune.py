@@ -27,16 +27,20 @@ GRID = {"min_confidence": (0.15, 0.2, 0.25, 0.3, 0.35, 0.4),
         "min_end_confidence": (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)}
 
 
-def unfloored_readings(datasets: list[Path], cache: Path | None = None) -> list[tuple[dict, object]]:
+def unfloored_readings(datasets: list[Path], cache: Path | None = None, recognizer=None) -> list[tuple[dict, object]]:
     """(ground-truth record, detections with no floor) for every val scene of ``datasets``; kept
-    in ``cache`` when given, and read from it when it holds them."""
+    in ``cache`` when given, and read from it when it holds them. ``recognizer`` (its floors
+    unused): the shipped one by default."""
     import pickle
 
     if cache is not None and cache.exists():
         return pickle.loads(cache.read_bytes())
     from sisepai.vision.recognition.recognize import Recognizer
 
-    recognizer = Recognizer.load(min_confidence=0.0, min_end_confidence=0.0)
+    if recognizer is None:
+        recognizer = Recognizer.load()
+    recognizer = Recognizer(recognizer.detector, recognizer.reader, recognizer.min_card_prob, 0.0, recognizer.crop,
+                            0.0, recognizer.profile)
     out = []
     for dataset in datasets:
         for ann in sorted((dataset / "annotations" / "val").glob("*.json")):

@@ -41,16 +41,19 @@ def from_ultralytics(result) -> Boxes:
                  obb.cls.cpu().numpy().astype(np.int64))
 
 
+AGNOSTIC_NMS = True
+"""One NMS over every class of outline, so one outline is one part: a face-down pile card also
+taken for a face-up card (read as a joker with a plain face) is kept only as what the detector is
+surer of. Ends are too small inside their card to overlap it past ``iou``. Chosen on game videos
+before the splits existed; next to move to tuning data (``docs/training-logs/recognizer-floors.md``)."""
+
+
 class Detector:
-    def __init__(self, model, imgsz: int = 640, conf: float = 0.25, iou: float = 0.5, agnostic: bool = True):
+    def __init__(self, model, imgsz: int = 640, conf: float = 0.25, iou: float = 0.5, agnostic: bool = AGNOSTIC_NMS):
         self.model = model
         self.imgsz = imgsz
         self.conf = conf
         self.iou = iou
-        # one outline, one part: a face-down pile card also taken for a face-up card (read as a
-        # joker with a plain face) is kept only as what the detector is surer of. Ends are too
-        # small inside their card to overlap it past ``iou``. Measured: held-out F1 0.9285 ->
-        # 0.9287; false events on the seed-11 video 4 -> 2, the other videos unchanged.
         self.agnostic = agnostic
 
     @classmethod

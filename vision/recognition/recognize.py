@@ -55,6 +55,10 @@ MIN_END_CONFIDENCE = 0.3
 """The floor for a card seen only by one lone end (a card in a fan, or one whose outline the
 detector missed): one reading of half-hidden ink, where a whole card has two. The tuning scenes
 prefer 0.4 (F1 +0.003); it moves with the next test measurement (``docs/training-logs/recognizer-floors.md``)."""
+COVERED_SURE = 0.3
+""":func:`covered_ends` takes an end for another card's only when both ends' readings are at least
+this sure: a covered end shows half a character and reads less surely. Chosen on game videos
+before the splits existed; next to move to tuning data (``docs/training-logs/recognizer-floors.md``)."""
 ZOOM_OUT_MIN_CONFIDENCE = 0.4
 """A first look with no reading this confident is looked at again zoomed out."""
 LARGE_CARD_WIDTH = 85 / 1280
@@ -142,14 +146,13 @@ def card_reading(readings: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def covered_ends(card_polys: Sequence[np.ndarray], quads: Sequence[np.ndarray], probs: np.ndarray,
-                 sure: float = 0.3) -> set[int]:
+                 sure: float = COVERED_SURE) -> set[int]:
     """The end readings of whole cards (rows ``2k`` and ``2k + 1`` of ``probs`` and ``quads`` for
     card ``k``) that show another card's character: a card's ends never show two kinds. When they
     surely disagree, and another card lies over one end (a quarter of it or more) but not the
     other, and reads as that end does, that end is the other card's (a meld laid across the blank
-    ends of a row of discards). ``sure``: the least belief of each end's reading. A covered end
-    shows half a character and reads less surely: 0.5 -> 0.3 took seed 17's video from 9 false
-    events to 7, the other six videos unchanged, held-out F1 0.9439 -> 0.9436.
+    ends of a row of discards). ``sure``: the least belief of each end's reading
+    (:data:`COVERED_SURE`).
 
     >>> box = lambda x, y, w, h: np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
     >>> cards = [box(0, 0, 60, 10), box(50, -20, 10, 60)]  # a card lying across another's right end
@@ -362,6 +365,8 @@ class ReadingProfile:
     """Where the deck's suit colours are learned (:data:`PALETTE_MODES`)."""
     turns_below: float = TURNS_BELOW
     """Doubtful ends are read again at the other quarter turns (0: never)."""
+    covered_sure: float = COVERED_SURE
+    """How sure two disagreeing ends must be for :func:`covered_ends` to look for a card over one."""
     one_colour_per_suit: bool = True
     """Still pictures: the picture's colour groups shared out among the suits (one picture, one deck)."""
     split_by_deck_colours: bool = True
@@ -429,7 +434,8 @@ class Recognizer:
     def for_video(self) -> "Recognizer":
         """This recogniser reading a video (:data:`VIDEO_PROFILE`); pass each video's own
         :class:`VideoMemory` to :meth:`recognize`."""
-        return self.with_profile(replace(VIDEO_PROFILE, split_by_deck_colours=self.profile.split_by_deck_colours))
+        return self.with_profile(replace(VIDEO_PROFILE, split_by_deck_colours=self.profile.split_by_deck_colours,
+                                         covered_sure=self.profile.covered_sure))
 
     def recognize(self, image: np.ndarray, zoom_out: bool = True, memory: VideoMemory | None = None) -> Recognition:
         return self.recognize_batch([image], zoom_out, memory)[0]
@@ -577,7 +583,7 @@ class Recognizer:
         colours: list[np.ndarray | None] = []  # each candidate's paper colour, when the palette is on
         colour_of = (lambda views: np.median([colour_at(v) for v in views], axis=0)) \
             if self.profile.palette != "off" else None
-        covered = covered_ends(card_polys, quads, probs)
+        covered = covered_ends(card_polys, quads, probs, self.profile.covered_sure)
         for k, poly in enumerate(card_polys):
             # evidence: the two geometric ends of the card, and the detected ends inside it
             views = [2 * k, 2 * k + 1] + [end_row[j] for j, o in enumerate(owner) if o == k and end_row[j] >= 0]
