@@ -35,3 +35,40 @@ def test_a_replay_announces_what_the_assistant_would():
     shown = [e for e in replay(frames, 0.4, 0.5, 0.9) if e["type"] == "card_shown"]
     assert [(e["card"], e["seat"]) for e in shown] == [("GR", "S")]
     assert not [e for e in replay(frames, 0.97, 0.5, 0.9) if e["type"] == "card_shown"]  # under the floor: never tracked
+
+
+def test_each_recognition_choice_moves_alone_and_video_choices_go_by_the_videos_first():
+    from sisepai.models.recognition_tune import VALUES, choose, settings, tag, today
+
+    now = today()
+    rows = settings(now)
+    assert rows[0] == now and tag(rows[0], now) == "today"
+    assert all(sum(r[k] != now[k] for k in VALUES) == 1 for r in rows[1:])  # one choice moved at a time
+    assert len(rows) == 1 + sum(len([v for v in vs if v != now[k]]) for k, vs in VALUES.items())
+
+    def row(setting, f1, recall, false):
+        return {**setting, "stills": {"all": f1}, "video": {"recall": recall, "false": false}}
+
+    other = next(v for v in VALUES["covered_sure"] if v != now["covered_sure"])
+    table = [row(now, 0.91, 0.95, 3), row({**now, "covered_sure": other}, 0.95, 0.95, 4)]
+    assert choose(table, "covered_sure", now)["covered_sure"] == now["covered_sure"]  # more false events lose
+    table[1]["video"]["false"] = 3
+    assert choose(table, "covered_sure", now)["covered_sure"] == other  # then the stills decide
+    turned = next(v for v in VALUES["turns_below"] if v != now["turns_below"])
+    table.append(row({**now, "turns_below": turned}, 0.91, 0.99, 0))
+    assert choose(table, "turns_below", now)["turns_below"] == now["turns_below"]  # a tie on stills keeps today's
+
+
+def test_a_recognizer_with_a_setting_shares_the_networks():
+    from types import SimpleNamespace
+
+    from sisepai.models.recognition_tune import recognizer_with, today
+    from sisepai.vision.recognition.recognize import STILL_PROFILE
+
+    base = SimpleNamespace(detector=SimpleNamespace(model=object(), imgsz=640, conf=0.25, iou=0.5), reader=object(),
+                           min_card_prob=0.35, min_confidence=0.25, crop=48, min_end_confidence=0.3,
+                           profile=STILL_PROFILE)
+    rec = recognizer_with(base, {**today(), "agnostic": False, "covered_sure": 0.5})
+    assert rec.detector.model is base.detector.model and rec.reader is base.reader
+    assert rec.detector.agnostic is False and rec.profile.covered_sure == 0.5
+    assert rec.for_video().profile.covered_sure == 0.5  # a video reads with the same sureness
