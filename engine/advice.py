@@ -205,7 +205,7 @@ def _discardable(card_id: int) -> bool:
 
 def unseen_counts(seen: Sequence[int], rules: Rules) -> list[int]:
     """Copies of each kind not yet seen, given a count vector of every card seen."""
-    return [max(0, (rules.jokers if k == JOKER else rules.copies) - seen[k]) for k in range(NUM_KINDS)]
+    return [max(0, cap - n) for cap, n in zip(rules.copy_limits, seen)]
 
 
 def waits_counts(counts: Sequence[int], exposed_cards: int, seen: Sequence[int], rules: Rules) -> list[Wait]:
@@ -215,7 +215,7 @@ def waits_counts(counts: Sequence[int], exposed_cards: int, seen: Sequence[int],
     unseen = unseen_counts(seen, rules)
     out = []
     for k in range(NUM_KINDS):
-        cap = rules.jokers if k == JOKER else rules.copies
+        cap = rules.copies_of(k)
         if counts[k] + 1 > cap:
             continue
         if can_split(_plus(counts, k), rules.allow_general_pair):

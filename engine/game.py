@@ -551,7 +551,7 @@ def check_deal(hands: Sequence[Sequence[int]], pile: Sequence[int], dealer: int,
         raise SisepaiError(f"dealer {dealer!r} is not a seat of {len(hands)} players")
     have = counts_of([c for h in hands for c in h] + list(pile))
     for k in range(NUM_KINDS):
-        want = rules.jokers if k == JOKER else rules.copies
+        want = rules.copies_of(k)
         if have[k] == want:
             continue
         if k == JOKER:

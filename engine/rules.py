@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from .cards import DEFAULT_JOKERS, MAX_JOKERS
+from .cards import DEFAULT_JOKERS, JOKER, MAX_JOKERS, NUM_KINDS
 from .errors import RulesError
 
 PRESET_DIR = Path(__file__).with_name("presets")
@@ -109,6 +109,20 @@ class Rules:
     def copies(self) -> int:
         """Copies of each card kind in the deck."""
         return 4 * self.packs
+
+    def copies_of(self, kind: int) -> int:
+        """How many of card kind ``kind`` (0-27, or the joker) the deck holds.
+
+        >>> rules = Rules(jokers=5)
+        >>> rules.copies_of(0), rules.copies_of(JOKER)
+        (4, 5)
+        """
+        return self.jokers if kind == JOKER else self.copies
+
+    @property
+    def copy_limits(self) -> list[int]:
+        """:meth:`copies_of` each kind, in kind order: the most a hand or a table can hold."""
+        return [self.copies_of(k) for k in range(NUM_KINDS)]
 
     @classmethod
     def preset(cls, name: str = "seesek", **options: Any) -> "Rules":

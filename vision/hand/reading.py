@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sisepai.engine.cards import CARD_CODES, JOKER, counts_of
+from sisepai.engine.cards import CARD_CODES, counts_of
 from sisepai.engine.decompose import BestTable
 from sisepai.engine.rules import Rules
 
@@ -207,7 +207,7 @@ def decode_hand(det: Detections, rules: Rules | None = None, exposed_cards: int 
     options = detection_options(det, layout_doubt(det, size), top_k)
     items = [options[i] for i in order]
     most_missed = min(MOST_MISSED, max(0, target - len(det)) + max_missed)
-    limits = [rules.jokers if k == JOKER else rules.copies for k in range(len(CARD_CODES))]
+    limits = rules.copy_limits
     if len(det) + most_missed < target:  # too many cards out of sight to read the hand as a whole
         return HandDecoding(None, None, None, options, [0] * len(det), 0, False, round(_clock() - start, 4))
     found: list[tuple[float, list[int], tuple[int, ...], list[int], int]] = []  # (cost, hand, state, missed, points)

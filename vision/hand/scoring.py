@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sisepai.engine.cards import CARD_CODES, JOKER, counts_of
+from sisepai.engine.cards import CARD_CODES, counts_of
 from sisepai.engine.decompose import BestTable
 from sisepai.engine.rules import Rules
 from sisepai.engine.scoring import ClaimCheck, check_claim, score
@@ -32,7 +32,7 @@ from sisepai.vision.hand.reading import UNSURE_BELOW, decode_hand, unsure_cards
 def _points(ids: list[int], rules: Rules) -> tuple[int | None, list[list[str]] | None]:
     if len(ids) != rules.hand_size:
         return None, None
-    if any(n > (rules.jokers if k == JOKER else rules.copies) for k, n in enumerate(counts_of(ids))):
+    if any(n > lim for n, lim in zip(counts_of(ids), rules.copy_limits)):
         return None, None
     best = BestTable.for_rules(rules).best(counts_of(ids))
     if best is None:
