@@ -41,12 +41,12 @@ PALETTE_MODES = ("image", "session", "off")
 INNER_ENDS_BELOW = 0.95
 """The ends detected inside a whole card are read too only when its two ends agree on one kind
 with less belief than this."""
-TURNS_BELOW = 0.9
-"""In still pictures, an end read less surely than this, on a card whose two ends leave it less
-sure than this (or a lone end), is read again at the three other quarter turns and the four
-readings are averaged (:meth:`Reader.read_turned`), for about 10 ms more a picture. Live video
-does not (every frame counts, and a video votes over frames). Chosen on held-out test scenes
-before the splits existed; next to move to tuning scenes (``docs/training-logs/recognizer-floors.md``)."""
+TURNS_BELOW = 0.0
+"""A still picture's end read less surely than this, on a card whose two ends leave it less sure
+than this (or a lone end), is read again at the three other quarter turns and the four readings
+are averaged (:meth:`Reader.read_turned`); 0 never does. Chosen on the tuning scenes
+(``models/recognition_tune.py``): never turning reads them best (F1 0.917, against 0.911 at 0.8
+and 0.9 and 0.906 at 0.95, ``docs/training-logs/recognizer-floors.md``). Live video never turns."""
 MIN_CONFIDENCE = 0.25
 """A card is reported only when its confidence (the detector's times the reading's) is at least
 this: the best of 0.15 to 0.4 on the tuning scenes (``docs/training-logs/recognizer-floors.md``).
@@ -55,10 +55,11 @@ MIN_END_CONFIDENCE = 0.3
 """The floor for a card seen only by one lone end (a card in a fan, or one whose outline the
 detector missed): one reading of half-hidden ink, where a whole card has two. The tuning scenes
 prefer 0.4 (F1 +0.003); it moves with the next test measurement (``docs/training-logs/recognizer-floors.md``)."""
-COVERED_SURE = 0.3
+COVERED_SURE = 0.5
 """:func:`covered_ends` takes an end for another card's only when both ends' readings are at least
-this sure: a covered end shows half a character and reads less surely. Chosen on game videos
-before the splits existed; next to move to tuning data (``docs/training-logs/recognizer-floors.md``)."""
+this sure: a covered end shows half a character and reads less surely. Chosen on the tuning scenes
+and videos (``models/recognition_tune.py``): 0.2, 0.3 and 0.5 announce the same events on the
+videos, and 0.5 reads the scenes best by a hair (``docs/training-logs/recognizer-floors.md``)."""
 ZOOM_OUT_MIN_CONFIDENCE = 0.4
 """A first look with no reading this confident is looked at again zoomed out."""
 LARGE_CARD_WIDTH = 85 / 1280
