@@ -102,11 +102,11 @@ def _sum_layouts(results: list[dict]) -> dict:
     return out
 
 
-def _detector_tag(detector: Path | None) -> str:
+def _model_tag(detector: Path | None) -> str:
     """A suffix that keeps cached readings of a candidate model (a detector or a reader) apart from
     the shipped one's.
 
-    >>> _detector_tag(None)
+    >>> _model_tag(None)
     ''
     """
     return f".{detector.stem}-{zlib.crc32(str(detector.resolve()).encode()):08x}" if detector else ""
@@ -132,7 +132,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
     from .hand_eval import detections_of, evaluate_hands
 
     # the finished hands' readings are cached per detector and general reader
-    tag = _detector_tag(detector) + _detector_tag(reader)
+    tag = _model_tag(detector) + _model_tag(reader)
 
     zero, enrolled, per_deck = [], [], {}
     hands_zero, hands_enrolled = [], []
@@ -143,7 +143,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
         if not faces.is_dir():
             standin_deck(k, split).save(faces)
         data = write_scenes(faces, work / "scenes" / name, scenes, SCENE_SEED + k + (50 if split == "tune" else 0))
-        weights = work / f"readers{label}{_detector_tag(reader)}" / f"{name}.pt"
+        weights = work / f"readers{label}{_model_tag(reader)}" / f"{name}.pt"
         report_file = weights.with_suffix(".json")
         if not weights.exists():
             from sisepai.datasets.deck_faces import DeckFaces
@@ -210,7 +210,7 @@ def honest_zero_shot(work: Path, scenes: int, detector: Path | None = None, font
 
     general = Recognizer.load(detector, reader_weights=reader)
     seed = FONT_SCENE_SEEDS["test" if fonts == "honest" else "tune"]
-    tag = _detector_tag(detector) + _detector_tag(reader)
+    tag = _model_tag(detector) + _model_tag(reader)
     data = write_scenes(None, work / "scenes" / fonts, scenes, seed, font_split=fonts)
     r = evaluate_recognizer(general, data)
     hands = write_scenes(None, work / "hands" / fonts, scenes, seed + 1, font_split=fonts, layouts=("hand",))
