@@ -51,10 +51,10 @@ MIN_CONFIDENCE = 0.25
 """A card is reported only when its confidence (the detector's times the reading's) is at least
 this: the best of 0.15 to 0.4 on the tuning scenes (``docs/training-logs/recognizer-floors.md``).
 The live assistant tracks only readings of 0.4 and more anyway."""
-MIN_END_CONFIDENCE = 0.3
+MIN_END_CONFIDENCE = 0.4
 """The floor for a card seen only by one lone end (a card in a fan, or one whose outline the
-detector missed): one reading of half-hidden ink, where a whole card has two. The tuning scenes
-prefer 0.4 (F1 +0.003); it moves with the next test measurement (``docs/training-logs/recognizer-floors.md``)."""
+detector missed): one reading of half-hidden ink, where a whole card has two. Chosen on the
+tuning scenes with the shipped models (``docs/training-logs/recognizer-floors.md``)."""
 COVERED_SURE = 0.5
 """:func:`covered_ends` takes an end for another card's only when both ends' readings are at least
 this sure: a covered end shows half a character and reads less surely. Chosen on the tuning scenes
