@@ -32,6 +32,7 @@ from sisepai.datasets.splits import FONTS as FONT_SPLITS, VIDEO_SEEDS
 from sisepai.datasets.standin import standin_deck, standin_style
 from sisepai.datasets.video import TurnVideo
 from sisepai.models.live_eval import match_events
+from sisepai.models.deck_eval import MEASURE_ENROL_STEPS
 from sisepai.models.records import write_record
 
 SPLIT = os.environ.get("LIVE_SPLIT", "test")
@@ -56,7 +57,8 @@ def enrolled_reader(k: int) -> Path:
             standin_deck(k, SPLIT).save(faces)
         weights.parent.mkdir(parents=True, exist_ok=True)
         print(f"live    enrolling stand-in deck {SPLIT}-{k} (a few minutes, once)", flush=True)
-        adapt_reader(DeckFaces.load(faces), DEFAULT_WEIGHTS, weights, EnrolOptions())
+        # a fixed number of steps, as deck_eval enrols: a loaded machine changes nothing
+        adapt_reader(DeckFaces.load(faces), DEFAULT_WEIGHTS, weights, EnrolOptions(steps=MEASURE_ENROL_STEPS))
     return weights
 
 
@@ -126,7 +128,8 @@ def main() -> None:
         return
     name = "live_bench" if SPLIT == "test" else "live_bench_tune"
     path = write_record(name, "python benchmarks/run.py live_bench", figures, split=SPLIT,
-                        options={"cards": SIZES, "kinds": KINDS, "seeds": SEEDS, "fonts": FONTS})
+                        options={"cards": SIZES, "kinds": KINDS, "seeds": SEEDS, "fonts": FONTS,
+                                 "enrol_steps": MEASURE_ENROL_STEPS})
     print(f"live    record: {path}")
 
 
