@@ -6,12 +6,32 @@ import platform
 import os
 import runpy
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}")
 QUICK = ["engine_bench", "gof_bench", "game_bench"]
-EVERY = QUICK + ["dataset_bench", "vision_bench", "live_bench", "deck_bench", "service_bench", "club_bench"]
+EVERY = QUICK + ["dataset_bench", "vision_bench", "scan_eval", "live_bench", "deck_bench", "service_bench", "club_bench"]
+MODULES = {"scan_eval": "sisepai.models.scan_eval"}
+"""Measurements that live in the package (they are also commands of their own), by benchmark name."""
 names = QUICK if sys.argv[1:] == ["--quick"] else sys.argv[1:] or EVERY
+unknown = [n for n in names if n not in EVERY]
+if unknown:
+    sys.exit(f"unknown benchmark {unknown[0]!r}; the benchmarks are: {', '.join(EVERY)}")
+failed = []
 for name in names:
-    runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")
+    started = time.perf_counter()
+    try:
+        if name in MODULES:
+            sys.argv = [name]
+            runpy.run_module(MODULES[name], run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")
+    except SystemExit as stop:  # a benchmark that stops on bad setup does not stop the others
+        if stop.code not in (None, 0):
+            print(f"{name}: {stop.code}", file=sys.stderr)
+            failed.append(name)
+    print(f"({name}: {time.perf_counter() - started:.0f} s)", flush=True)
+if failed:
+    sys.exit(f"benchmarks that failed: {', '.join(failed)}")

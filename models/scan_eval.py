@@ -1,5 +1,9 @@
 """Scans of cards, in held-out fonts: how the recogniser reads pictures unlike a camera over a table.
 
+The fonts are a split's (:data:`sisepai.datasets.splits.FONTS`): the honest held-out faces for
+``--split test`` (the default; its record is ``benchmarks/results/scan_eval.json``, made once per
+model version), the other held-out faces for ``--split tune``.
+
 Two kinds of picture, drawn with :func:`sisepai.datasets.render.render_face` (no scene, no camera):
 
 - **sheets**: 3 to 14 upright cards of one deck in a grid on a pale scanner bed, 50 to 220 px
@@ -11,7 +15,7 @@ Two kinds of picture, drawn with :func:`sisepai.datasets.render.render_face` (no
 >>> sheet.ndim, 3 <= len(codes) <= 14
 (3, True)
 
-Run: ``python -m sisepai.models.scan_eval [--sheets 40] [--singles 30] [--seed 8]``.
+Run: ``python -m sisepai.models.scan_eval [--split test] [--sheets 40] [--singles 30] [--seed 8]``.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ def on_bed(face: np.ndarray, margin: int, bed: int = 235) -> np.ndarray:
     return scan
 
 
-def scan_sheet(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+def scan_sheet(rng: np.random.Generator, fonts: str = "honest") -> tuple[np.ndarray, list[str]]:
     """A BGR picture of a grid of upright cards on a plain bed, and the cards' codes."""
     import cv2
 
@@ -60,7 +64,7 @@ def scan_sheet(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     from sisepai.engine.cards import CARD_CODES
 
     width, per_row = int(rng.integers(50, 220)), int(rng.integers(3, 17))
-    style = DeckStyle.random(rng, "holdout")
+    style = DeckStyle.random(rng, fonts)
     codes = [str(c) for c in rng.choice(CARD_CODES, int(rng.integers(3, 15)))]
     faces = [render_face(c, style, width, rng).image[..., :3] for c in codes]
     gap = int(width * rng.uniform(0.1, 0.6))
@@ -72,12 +76,12 @@ def scan_sheet(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return np.ascontiguousarray(sheet[..., ::-1]), codes
 
 
-def single_scan(rng: np.random.Generator, margin: int) -> tuple[np.ndarray, str]:
+def single_scan(rng: np.random.Generator, margin: int, fonts: str = "honest") -> tuple[np.ndarray, str]:
     """A BGR picture of one card with ``margin`` px of bed around it, and its code."""
     from sisepai.datasets.render import DeckStyle, render_face
     from sisepai.engine.cards import CARD_CODES
 
-    style = DeckStyle.random(rng, "holdout")
+    style = DeckStyle.random(rng, fonts)
     code = str(rng.choice(CARD_CODES))
     face = render_face(code, style, int(rng.integers(60, 300)), rng).image[..., :3]
     scan = on_bed(face, margin)
@@ -86,24 +90,25 @@ def single_scan(rng: np.random.Generator, margin: int) -> tuple[np.ndarray, str]
     return np.ascontiguousarray(scan[..., ::-1]), code
 
 
-def evaluate_scans(recognizer, sheets: int = 40, singles: int = 30, seed: int = 8) -> dict:
-    """Sheet precision and recall, and the exact-match rate of single cards at each margin."""
+def evaluate_scans(recognizer, sheets: int = 40, singles: int = 30, seed: int = 8, fonts: str = "honest") -> dict:
+    """Sheet precision and recall, and the exact-match rate of single cards at each margin, in the
+    font split ``fonts`` (:func:`sisepai.datasets.font_splits.fonts_of`)."""
     rng = np.random.default_rng(seed)
     right = predicted = truth = 0
     for _ in range(sheets):
-        image, codes = scan_sheet(rng)
+        image, codes = scan_sheet(rng, fonts)
         got, want = Counter(recognizer.recognize(image).detections.codes), Counter(codes)
         right += sum((got & want).values())
         predicted += sum(got.values())
         truth += len(codes)
-    out = {"seed": seed, "sheets": {"pictures": sheets, "cards": truth,
+    out = {"seed": seed, "fonts": fonts, "sheets": {"pictures": sheets, "cards": truth,
                                     "precision": round(right / max(predicted, 1), 4),
                                     "recall": round(right / max(truth, 1), 4)}}
     exact = {}
     for margin in SINGLE_MARGINS:
         hits = 0
         for _ in range(singles):
-            image, code = single_scan(rng, margin)
+            image, code = single_scan(rng, margin, fonts)
             hits += recognizer.recognize(image).detections.codes == [code]
         exact[f"margin_{margin}"] = round(hits / max(singles, 1), 4)
     out["singles"] = {"pictures_per_margin": singles, "exact_match": exact}
@@ -116,10 +121,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sheets", type=int, default=40, help="sheets of cards to read (default 40)")
     p.add_argument("--singles", type=int, default=30, help="single-card scans per margin (default 30)")
     p.add_argument("--seed", type=int, default=8, help="random seed (default 8)")
+    p.add_argument("--split", choices=("test", "tune"), default="test",
+                   help="whose held-out fonts: test (the honest faces; writes the record) or tune (default test)")
     args = p.parse_args(argv)
+    from sisepai.datasets.splits import FONTS
     from sisepai.vision.recognition.recognize import Recognizer
 
-    print(json.dumps(evaluate_scans(Recognizer.load(), args.sheets, args.singles, args.seed), indent=1))
+    out = evaluate_scans(Recognizer.load(), args.sheets, args.singles, args.seed, FONTS[args.split])
+    print(json.dumps(out, indent=1))
+    if args.split == "test":
+        from .records import write_record
+
+        path = write_record("scan_eval", "python -m sisepai.models.scan_eval --split test", out, split="test",
+                            options={"sheets": args.sheets, "singles": args.singles, "seed": args.seed})
+        print(f"record: {path}")
     return 0
 
 

@@ -17,11 +17,11 @@ def test_scan_pictures_are_reproducible_and_plain_bed():
 
 @pytest.mark.model
 def test_evaluate_scans_reads_sheets_and_single_cards(recognizer):
-    report = evaluate_scans(recognizer, sheets=3, singles=2, seed=5)
+    report = evaluate_scans(recognizer, sheets=3, singles=2, seed=5, fonts="tune")
     assert report["sheets"]["cards"] >= 9
-    # these three sheets read at precision 0.714 and recall 0.893 (one sheet of short 1:3 cards gets
-    # extra cards); the full measurement, 40 sheets, is in the model card (0.971 / 1.000)
-    assert report["sheets"]["precision"] >= 0.7 and report["sheets"]["recall"] >= 0.85
+    # these three sheets in the tuning fonts read at precision 0.833 and recall 0.893 (one sheet of
+    # short 1:3 cards gets extra cards); the test measurement is benchmarks/results/scan_eval.json
+    assert report["sheets"]["precision"] >= 0.8 and report["sheets"]["recall"] >= 0.87
     assert set(report["singles"]["exact_match"]) == {f"margin_{m}" for m in SINGLE_MARGINS}
-    # each single card read exactly at every margin, as measured (the full 30 a margin: 0.97 / 1.00 / 1.00)
+    # each single card read exactly at every margin, as measured
     assert all(v == 1.0 for v in report["singles"]["exact_match"].values()), report["singles"]
