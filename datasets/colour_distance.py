@@ -1,8 +1,11 @@
 """How far apart two colours look: CIEDE2000 (ΔE00) between sRGB colours, as people see them.
 
 ΔE00 of about 1 is the smallest difference an eye sees side by side; 10 is plainly another colour.
-The held-out paper colours of the stand-in decks (:mod:`.standin`) keep at least
-:data:`HELD_OUT_MIN_DELTA_E` from every paper colour training draws (:mod:`.render`, :mod:`.printed`).
+A paper colour counts as held out only when it keeps at least :data:`HELD_OUT_MIN_DELTA_E` from
+every paper colour training draws (:mod:`.render`, :mod:`.printed`). The stand-in decks' papers
+(:data:`.standin.STANDIN_PAPERS`) come from other boxes but do not keep that distance, so the
+decks do not claim them (:data:`.standin.HELD_OUT_BY_LOOK`; ``tests/datasets/test_standin.py``
+measures it).
 
 >>> round(float(delta_e2000(np.array([50, 2.6772, -79.7751]), np.array([50, 0, -82.7485]))), 4)  # Sharma et al., pair 1
 2.0425

@@ -5,7 +5,7 @@
 - **tune**: chooses thresholds and designs: the held-out fonts that are no test face, the tuning
   stand-in decks, and the seeds below;
 - **test**: measured once a choice is made: the honest held-out fonts, the test stand-in decks,
-  and their seeds.
+  the test paper decks, and their seeds.
 
 ``tests/datasets/test_splits.py`` checks that no font, deck or seed is in two splits.
 
@@ -31,6 +31,10 @@ FONT_SCENE_SEEDS = {"tune": 7150, "test": 7100}
 VIDEO_SEEDS = {"tune": {"design": [1], "standin": [(0, 11), (1, 12)]},
                "test": {"design": [21], "standin": [(0, 31), (1, 32)]}}
 """The live benchmark's videos: seeds of generated designs, and (stand-in deck, seed) pairs."""
+PAPER_DECKS = {"tune": 2, "test": 4}
+"""How many paper decks (:mod:`sisepai.models.paper_eval`: training fonts on far papers) each split has."""
+PAPER_SEEDS = {"tune": 7450, "test": 7400}
+"""Paper deck k's style and far papers: this seed; its scenes: the seed + 10 + k."""
 
 
 def seeds_of(split: str) -> set[int]:
@@ -39,4 +43,5 @@ def seeds_of(split: str) -> set[int]:
     out = {DECK_SCENE_SEEDS[split] + k for k in range(n)} | {DECK_HAND_SEEDS[split] + k for k in range(n)}
     out |= {FONT_SCENE_SEEDS[split], FONT_SCENE_SEEDS[split] + 1}
     out |= set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"]}
+    out |= {PAPER_SEEDS[split]} | {PAPER_SEEDS[split] + 10 + k for k in range(PAPER_DECKS[split])}
     return out

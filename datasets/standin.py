@@ -50,7 +50,7 @@ HELD_OUT_BY_LOOK = ("font",)
 border and middle shapes and proportions are measured alike training's."""
 TEST_DECKS = STANDIN_DECKS["test"]
 TUNE_DECKS = STANDIN_DECKS["tune"]
-HELD_OUT_PAPERS = {
+STANDIN_PAPERS = {
     # suit -> (hue range, saturation range, value range): other boxes than render.suit_palette's
     # and printed.PRINTED_PAPERS', though colours in them look like training's (ΔE00 under 2.5)
     "G": [((95, 150), (0.55, 0.85), (0.28, 0.42)),    # deep green
@@ -66,7 +66,7 @@ MIDDLE_GLYPHS = "東南西北中"
 
 
 def _paper(rng: np.random.Generator, suit: str) -> tuple[int, int, int]:
-    (h0, h1), (s0, s1), (v0, v1) = HELD_OUT_PAPERS[suit][int(rng.integers(len(HELD_OUT_PAPERS[suit])))]
+    (h0, h1), (s0, s1), (v0, v1) = STANDIN_PAPERS[suit][int(rng.integers(len(STANDIN_PAPERS[suit])))]
     return _hsv(rng.uniform(h0, h1), rng.uniform(s0, s1), rng.uniform(v0, v1))
 
 

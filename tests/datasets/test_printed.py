@@ -27,7 +27,7 @@ def test_printed_papers_never_fall_in_a_held_out_colour_box(suit):
     rng = np.random.default_rng(0)
     for _ in range(400):
         hsv = _hsv(printed.printed_paper(rng, suit))
-        assert not any(_in_box(hsv, box) for box in standin.HELD_OUT_PAPERS[suit]), (suit, hsv)
+        assert not any(_in_box(hsv, box) for box in standin.STANDIN_PAPERS[suit]), (suit, hsv)
 
 
 def test_printed_traits_are_not_the_stand_in_traits():

@@ -49,11 +49,11 @@ def _paper_distances() -> dict[str, float]:
     """Each suit's held-out paper boxes: the least ΔE00 from a colour in them to a training paper."""
     from sisepai.datasets.colour_distance import delta_e2000, rgb_to_lab
     from sisepai.datasets.render import _hsv
-    from sisepai.datasets.standin import HELD_OUT_PAPERS
+    from sisepai.datasets.standin import STANDIN_PAPERS
 
     rng = np.random.default_rng(1)
     out = {}
-    for suit, boxes in HELD_OUT_PAPERS.items():
+    for suit, boxes in STANDIN_PAPERS.items():
         train = _training_papers(suit)
         samples = [_hsv(rng.uniform(*h), rng.uniform(*s), rng.uniform(*v)) for h, s, v in boxes for _ in range(60)]
         out[suit] = float(min(delta_e2000(lab[None], train).min() for lab in rgb_to_lab(np.array(samples))))
