@@ -39,8 +39,7 @@ def unfloored_readings(datasets: list[Path], cache: Path | None = None, recogniz
 
     if recognizer is None:
         recognizer = Recognizer.load()
-    recognizer = Recognizer(recognizer.detector, recognizer.reader, recognizer.min_card_prob, 0.0, recognizer.crop,
-                            0.0, recognizer.profile)
+    recognizer = recognizer.with_changes(min_confidence=0.0, min_end_confidence=0.0)
     out = []
     for dataset in datasets:
         for ann in sorted((dataset / "annotations" / "val").glob("*.json")):

@@ -48,13 +48,11 @@ def recognizer_with(base, setting: dict):
     """``base`` (a :class:`~sisepai.vision.recognition.recognize.Recognizer`) reading with
     ``setting``; the networks are shared."""
     from sisepai.vision.recognition.detector import Detector
-    from sisepai.vision.recognition.recognize import Recognizer
 
     det = base.detector
     detector = Detector(det.model, det.imgsz, det.conf, det.iou, agnostic=setting["agnostic"])
     profile = replace(base.profile, turns_below=setting["turns_below"], covered_sure=setting["covered_sure"])
-    return Recognizer(detector, base.reader, base.min_card_prob, base.min_confidence, base.crop,
-                      base.min_end_confidence, profile)
+    return base.with_changes(detector=detector, profile=profile)
 
 
 def tag(setting: dict, today_setting: dict) -> str:

@@ -316,3 +316,17 @@ def test_a_portrait_picture_reads_like_its_landscape_original(recognizer):
     right_flat = _match(flat.codes, flat.centers, flat.confidence, truth)[0]
     right_upright = _match(upright.codes, upright.centers, upright.confidence, turned)[0]
     assert right_upright >= right_flat - 2 and right_upright >= 0.8 * len(truth)
+
+
+def test_with_changes_shares_the_networks_and_changes_only_what_it_is_told():
+    from sisepai.vision.recognition.recognize import VIDEO_PROFILE, Recognizer
+
+    detector, reader = object(), object()
+    base = Recognizer(detector, reader, min_confidence=0.3)
+    off = base.with_changes(min_confidence=0.0, min_end_confidence=0.0)
+    assert off.detector is detector and off.reader is reader and off.profile is base.profile
+    assert (off.min_confidence, off.min_end_confidence, off.crop) == (0.0, 0.0, base.crop)
+    assert base.min_confidence == 0.3  # the original is untouched
+    assert base.with_profile(VIDEO_PROFILE).profile is VIDEO_PROFILE
+    with pytest.raises(TypeError, match="no part 'floor'"):
+        base.with_changes(floor=0.1)

@@ -427,10 +427,25 @@ class Recognizer:
 
         return cls(Detector.load(detector_weights or DET), Reader.load(reader_weights or READ), **kwargs)
 
+    def with_changes(self, **changes) -> "Recognizer":
+        """A recogniser that shares this one's networks and settings but for ``changes``: any of
+        ``detector``, ``reader``, ``min_card_prob``, ``min_confidence``, ``crop``,
+        ``min_end_confidence`` and ``profile``.
+
+        For example ``rec.with_changes(min_confidence=0.0, min_end_confidence=0.0)`` reads with no
+        floors, and ``rec.with_changes(reader=Reader.load(path))`` with another reader.
+        """
+        parts = {"detector": self.detector, "reader": self.reader, "min_card_prob": self.min_card_prob,
+                 "min_confidence": self.min_confidence, "crop": self.crop,
+                 "min_end_confidence": self.min_end_confidence, "profile": self.profile}
+        unknown = sorted(set(changes) - set(parts))
+        if unknown:
+            raise TypeError(f"a Recognizer has no part {unknown[0]!r}; its parts are: {', '.join(parts)}")
+        return Recognizer(**(parts | changes))
+
     def with_profile(self, profile: ReadingProfile) -> "Recognizer":
         """This recogniser's networks and floors, reading as ``profile`` says."""
-        return Recognizer(self.detector, self.reader, self.min_card_prob, self.min_confidence, self.crop,
-                          self.min_end_confidence, profile)
+        return self.with_changes(profile=profile)
 
     def for_video(self) -> "Recognizer":
         """This recogniser reading a video (:data:`VIDEO_PROFILE`); pass each video's own
