@@ -63,12 +63,12 @@ def test_a_recognizer_with_a_setting_shares_the_networks():
     from types import SimpleNamespace
 
     from sisepai.models.recognition_tune import recognizer_with, today
-    from sisepai.vision.recognition.recognize import STILL_PROFILE
+    from sisepai.vision.recognition.recognize import STILL_PROFILE, Recognizer
 
-    base = SimpleNamespace(detector=SimpleNamespace(model=object(), imgsz=640, conf=0.25, iou=0.5), reader=object(),
-                           min_card_prob=0.35, min_confidence=0.25, crop=48, min_end_confidence=0.3,
-                           profile=STILL_PROFILE)
+    base = Recognizer(SimpleNamespace(model=object(), imgsz=640, conf=0.25, iou=0.5), object(),
+                      min_confidence=0.25, min_end_confidence=0.3, profile=STILL_PROFILE)
     rec = recognizer_with(base, {**today(), "agnostic": False, "covered_sure": 0.5})
     assert rec.detector.model is base.detector.model and rec.reader is base.reader
     assert rec.detector.agnostic is False and rec.profile.covered_sure == 0.5
     assert rec.for_video().profile.covered_sure == 0.5  # a video reads with the same sureness
+    assert (rec.min_confidence, rec.min_end_confidence) == (0.25, 0.3)  # the floors stay
