@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("work", type=Path, help="a folder for the decks' faces and scenes (kept, and reused when run again)")
     p.add_argument("--split", choices=("test", "tune"), default="test",
-                   help="which decks, papers and scenes: test (writes the record) or tune (default test)")
+                   help="which decks, papers and scenes: test (with the defaults, writes the record) or tune (default test)")
     p.add_argument("--scenes", type=int, default=30, help="scenes a deck, each read on both papers (default 30)")
     p.add_argument("--no-enrol", action="store_true",
                    help="only zero-shot: skip enrolling the far-paper decks (about 5 minutes a deck on 2 cores)")
@@ -119,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--scenes must be at least 1")
     summary = run(args.work, args.split, args.scenes, enrol=not args.no_enrol)
     print(json.dumps({k: v for k, v in summary.items() if k != "per_deck"}, indent=1))
-    if args.split == "test":
+    if args.split == "test" and (args.scenes != 30 or args.no_enrol):
+        print("not recorded: the test record is made with the default scenes, enrolment included")
+    elif args.split == "test":
         from .records import write_record
 
         path = write_record("paper_eval", "python -m sisepai.models.paper_eval WORK --split test",
