@@ -12,8 +12,10 @@ draws, though only the face is held out by look):
 
 Also measured: zero-shot F1 on generated scenes in the honest held-out fonts (generated styles).
 
-``python -m sisepai.models.deck_eval WORKDIR --split tune`` chooses; ``--split test`` measures once
-and writes ``models/deck_metrics.json``. Every step is kept in WORKDIR and skipped when done.
+``python -m sisepai.models.deck_eval WORKDIR --split tune`` chooses; ``--split test`` measures once:
+with the default sizes it writes ``benchmarks/results/deck_eval.json``, kept once per model version
+(a candidate ``--detector`` or ``--reader`` gets ``deck_eval.candidate-HASH.json`` instead), and
+``models/deck_metrics.json`` with each deck's numbers. Every step is kept in WORKDIR and skipped when done.
 """
 
 from __future__ import annotations
@@ -249,12 +251,17 @@ def main(argv: list[str] | None = None) -> int:
 
         models = (shipped_models() | ({"detector": file_hash(args.detector)} if args.detector else {})
                   | ({"reader": file_hash(args.reader)} if args.reader else {}))
-        record = write_record("deck_eval", "python -m sisepai.models.deck_eval WORK --split test", {
-            k: v for k, v in summary.items() if k not in ("per_deck", "split", "detector")}, split="test", models=models,
-            options={"scenes": args.scenes, "hand_scenes": args.hand_scenes, "enrol": vars(opts)})
-        if json.loads(record.read_text())["figures"] == json.loads(json.dumps(
-                {k: v for k, v in summary.items() if k not in ("per_deck", "split", "detector")})):
-            METRICS.write_text(json.dumps(summary, indent=1) + "\n")  # the model card's numbers: the first measurement
+        # a candidate's measurement has a record of its own, so it never replaces the shipped models'
+        name = "deck_eval" + "".join(f".candidate-{file_hash(m)[:8]}" for m in (args.detector, args.reader) if m)
+        if (args.scenes, args.hand_scenes, args.honest_scenes, args.set) != (60, 200, 300, []):
+            print("not recorded: the test record is made with the default sizes and enrolment options")
+        else:
+            record = write_record(name, "python -m sisepai.models.deck_eval WORK --split test", {
+                k: v for k, v in summary.items() if k not in ("per_deck", "split", "detector")}, split="test",
+                models=models, options={"scenes": args.scenes, "hand_scenes": args.hand_scenes, "enrol": vars(opts)})
+            if name == "deck_eval" and json.loads(record.read_text())["figures"] == json.loads(json.dumps(
+                    {k: v for k, v in summary.items() if k not in ("per_deck", "split", "detector")})):
+                METRICS.write_text(json.dumps(summary, indent=1) + "\n")  # the model card's numbers: the first measurement
     else:  # generated styles in the held-out fonts that are no test face
         summary["tune_fonts_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, "tune", args.reader)
     candidates = "".join("-" + m.stem for m in (args.detector, args.reader) if m)
