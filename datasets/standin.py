@@ -145,13 +145,19 @@ def _middle(img: np.ndarray, traits: dict, style: DeckStyle, ink: tuple[int, int
         _blend(img, mask, cx - mask.shape[1] // 2, cy - mask.shape[0] // 2, traits["accent"], 0.9)
 
 
+def scanned_face(code: str, style: DeckStyle, width: int) -> np.ndarray:
+    """The face of ``code`` in ``style`` as an RGB image ``width`` px wide, cut to the card's
+    edges as a scan is: white where the corners round off."""
+    rgba = render_face(code, style, width, np.random.default_rng(style.seed + CARD_CODES.index(code))).image
+    img = rgba[..., :3].copy()
+    img[rgba[..., 3] < 128] = 255
+    return img
+
+
 def standin_face(code: str, style: DeckStyle, traits: dict, width: int) -> np.ndarray:
     """One face of a stand-in deck as an RGB image ``width`` px wide, cut to the card's edges."""
-    face = render_face(code, style, width, np.random.default_rng(style.seed + CARD_CODES.index(code)))
-    rgba = face.image
     paper = np.float32(style.palette["J" if code == "J" else code[0]])
-    img = rgba[..., :3].copy()
-    img[rgba[..., 3] < 128] = 255  # a scan cut to the edges shows white where the corners round off
+    img = scanned_face(code, style, width)
     ink = style.ink["J" if code == "J" else code[0]]
     distance = np.linalg.norm(img.astype(np.float32) - paper, axis=2)
     ink_mask = (distance > 60).astype(np.float32)

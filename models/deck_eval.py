@@ -247,13 +247,13 @@ def main(argv: list[str] | None = None) -> int:
     summary = run(args.work, args.split, args.scenes, opts, args.label, args.hand_scenes, args.detector, args.reader)
     if args.split == "test":
         summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, reader=args.reader)
-        from .records import file_hash, shipped_models, write_record
+        from .records import at_defaults, file_hash, shipped_models, write_record
 
         models = (shipped_models() | ({"detector": file_hash(args.detector)} if args.detector else {})
                   | ({"reader": file_hash(args.reader)} if args.reader else {}))
         # a candidate's measurement has a record of its own, so it never replaces the shipped models'
         name = "deck_eval" + "".join(f".candidate-{file_hash(m)[:8]}" for m in (args.detector, args.reader) if m)
-        if (args.scenes, args.hand_scenes, args.honest_scenes, args.set) != (60, 200, 300, []):
+        if not at_defaults(p, args, ("scenes", "hand_scenes", "honest_scenes", "set")):
             print("not recorded: the test record is made with the default sizes and enrolment options")
         else:
             record = write_record(name, "python -m sisepai.models.deck_eval WORK --split test", {

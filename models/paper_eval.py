@@ -33,27 +33,22 @@ from sisepai.datasets.splits import PAPER_DECKS, PAPER_SEEDS
 def paper_decks(index: int, split: str = "test", width: int = 120):
     """Paper deck ``index`` of ``split``: its faces on its own papers, the same faces on far papers
     (two :class:`~sisepai.datasets.deck_faces.DeckFaces`), and the far papers by suit (RGB)."""
+    from dataclasses import replace
+
     from sisepai.datasets.deck_faces import DeckFaces
     from sisepai.datasets.far_papers import SUITS, far_papers
-    from sisepai.datasets.render import DeckStyle, render_face
+    from sisepai.datasets.render import DeckStyle
+    from sisepai.datasets.standin import scanned_face
     from sisepai.engine.cards import CARD_CODES
 
     seed = PAPER_SEEDS[split]
     style = DeckStyle.random(np.random.default_rng([seed, index]), "train", printed=False)
     far = {s: far_papers(s, PAPER_DECKS[split], seed)[index] for s in SUITS}
 
-    def faces(palette: dict) -> DeckFaces:
-        style.palette = palette
-        out = {}
-        for code in CARD_CODES:
-            rgba = render_face(code, style, width, np.random.default_rng(style.seed + CARD_CODES.index(code))).image
-            img = rgba[..., :3].copy()
-            img[rgba[..., 3] < 128] = 255  # a scan cut to the edges shows white where the corners round off
-            out[code] = img
-        return DeckFaces(out)
+    def faces(deck_style: DeckStyle) -> DeckFaces:
+        return DeckFaces({code: scanned_face(code, deck_style, width) for code in CARD_CODES})
 
-    own_palette = dict(style.palette)
-    return faces(own_palette), faces(own_palette | far), far
+    return faces(style), faces(replace(style, palette=style.palette | far)), far
 
 
 def run(work: Path, split: str, scenes: int, enrol: bool = True) -> dict:
@@ -119,11 +114,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--scenes must be at least 1")
     summary = run(args.work, args.split, args.scenes, enrol=not args.no_enrol)
     print(json.dumps({k: v for k, v in summary.items() if k != "per_deck"}, indent=1))
-    if args.split == "test" and (args.scenes != 30 or args.no_enrol):
+    from .records import at_defaults, write_record
+
+    if args.split == "test" and not at_defaults(p, args, ("scenes", "no_enrol")):
         print("not recorded: the test record is made with the default scenes, enrolment included")
     elif args.split == "test":
-        from .records import write_record
-
         path = write_record("paper_eval", "python -m sisepai.models.paper_eval WORK --split test",
                             {k: v for k, v in summary.items() if k != "split"}, split="test",
                             options={"scenes": args.scenes, "enrol": not args.no_enrol})

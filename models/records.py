@@ -68,6 +68,18 @@ def machine(note: str | None = None) -> dict:
     return out
 
 
+def at_defaults(parser, args, names: tuple[str, ...]) -> bool:
+    """Whether each option in ``names`` has its ``parser`` default: a test record is made only with
+    the defaults, so that a quick, smaller run never becomes the first (kept) record.
+
+    >>> import argparse
+    >>> p = argparse.ArgumentParser(); _ = p.add_argument("--scenes", type=int, default=30)
+    >>> at_defaults(p, p.parse_args([]), ("scenes",)), at_defaults(p, p.parse_args(["--scenes", "3"]), ("scenes",))
+    (True, False)
+    """
+    return all(getattr(args, name) == parser.get_default(name) for name in names)
+
+
 def write_record(name: str, command: str, figures: dict, split: str | None = None, models: dict | None = None,
                  options: dict | None = None, note: str | None = None, folder: Path = RESULTS) -> Path:
     """Write ``folder/NAME.json``; a test record of the same models already there is kept (see the module)."""

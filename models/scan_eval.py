@@ -129,11 +129,11 @@ def main(argv: list[str] | None = None) -> int:
 
     out = evaluate_scans(Recognizer.load(), args.sheets, args.singles, args.seed, FONTS[args.split])
     print(json.dumps(out, indent=1))
-    if args.split == "test" and (args.sheets, args.singles, args.seed) != (40, 30, 8):
+    from .records import at_defaults, write_record
+
+    if args.split == "test" and not at_defaults(p, args, ("sheets", "singles", "seed")):
         print("not recorded: the test record is made with the default sheets, singles and seed")
     elif args.split == "test":
-        from .records import write_record
-
         path = write_record("scan_eval", "python -m sisepai.models.scan_eval --split test", out, split="test",
                             options={"sheets": args.sheets, "singles": args.singles, "seed": args.seed})
         print(f"record: {path}")

@@ -43,20 +43,16 @@ def test_each_performance_row_names_a_record_with_its_commit_and_machine():
             assert data["commit"] and data["machine"]["cores"] and "models" in data
 
 
-def _numbers(value) -> set[float]:
-    if isinstance(value, dict):
-        return set().union(*map(_numbers, value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*map(_numbers, value)) if value else set()
-    return {round(float(value), 3)} if isinstance(value, (int, float)) and not isinstance(value, bool) else set()
-
-
 def _raw_numbers(value) -> list[float]:
     if isinstance(value, dict):
         return [n for v in value.values() for n in _raw_numbers(v)]
     if isinstance(value, list):
         return [n for v in value for n in _raw_numbers(v)]
     return [float(value)] if isinstance(value, (int, float)) and not isinstance(value, bool) else []
+
+
+def _numbers(value) -> set[float]:
+    return {round(v, 3) for v in _raw_numbers(value)}
 
 
 def _in_record(number: str, unit: str, figures: list[float]) -> bool:

@@ -35,26 +35,17 @@ def test_test_decks_print_only_honest_faces_and_tuning_decks_never_do():
 
 # --- held out by look, measured: each claim of datasets.standin.HELD_OUT_BY_LOOK, and no other -----
 
-def _training_papers(suit: str, n: int = 6000) -> np.ndarray:
-    from sisepai.datasets.colour_distance import rgb_to_lab
-    from sisepai.datasets.printed import printed_paper
-    from sisepai.datasets.render import suit_palette
-
-    rng = np.random.default_rng(0)
-    colours = [suit_palette(rng)[suit] for _ in range(n)] + [printed_paper(rng, suit) for _ in range(n // 4)]
-    return rgb_to_lab(np.array(colours))
-
-
 def _paper_distances() -> dict[str, float]:
     """Each suit's held-out paper boxes: the least ΔE00 from a colour in them to a training paper."""
     from sisepai.datasets.colour_distance import delta_e2000, rgb_to_lab
+    from sisepai.datasets.far_papers import training_papers
     from sisepai.datasets.render import _hsv
     from sisepai.datasets.standin import STANDIN_PAPERS
 
     rng = np.random.default_rng(1)
     out = {}
     for suit, boxes in STANDIN_PAPERS.items():
-        train = _training_papers(suit)
+        train = training_papers(suit)
         samples = [_hsv(rng.uniform(*h), rng.uniform(*s), rng.uniform(*v)) for h, s, v in boxes for _ in range(60)]
         out[suit] = float(min(delta_e2000(lab[None], train).min() for lab in rgb_to_lab(np.array(samples))))
     return out
