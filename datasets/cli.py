@@ -19,6 +19,7 @@ examples:
   sisepai dataset generate --out data/cards --n 2000 --seed 1 --workers 2
   sisepai dataset generate --out data/test --n 300 --seed 99 --fonts holdout --val 0
   sisepai dataset generate --out part3 --n 10000 --seed 1 --shard 3/8   # one of 8 machines
+  sisepai dataset flat --out data/flat --n 200 --seed 4   # grid photos and scanned sheets
   sisepai dataset preview data/cards --out sheet.png
   sisepai dataset stats data/cards
 
@@ -52,12 +53,12 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def _layouts(text: str) -> tuple[str, ...]:
-    from sisepai.datasets.scene import LAYOUTS
+    from sisepai.datasets.scene import ALL_LAYOUTS
 
     names = tuple(x.strip() for x in text.split(",") if x.strip())
-    bad = [x for x in names if x not in LAYOUTS]
+    bad = [x for x in names if x not in ALL_LAYOUTS]
     if bad or not names:
-        raise argparse.ArgumentTypeError(f"unknown layout(s) {', '.join(bad) or text!r}; choose from {', '.join(LAYOUTS)}")
+        raise argparse.ArgumentTypeError(f"unknown layout(s) {', '.join(bad) or text!r}; choose from {', '.join(ALL_LAYOUTS)}")
     return names
 
 
@@ -75,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=0, metavar="W", help="processes (default: all cores)")
     p.add_argument("--layouts", type=_layouts, default=("table", "fan", "hand"), metavar="LIST",
-                   help="comma-separated: table, fan, hand (default all)")
+                   help="comma-separated: table, fan, hand, heap (default table,fan,hand)")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH")
     p.add_argument("--val", type=float, default=0.1, metavar="FRACTION", help="share of scenes in val (default 0.1)")
     p.add_argument("--shard", type=_shard, default=(1, 1), metavar="K/N")
@@ -108,6 +109,17 @@ The result is byte-identical to generating the 30000 scenes on one machine.""")
     p.add_argument("out", type=Path, metavar="OUT")
     p.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR")
     p.set_defaults(func=_merge)
+
+    p = dsub.add_parser("flat", help="grid photos and scanned sheets of generated decks, labelled for the detector",
+                        description="Flat pictures of generated training decks: phone photos of the enrolment grid "
+                        "on eight kinds of table, and flatbed scans of 3-14 cards. The detector learns to find every "
+                        "card there, and none in a table's pattern or on a scanner bed's margin.")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR")
+    p.add_argument("--n", type=int, required=True, metavar="N", help="pictures (half grids, half sheets)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--val", type=float, default=0.05, metavar="FRACTION", help="share in val (default 0.05)")
+    p.add_argument("--workers", type=int, default=0, metavar="W", help="processes (default: all cores)")
+    p.set_defaults(func=_flat)
 
     p = dsub.add_parser("preview", help="draw the labels of some scenes on a contact sheet (PNG)")
     p.add_argument("dir", type=Path, metavar="DIR")
@@ -180,6 +192,41 @@ def _generate(args) -> int:
     return 0
 
 
+def _flat(args) -> int:
+    require_vision()
+    import os
+
+    from sisepai.datasets.flat_photos import write_flat
+    from sisepai.engine.progress import Progress
+
+    if args.n < 1:
+        raise SisepaiError("--n must be at least 1")
+    if not 0.0 <= args.val <= 1.0:
+        raise SisepaiError("--val must be between 0 and 1")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SisepaiError(f"cannot write to {args.out}: {exc}") from None
+    indices = list(range(args.n))
+    bar = Progress(args.n, "pictures")
+    workers = args.workers or os.cpu_count() or 1
+    kinds = [("grid", "sheet")[i % 2] for i in indices]
+    if workers == 1:
+        for i, kind in zip(indices, kinds):
+            write_flat(args.out, i, args.seed, kind, args.val)
+            bar.update()
+    else:
+        from sisepai.datasets.pool import worker_pool
+
+        with worker_pool(workers) as pool:
+            for _ in pool.map(write_flat, [args.out] * args.n, indices, [args.seed] * args.n, kinds,
+                              [args.val] * args.n, chunksize=2):
+                bar.update()
+    bar.close()
+    print(f"wrote {args.n} grid photos and scanned sheets to {args.out}")
+    return 0
+
+
 def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
     """``dataset.json``: what made the dataset, the same for every shard of a generation."""
     from sisepai.datasets.scene import GENERATOR_VERSION
@@ -187,7 +234,16 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
     return {"generator": GENERATOR_VERSION, "n": args.n, "seed": args.seed, "layouts": list(args.layouts),
             "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
             "max_tilt": args.max_tilt, "printed": args.printed, "formats": list(formats),
-            "deck_faces": Path(deck_faces).name if deck_faces else None, "shard": list(args.shard)}
+            "deck_faces": Path(deck_faces).name if deck_faces else None, "shard": list(args.shard),
+            **({"deck_prints": _deck_prints(deck_faces)} if deck_faces else {})}
+
+
+def _deck_prints(folder: str) -> dict[str, str]:
+    """The prints of the faces a dataset lays (:mod:`.face_prints`): training refuses a tuning deck's by them."""
+    from sisepai.datasets.deck_faces import DeckFaces
+    from sisepai.datasets.face_prints import deck_prints, encode_prints
+
+    return encode_prints(deck_prints(DeckFaces.load(folder).faces))
 
 
 def _finish(out: Path, meta: dict) -> None:

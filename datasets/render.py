@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 from sisepai.engine.cards import BLACK_GLYPHS, CARD_CODES, JOKER_GLYPHS, RED_GLYPHS
 from sisepai.vision.recognition.geometry import END_FRACTION  # the ends the reader reads
 
+from .families import FAMILY_SHARE, apply_family, draw_face_family, draw_family
 from .font_splits import fonts_of
 from .fonts import FontInfo, font_bank, load_font
 from .printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
@@ -135,6 +136,9 @@ class DeckStyle:
         if printed if printed is not None else font_split == "train":
             style.printed = draw_printed_traits(np.random.default_rng([style.seed, 0x9E1]))
             style.palette.update(style.printed["papers"])
+            family_rng = np.random.default_rng([style.seed, 0xFA11])  # a stream of its own, as above
+            if family_rng.random() < FAMILY_SHARE:
+                apply_family(style, draw_family(family_rng))
         return style
 
     def summary(self) -> dict:
@@ -309,6 +313,8 @@ def render_face(code: str, style: DeckStyle, width: int, rng: np.random.Generato
         draw_border(img, printed["border"], ink)
     end_depth = END_FRACTION * width
     mid_top, mid_bot = int(end_depth), int(height - end_depth)
+    if printed.get("family"):
+        draw_face_family(img, printed["family"], code, ink, style.palette[suit], mid_top, mid_bot)
     if printed.get("middle") and code != "J":
         seal = None
         if printed["middle"] in ("seal", "word"):

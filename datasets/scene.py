@@ -31,15 +31,19 @@ from sisepai.engine.melds import all_melds
 
 from .backgrounds import background
 from .camera import Camera
+from .families import bend_shading, gloss
 from .render import DeckStyle, END_FRACTION, render_back, render_face
 
 if TYPE_CHECKING:
     from .deck_faces import DeckFaces
 
 LAYOUTS = ("table", "fan", "hand")
+"""The layouts a dataset draws by default (and every measurement's scenes)."""
+ALL_LAYOUTS = LAYOUTS + ("heap",)
+"""Every layout the generator knows: ``heap`` lays cards in a pile, as a player tips them out."""
 LABEL_MIN_CHAR_VISIBLE = 0.5
 """A card is labelled only if at least this fraction of one of its characters is visible."""
-GENERATOR_VERSION = "1.5"
+GENERATOR_VERSION = "1.6"
 PLAIN_BACKGROUND = (255, 0, 255)
 
 CLUTTER_TEXT = "中國国人大天上下日月山水火木金土東西南北發发白紅红綠绿黃黄黑一二三四五六七八九十百千萬万元福壽"
@@ -225,7 +229,26 @@ def layout_hand(rng: np.random.Generator, w: int, h: int, aspect: float) -> list
     return cards
 
 
-LAYOUT_FUNCS = {"table": layout_table, "fan": layout_fan, "hand": layout_hand}
+def layout_heap(rng: np.random.Generator, w: int, h: int, aspect: float) -> list[Placed]:
+    """A pile of 20-45 cards tipped out on the table: every angle, heavily overlapped, some face
+    down, the pile's edge thinner than its heart."""
+    ch = h * rng.uniform(0.28, 0.55)
+    cw = ch / aspect
+    n = int(rng.integers(20, 46))
+    px, py = rng.uniform(-0.15, 0.15) * w, rng.uniform(-0.1, 0.1) * h
+    spread = rng.uniform(0.2, 0.42) * min(w, h)
+    codes = _deal_codes(rng, n)
+    cards: list[Placed] = []
+    for code in codes:
+        r = spread * np.sqrt(rng.random())
+        a = rng.uniform(0, 2 * np.pi)
+        face_down = rng.random() < 0.25
+        cards.append(Placed(None if face_down else code, float(px + r * np.cos(a)), float(py + r * np.sin(a) * 0.8),
+                            float(rng.uniform(-180, 180)), cw, "heap"))
+    return cards
+
+
+LAYOUT_FUNCS = {"table": layout_table, "fan": layout_fan, "hand": layout_hand, "heap": layout_heap}
 
 
 # --- clutter ----------------------------------------------------------------------------------
@@ -389,6 +412,11 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
     src = np.float32([[0, 0], [face_w, 0], [face_w, fh], [0, fh]])
     order = list(range(len(placed)))
     cards = []
+    # a printed training deck is plastic-coated and handled: glossy streaks, bent cards; drawn from
+    # a stream of their own, so every other choice of the scene stays what it was
+    finish_rng = np.random.default_rng([seed, index, 0x6105])
+    glossy = bool(style.printed) and deck is None and finish_rng.random() < 0.5
+    bent = bool(style.printed) and deck is None and finish_rng.random() < 0.35
     for i in order:
         p, dst = placed[i], projected[i]
         if p.code is None:
@@ -399,7 +427,12 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
                     faces[p.code] = deck.face(p.code, face_w, rng)
                 else:
                     faces[p.code] = render_face(p.code, style, face_w, rng)
-            _paste(frame, faces[p.code].image, src, dst)
+            image = faces[p.code].image
+            if glossy and finish_rng.random() < 0.6:
+                image = gloss(image, finish_rng, float(finish_rng.uniform(0.3, 0.85)))
+            if bent and finish_rng.random() < 0.5:
+                image = bend_shading(image, finish_rng, float(finish_rng.uniform(0.3, 1.0)))
+            _paste(frame, image, src, dst)
         cv2.fillConvexPoly(idmap, np.round(dst).astype(np.int32), i)
     if not plain:
         clutter += _draw_clutter(frame, idmap, rng, style, face_w * 1.2, on_top=True)

@@ -3,7 +3,7 @@
 - **train**: the training fonts and generated deck styles (with :mod:`.printed`'s traits), any seed
   the training commands use;
 - **tune**: chooses thresholds and designs: the held-out fonts that are no test face, the tuning
-  stand-in decks, and the seeds below;
+  stand-in decks, the real printed tuning deck (:data:`REAL_DECKS`), and the seeds below;
 - **test**: measured once a choice is made: the honest held-out fonts, the test stand-in decks,
   the test paper decks, and their seeds.
 
@@ -16,6 +16,9 @@
 """
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 SPLITS = ("train", "tune", "test")
 FONTS = {"train": "train", "tune": "tune", "test": "honest"}
@@ -44,4 +47,26 @@ def seeds_of(split: str) -> set[int]:
     out |= {FONT_SCENE_SEEDS[split], FONT_SCENE_SEEDS[split] + 1}
     out |= set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"]}
     out |= {PAPER_SEEDS[split]} | {PAPER_SEEDS[split] + 10 + k for k in range(PAPER_DECKS[split])}
+    if split in REAL_SCENE_SEEDS:
+        out |= {REAL_SCENE_SEEDS[split] + off + k for k in range(len(REAL_DECKS[split])) for off in (0, 100, 200)}
     return out
+
+REAL_DECKS = {"tune": ("tu-sac-scans",), "test": ()}
+"""Scans of real printed decks (a folder of ``CODE.png`` faces each, in the project's shared decks
+folder, :func:`real_deck_folder`). A tuning deck chooses, zero-shot and enrolled; its faces never
+train (:func:`sisepai.datasets.face_prints.refuse_tuning_faces` refuses them by content)."""
+REAL_SCENE_SEEDS = {"tune": 7650}
+"""Scenes of real deck k: seed + k; its finished hands: seed + 100 + k; its grid photos: seed + 200 + k."""
+DECKS_ENV = "SISEPAI_DECKS"
+"""The environment variable naming the folder of real decks (default: ``../shared/decks`` beside the checkout)."""
+
+
+def real_deck_folder(name: str) -> Path | None:
+    """The folder of real deck ``name``, or ``None`` where this machine does not have it.
+
+    >>> real_deck_folder("no-such-deck") is None
+    True
+    """
+    root = Path(os.environ.get(DECKS_ENV) or Path(__file__).resolve().parents[1].parent / "shared" / "decks")
+    folder = root / name
+    return folder if (folder / "GK.png").is_file() else None

@@ -103,6 +103,9 @@ def _check_train_args(args, steps: list[str]) -> None:
                                "or leave it out with --only detector --only reader")
         if not any((args.test / "annotations").glob("*/*.json")):
             raise SisepaiError(f"--test {args.test} holds no generated scenes")
+    from sisepai.datasets.face_prints import refuse_tuning_faces
+
+    refuse_tuning_faces([args.data, *args.reader_data, *args.detector_data])
     if args.install and args.no_install:
         raise SisepaiError("--install and --no-install contradict each other")
     for n, name in ((args.detector_epochs, "--detector-epochs"), (args.reader_epochs, "--reader-epochs")):

@@ -200,6 +200,59 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
     return summary
 
 
+def _layouts_with_misses(result: dict) -> dict:
+    """Per-layout F1, recall and where the missed cards were lost (``detector`` or ``reader``)."""
+    out = {layout: {"f1": s["f1"], "recall": s["recall"], "precision": s["precision"], "cards": s["tp"] + s["fn"],
+                    "misses": s["misses"]} for layout, s in result["layouts"].items()}
+    out["all"] = {"f1": result["overall"]["f1"], "recall": result["overall"]["recall"],
+                  "precision": result["overall"]["precision"]}
+    return out
+
+
+def real_decks(work: Path, split: str, scenes: int, opts=None, hand_scenes: int = 100,
+               detector: Path | None = None, reader: Path | None = None) -> dict:
+    """Every real printed deck of ``split`` (:data:`sisepai.datasets.splits.REAL_DECKS`) found on this
+    machine, zero-shot and enrolled from its own scans: F1, recall and the missed cards' source
+    (detector or reader) per layout, and finished hands read exactly; ``{}`` where none is here."""
+    from sisepai.datasets.deck_faces import DeckFaces
+    from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, real_deck_folder
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
+    from sisepai.vision.recognition.recognize import Recognizer
+
+    from .enrol import EnrolOptions, adapt_reader
+    from .evaluate import evaluate_recognizer
+    from .hand_eval import detections_of, evaluate_hands
+
+    opts = opts or EnrolOptions(steps=MEASURE_ENROL_STEPS)
+    base = reader or DEFAULT_WEIGHTS
+    tag = _model_tag(detector) + _model_tag(reader)
+    out = {}
+    for k, name in enumerate(REAL_DECKS.get(split, ())):
+        folder = real_deck_folder(name)
+        if folder is None:
+            continue
+        seed = REAL_SCENE_SEEDS[split] + k
+        data = write_scenes(folder, work / "scenes" / f"real-{name}", scenes, seed, layouts=("table", "fan", "hand", "heap"))
+        hands = write_scenes(folder, work / "hands" / f"real-{name}", hand_scenes, seed + 100, layouts=("hand",))
+        weights = work / f"readers{_model_tag(reader)}" / f"real-{name}.pt"
+        if not weights.exists():
+            weights.parent.mkdir(parents=True, exist_ok=True)
+            t0 = time.perf_counter()
+            report = adapt_reader(DeckFaces.load(folder), base, weights, opts)
+            report["enrol_seconds"] = round(time.perf_counter() - t0, 1)
+            weights.with_suffix(".json").write_text(json.dumps(report, indent=1))
+        general = Recognizer.load(detector, reader_weights=base)
+        adapted = Recognizer.load(detector, reader_weights=weights)
+        z, e = evaluate_recognizer(general, data), evaluate_recognizer(adapted, data)
+        hz = detections_of(general, hands, work / "hands" / f"real-{name}{tag}.zero.pkl")
+        he = detections_of(adapted, hands, work / "hands" / f"real-{name}{tag}.enrolled.pkl")
+        out[name] = {"scenes": scenes, "zero_shot": _layouts_with_misses(z), "enrolled": _layouts_with_misses(e),
+                     "finished_hands_zero_shot": evaluate_hands(hz), "finished_hands_enrolled": evaluate_hands(he),
+                     "top_misreads_zero_shot": z["top_misreads"], "ms_median_zero_shot": z["ms_median"]}
+        print(f"real-{name}", json.dumps(out[name]), flush=True)
+    return out
+
+
 def honest_zero_shot(work: Path, scenes: int, detector: Path | None = None, fonts: str = "honest",
                      reader: Path | None = None) -> dict:
     """Zero-shot F1 of the recogniser (the shipped one, or a candidate ``detector`` or ``reader``) on
@@ -234,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reader", type=Path, metavar="PT",
                    help="a candidate general reader: it reads zero-shot and each deck is enrolled from it")
     p.add_argument("--hand-scenes", type=int, default=200, help="finished-hand scenes per deck (default 200)")
+    p.add_argument("--real-scenes", type=int, default=120, help="scenes of each real tuning deck (default 120)")
+    p.add_argument("--real-hand-scenes", type=int, default=100, help="finished hands of each real tuning deck (default 100)")
+    p.add_argument("--only-real", action="store_true", help="measure the real tuning decks only (with --split tune)")
     args = p.parse_args(argv)
     from .enrol import EnrolOptions
 
@@ -244,6 +300,16 @@ def main(argv: list[str] | None = None) -> int:
         key, _, value = item.partition("=")
         default = getattr(opts, key)
         setattr(opts, key, tuple(float(v) for v in value.split(",")) if isinstance(default, tuple) else type(default)(value))
+    if args.only_real:
+        if args.split != "tune":
+            p.error("--only-real measures the real tuning decks: use it with --split tune")
+        summary = {"real_decks": real_decks(args.work, "tune", args.real_scenes, opts, args.real_hand_scenes,
+                                            args.detector, args.reader)}
+        candidates = "".join("-" + m.stem for m in (args.detector, args.reader) if m)
+        out = args.work / f"summary-real{args.label}{candidates}.json"
+        out.write_text(json.dumps(summary, indent=1) + "\n")
+        print(json.dumps(summary, indent=1))
+        return 0
     summary = run(args.work, args.split, args.scenes, opts, args.label, args.hand_scenes, args.detector, args.reader)
     if args.split == "test":
         summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, reader=args.reader)
@@ -262,8 +328,10 @@ def main(argv: list[str] | None = None) -> int:
             if name == "deck_eval" and json.loads(record.read_text())["figures"] == json.loads(json.dumps(
                     {k: v for k, v in summary.items() if k not in ("per_deck", "split", "detector")})):
                 METRICS.write_text(json.dumps(summary, indent=1) + "\n")  # the model card's numbers: the first measurement
-    else:  # generated styles in the held-out fonts that are no test face
+    else:  # generated styles in the held-out fonts that are no test face, and the real tuning decks
         summary["tune_fonts_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, "tune", args.reader)
+        summary["real_decks"] = real_decks(args.work, "tune", args.real_scenes, opts, args.real_hand_scenes,
+                                           args.detector, args.reader)
     candidates = "".join("-" + m.stem for m in (args.detector, args.reader) if m)
     out = args.work / f"summary-{args.split}{args.label}{candidates}.json"
     out.write_text(json.dumps(summary, indent=1) + "\n")

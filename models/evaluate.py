@@ -98,6 +98,31 @@ def _match(pred_codes, pred_centers, pred_conf, truth) -> tuple[int, int, int, l
     return tp, len(pred_codes) - tp, len(truth) - tp, misreads
 
 
+def miss_sources(pred_codes, pred_centers, pred_conf, truth) -> dict[str, int]:
+    """Where the missed cards of one picture are lost: ``detector`` (no prediction left over lies
+    on the card: nothing was found there) or ``reader`` (a prediction left over lies on it, with
+    the wrong code).
+
+    >>> sq = lambda x: [[x, 0], [x + 10, 0], [x + 10, 30], [x, 30]]
+    >>> truth = [{"card": "GP", "corners": sq(0)}, {"card": "RK", "corners": sq(20)}]
+    >>> miss_sources(["GK"], [(5, 5)], [0.9], truth)
+    {'detector': 1, 'reader': 1}
+    """
+    owner = _matching(pred_codes, pred_centers, pred_conf, truth)
+    spare = [i for i in range(len(pred_codes)) if i not in set(owner.values())]
+    out = {"detector": 0, "reader": 0}
+    for j, t in enumerate(truth):
+        if j in owner:
+            continue
+        hit = next((i for i in spare if inside(pred_centers[i], t["corners"])), None)
+        if hit is None:
+            out["detector"] += 1
+        else:
+            spare.remove(hit)
+            out["reader"] += 1
+    return out
+
+
 def explain_false_positives(pred_codes, pred_centers, matched: int, misreads: int, cards: list[dict]) -> dict:
     """Where the false positives of one image come from: ``misread`` (on a labelled card, wrong
     code), ``unlabelled_right`` (on a face-up card below the label rule, read right: the picture
@@ -179,6 +204,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     if limit:
         records = records[:limit]
     per_layout = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0, "scenes": 0})
+    misses = defaultdict(lambda: {"detector": 0, "reader": 0})  # layout -> where its missed cards were lost
     banded = defaultdict(lambda: [0, 0, 0])  # layout -> tp, fp, fn outside the label band
     by_width = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0, "scenes": 0})  # (layout, bucket)
     fp_kinds = defaultdict(lambda: {"misread": 0, "unlabelled_right": 0, "other": 0})
@@ -207,6 +233,8 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
             for key in ((rec["layout"], bucket), ("all", bucket)):
                 for k, v in (("tp", tp), ("fp", fp), ("fn", fn), ("scenes", 1)):
                     by_width[key][k] += v
+        for k, v in miss_sources(det.codes, det.centers, det.confidence, truth).items():
+            misses[rec["layout"]][k] += v
         for k, v in explain_false_positives(det.codes, det.centers, tp, len(bad), rec["cards"]).items():
             fp_kinds[rec["layout"]][k] += v
         for m in bad:
@@ -222,7 +250,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
         p = s["tp"] / max(s["tp"] + s["fp"], 1)
         r = s["tp"] / max(s["tp"] + s["fn"], 1)
         out["layouts"][layout] = {**s, "precision": round(p, 4), "recall": round(r, 4), "f1": _f1(s["tp"], s["fp"], s["fn"]),
-                                  "fp_kinds": dict(fp_kinds[layout]),
+                                  "fp_kinds": dict(fp_kinds[layout]), "misses": dict(misses[layout]),
                                   "f1_ignoring_unlabelled": _f1(s["tp"], s["fp"] - fp_kinds[layout]["unlabelled_right"], s["fn"]),
                                   "f1_outside_label_band": _f1(*banded[layout])}
         for k in totals:

@@ -151,3 +151,44 @@ def test_a_card_in_the_wrong_cell_gets_a_note(recognizer):
     assert any(n.startswith("row 2, column 1 (WK): looks like White Advisor (WA)") for n in cut.notes), cut.notes
     clean = cut_grid([photo.image], recognizer, "detector")
     assert not any("row 2, column 1" in n for n in clean.notes)
+
+
+def _barred_face(seed: int, width: int = 66) -> np.ndarray:
+    """A face scanned to its edges with plain black bars printed along both long edges (a
+    Taiwanese-style printing), RGB."""
+    from sisepai.datasets.families import apply_family, draw_family
+    from sisepai.datasets.render import DeckStyle, render_face
+
+    style = DeckStyle.random(np.random.default_rng(seed), printed=True)
+    family = draw_family(np.random.default_rng(seed), "taiwanese")
+    family["edge_bars"], family["bar_ornament"] = 0.12, "none"
+    apply_family(style, family)
+    style.corner, style.wear = 0.0, 0.0
+    return np.ascontiguousarray(render_face("YR", style, width).image[..., :3])
+
+
+@pytest.mark.parametrize("seed", [1, 4, 5])  # faces the bed-only trim cut 4-9 px narrower
+def test_a_face_with_black_bars_along_its_long_edges_keeps_them(seed):
+    from sisepai.vision.decks.grid import trim_face
+
+    face = _barred_face(seed)
+    assert face[:, :3].mean() < 80 and face[:, -3:].mean() < 80  # the bars are there
+    assert trim_face(face).shape == face.shape
+    h, w = face.shape[:2]
+    bed = np.full((h + 80, w + 80, 3), 244, np.uint8)
+    bed[40:40 + h, 40:40 + w] = face
+    cut = trim_face(bed)  # the bed is cut, the bars stay
+    assert abs(cut.shape[0] - h) <= 3 and abs(cut.shape[1] - w) <= 3
+    assert cut[h // 3:2 * h // 3, :3].mean() < 90 and cut[h // 3:2 * h // 3, -3:].mean() < 90
+
+
+def test_the_real_tuning_decks_faces_stay_as_they_were_scanned():
+    from sisepai.datasets.deck_faces import DeckFaces
+    from sisepai.datasets.splits import real_deck_folder
+    from sisepai.vision.decks.grid import trim_face
+
+    folder = real_deck_folder("tu-sac-scans")
+    if folder is None:
+        pytest.skip("the real tuning deck is not on this machine")
+    for code, face in DeckFaces.load(folder).faces.items():
+        assert trim_face(face).shape == face.shape, code

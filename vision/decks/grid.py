@@ -386,13 +386,50 @@ def cut_grid(images_bgr: Sequence[np.ndarray], recognizer=None, finder: str = "a
                     ". The grid is 4 rows of 7 (G W Y R; K A E R H C P), and a joker alone in a fifth row, cards apart")
 
 
+MARGIN_SIDES = 3
+"""A scan's plain margin lies on at least this many sides of the card: a printed frame or bars
+along the two long edges are part of the face, and are never cut away."""
+MARGIN_AGREEMENT = 14.0
+"""Most a plain margin's sides differ in colour (CIELAB, ΔE): one bed or table all round."""
+MARGIN_SPREAD = 12.0
+"""Most a plain margin's colour varies inside one side (CIELAB, the median distance to its median)."""
+
+
+def plain_margin(image_bgr: np.ndarray, box: np.ndarray, min_sides: int = MARGIN_SIDES) -> bool:
+    """Is what lies outside ``box`` (a card's outline in ``image_bgr``) a plain margin of one colour
+    on at least ``min_sides`` sides, as a scanner bed or a table is? A face's printed black bars
+    along its long edges are not: they lie on two sides only, or differ from the paper beyond the ends.
+
+    >>> bed = np.full((400, 200, 3), 250, np.uint8); bed[40:360, 60:140] = (40, 140, 60)
+    >>> plain_margin(bed, np.float32([[60, 40], [140, 40], [140, 360], [60, 360]]))
+    True
+    >>> bars = np.full((400, 120, 3), (0, 200, 230), np.uint8); bars[:, :12] = 20; bars[:, -12:] = 20
+    >>> plain_margin(bars, np.float32([[12, 0], [108, 0], [108, 400], [12, 400]]))
+    False
+    """
+    h, w = image_bgr.shape[:2]
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    x0, y0 = np.floor(box.min(0)).astype(int) - 1
+    x1, y1 = np.ceil(box.max(0)).astype(int) + 1
+    strips = [lab[:, :x0] if x0 >= 2 else None, lab[:, x1:] if w - x1 >= 2 else None,
+              lab[:y0] if y0 >= 2 else None, lab[y1:] if h - y1 >= 2 else None]
+    sides = [s.reshape(-1, 3) for s in strips if s is not None and s.size]
+    if len(sides) < min_sides:
+        return False
+    colours = [np.median(s, axis=0) for s in sides]
+    if any(float(np.median(np.linalg.norm(s - c, axis=1))) > MARGIN_SPREAD for s, c in zip(sides, colours)):
+        return False
+    return max(float(np.linalg.norm(a - b)) for a in colours for b in colours) <= MARGIN_AGREEMENT
+
+
 def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0.97,
               min_contrast: float = 25.0) -> np.ndarray:
     """A face scan with a margin of scanner bed around the card, cut and straightened to the card;
     a face already cut to its edges comes back as it is. The card is the one card-shaped blob
     covering ``min_share`` to ``max_share`` of the picture whose own edge differs from the margin
-    by at least ``min_contrast`` (CIELAB): an inner frame printed on a face cut to its edges has
-    the face's paper on both sides, and is not taken for the card.
+    by at least ``min_contrast`` (CIELAB), and whose margin is plain (:func:`plain_margin`): an
+    inner frame printed on a face cut to its edges has the face's paper on both sides, and black
+    bars printed along the long edges lie on two sides only; neither is taken for a margin.
 
     >>> bed = np.full((400, 200, 3), 250, np.uint8); bed[40:360, 60:140] = (40, 140, 60)
     >>> trim_face(bed).shape
@@ -405,7 +442,7 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
     bgr = np.ascontiguousarray(face_rgb[..., ::-1])
     area = face_rgb.shape[0] * face_rgb.shape[1]
     boxes = [b for b in find_cards(bgr) if min_share <= cv2.contourArea(b) / area <= max_share]
-    if len(boxes) != 1:
+    if len(boxes) != 1 or not plain_margin(bgr, np.float32(boxes[0])):
         return face_rgb
     card = straighten_card(bgr, boxes[0])
     margin = border_colour(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), 3)
