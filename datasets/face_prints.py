@@ -10,10 +10,11 @@ of one printing do not (``tests/datasets/test_face_prints.py`` measures both on 
 (:func:`refuse_tuning_faces`).
 
 >>> import numpy as np
->>> face = np.random.default_rng(0).integers(0, 255, (300, 90, 3), dtype=np.uint8)
->>> same = face_print(face[::2, ::2])
->>> matches(face_print(face), same)
+>>> face = np.full((300, 90, 3), 220, np.uint8); face[20:90, 15:75] = 30  # a character near one end
+>>> matches(face_print(face), face_print(face[::2, ::2]))  # half the size
 True
+>>> matches(face_print(face), face_print(face[:, ::-1][40:]))  # another face
+False
 """
 
 from __future__ import annotations

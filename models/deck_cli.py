@@ -72,11 +72,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
     p.add_argument("name", metavar="NAME", help="a name for the deck: letters, digits, - or _")
     p.add_argument("source", nargs="+", metavar="SOURCE", help="a folder of face images, or grid photos")
-    p.add_argument("--minutes", type=float, default=None, metavar="M",
-                   help="time for the reader's adaptation (default 4; the crops take about a minute more)")
     p.add_argument("--steps", type=int, default=None, metavar="N",
-                   help="a fixed number of adaptation steps instead of --minutes: the same deck reader on any "
-                        "machine, however busy (about 240 fit in 4 minutes on a quiet 2-core CPU)")
+                   help="adaptation steps (default 240: about 4 minutes on a quiet 2-core CPU, and the same "
+                        "deck reader on any machine, however busy); the time left is shown as it goes")
+    p.add_argument("--minutes", type=float, default=None, metavar="M",
+                   help="a time budget for the adaptation instead of --steps: as many steps as fit "
+                        "(a busy machine then gives a less adapted reader)")
     p.add_argument("--scenes", type=int, default=None, metavar="N", help="scenes of the deck to learn from (default 240)")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="processes making scenes (default: all cores)")
     p.add_argument("--force", action="store_true", help="replace a deck of that name")
@@ -347,6 +348,7 @@ def _add(args) -> int:
         if not 0.05 <= args.minutes <= 120:
             raise SisepaiError("--minutes must be between 0.05 and 120")
         opts.minutes = args.minutes
+        opts.steps = 0
     if args.steps is not None:
         if not 5 <= args.steps <= 100000:
             raise SisepaiError("--steps must be between 5 and 100000")

@@ -7,13 +7,14 @@
 2. **Replay.** Scenes in generated styles (training fonts) give crops of every kind, and ``none``
    crops (table, clutter, the ends of face-down cards), so the adapted reader keeps what it knew.
 3. **Fine-tune** the whole reader: each step is ``deck_batch`` deck crops and ``replay_batch``
-   replay crops, augmented as in training, AdamW with a one-cycle schedule, for as many steps as
-   fit in ``minutes`` (timed on the first steps).
+   replay crops, augmented as in training, AdamW with a one-cycle schedule, for a fixed number of
+   ``steps`` (:data:`DEFAULT_STEPS`), so a deck enrolled on a busy machine reads as one enrolled on
+   a quiet one; or, given ``minutes``, for as many steps as fit in that time (timed on the first steps).
 4. **Save** the weights with calibration crops of the deck, so it loads in 8 bits like the
    shipped reader.
 
->>> EnrolOptions().minutes
-4.0
+>>> EnrolOptions().steps, EnrolOptions().minutes
+(240, 0.0)
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from sisepai.datasets.deck_faces import DeckFaces
 from .prepare import back_end_quads, none_quads
 from sisepai.vision.recognition.reader_net import INPUT, NONE, READER_CLASSES, build_reader
 
+DEFAULT_STEPS = 240
+"""Fine-tune steps of an enrolment: about 4 minutes on a quiet 2-core CPU."""
 OVERRUN = 1.3
 """The fine-tune stops at this multiple of its planned minutes, should the machine slow down."""
 Progress = Callable[[float, str], None]
@@ -43,11 +46,10 @@ class EnrolOptions:
     """Scenes of the deck to cut crops from (a tenth kept aside to measure)."""
     replay_scenes: int = 60
     """Scenes in generated styles, for replay crops."""
-    minutes: float = 4.0
-    """Time for the fine-tune itself."""
-    steps: int = 0
-    """A fixed number of fine-tune steps instead of as many as fit in ``minutes`` (0: fit the time).
-    Measurements use it, so that a loaded machine does not change what they measure."""
+    minutes: float = 0.0
+    """A time budget for the fine-tune instead of ``steps`` (0: run ``steps``): as many steps as fit."""
+    steps: int = DEFAULT_STEPS
+    """Fine-tune steps: the same deck reader on any machine, however busy."""
     deck_batch: int = 80
     replay_batch: int = 48
     lr: float = 1e-3
@@ -60,6 +62,18 @@ class EnrolOptions:
 
 def _quiet(fraction: float, message: str) -> None:
     pass
+
+
+def time_left(done: int, total: int, elapsed: float) -> str:
+    """What is left of ``total`` steps after ``done`` took ``elapsed`` seconds, in words.
+
+    >>> time_left(60, 240, 60.0), time_left(200, 240, 200.0), time_left(0, 240, 1.0)
+    ('about 3 min left', 'about 40 s left', '')
+    """
+    if done <= 0 or done >= total:
+        return ""
+    left = (total - done) * elapsed / done
+    return f"about {round(left / 60)} min left" if left >= 90 else f"about {max(5, round(left / 5) * 5)} s left"
 
 
 # --- crops --------------------------------------------------------------------------------------
@@ -116,6 +130,13 @@ def make_crops(deck: DeckFaces, opts: EnrolOptions, progress: Progress = _quiet,
     jobs = [(opts.seed, i, True, opts.none_per_scene) for i in range(opts.scenes)]
     jobs += [(opts.seed + 1, i, False, opts.none_per_scene) for i in range(opts.replay_scenes)]
     results = []
+    t0 = time.perf_counter()
+
+    def say(k: int) -> None:
+        left = time_left(k + 1, len(jobs), time.perf_counter() - t0)
+        progress(span[0] + (span[1] - span[0]) * (k + 1) / len(jobs), f"scenes {k + 1}/{len(jobs)}"
+                 + (f", {left}" if left else ""))
+
     if opts.workers > 1:
         from sisepai.datasets.pool import worker_pool
 
@@ -124,12 +145,12 @@ def make_crops(deck: DeckFaces, opts: EnrolOptions, progress: Progress = _quiet,
         with worker_pool(opts.workers, _init_worker, (deck,)) as pool:
             for k, r in enumerate(pool.map(_crops_job, jobs, chunksize=4)):
                 results.append(r)
-                progress(span[0] + (span[1] - span[0]) * (k + 1) / len(jobs), f"scenes {k + 1}/{len(jobs)}")
+                say(k)
     else:
         _init_worker(deck)
         for k, job in enumerate(jobs):
             results.append(_crops_job(job))
-            progress(span[0] + (span[1] - span[0]) * (k + 1) / len(jobs), f"scenes {k + 1}/{len(jobs)}")
+            say(k)
     n_val = max(1, opts.scenes // 10)
 
     def join(parts):
@@ -214,7 +235,10 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
     for _ in range(4):
         step(*batch())
     per_step = (time.perf_counter() - t0) / 4
-    total = max(1, opts.steps - 4) if opts.steps else max(10, int(opts.minutes * 60 / per_step) - 4)
+    budget = opts.minutes > 0
+    if not budget and opts.steps < 5:
+        raise ValueError(f"an enrolment takes at least 5 steps, not {opts.steps}")
+    total = max(10, int(opts.minutes * 60 / per_step) - 4) if budget else max(1, opts.steps - 4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=opts.lr, total_steps=total)
     losses = []
     started = time.perf_counter()
@@ -222,12 +246,13 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
     for k in range(total):
         losses.append(step(*batch()))
         sched.step()
-        if not opts.steps and time.perf_counter() > deadline:  # the machine got slower than timed (other work): stop in time
+        if budget and time.perf_counter() > deadline:  # the machine got slower than timed (other work): stop in time
             progress(span[1], f"adapting stopped at {k + 1}/{total} steps: out of time")
             break
         if k % 5 == 0 or k == total - 1:
+            left = time_left(k + 1, total, time.perf_counter() - started)
             progress(span[0] + (span[1] - span[0]) * (k + 1) / total,
-                     f"adapting {k + 1}/{total} steps, loss {np.mean(losses[-20:]):.3f}")
+                     f"adapting {k + 1}/{total} steps, loss {np.mean(losses[-20:]):.3f}" + (f", {left}" if left else ""))
     model = model.to(memory_format=torch.contiguous_format)
     after = accuracy(model, *crops["deck_val"])
     report = {"steps": len(losses), "planned_steps": total, "seconds_per_step": round(per_step, 3),

@@ -41,7 +41,8 @@ DRAFT_SECONDS = 3600
 class EnrolRequest(BaseModel):
     draft: str = Field(..., max_length=64)
     name: str = Field(..., min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")
-    minutes: float = Field(4.0, ge=0.05, le=30)
+    steps: int = Field(240, ge=5, le=5000, description="adaptation steps: the same deck reader however busy the server")
+    minutes: float | None = Field(None, ge=0.05, le=30, description="a time budget instead of steps")
 
 
 @router.get("", summary="The enrolled decks the recogniser can read",
@@ -103,15 +104,18 @@ async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, d
             "faces": [{"code": c, "image": _thumbnail(faces.faces[c])} for c in faces.codes]}
 
 
-def enrol_command(name: str, folder: Path, minutes: float) -> list[str]:
+def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | None = None) -> list[str]:
     """The command line that enrols the faces in ``folder`` as ``name``: the service runs the
     ``sisepai deck add`` command in a process of its own and imports no training code itself.
 
-    >>> enrol_command("fam", Path("/tmp/f"), 4.0)[-9:]
-    ['deck', 'add', 'fam', '/tmp/f', '--force', '--minutes', '4.0', '--progress', 'lines']
+    >>> enrol_command("fam", Path("/tmp/f"))[-9:]
+    ['deck', 'add', 'fam', '/tmp/f', '--force', '--steps', '240', '--progress', 'lines']
+    >>> enrol_command("fam", Path("/tmp/f"), minutes=0.5)[-4:-2]
+    ['--minutes', '0.5']
     """
+    budget = ["--minutes", str(minutes)] if minutes else ["--steps", str(steps)]
     return [sys.executable, "-m", "sisepai.engine.cli", "deck", "add", name, str(folder),
-            "--force", "--minutes", str(minutes), "--progress", "lines"]
+            "--force", *budget, "--progress", "lines"]
 
 
 def read_progress(job: dict, line: str) -> None:
@@ -212,7 +216,7 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
         folder = await run_in_threadpool(new_faces_folder)
         await run_in_threadpool(faces.save, folder)
         process = await asyncio.create_subprocess_exec(
-            *enrol_command(body.name, folder, body.minutes), stdin=asyncio.subprocess.DEVNULL,
+            *enrol_command(body.name, folder, body.steps, body.minutes), stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     except OSError as exc:
         job["error"] = f"could not start the enrolment: {exc}"
