@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -67,11 +68,34 @@ def _cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+PHOTO_FILES = {"astronaut": "astronaut.png", "coffee": "coffee.png", "chelsea": "chelsea.png",
+               "rocket": "rocket.jpg", "immunohistochemistry": "ihc.png", "hubble_deep_field": "hubble_deep_field.jpg",
+               "camera": "camera.png", "brick": "brick.png", "grass": "grass.png", "gravel": "gravel.png",
+               "rough_wall": "rough-wall.png", "cell": "cell.png", "moon": "moon.png", "page": "page.png",
+               "text": "text.png", "retina": "retina.jpg"}
+"""The file of each of :data:`PHOTOS` in scikit-image's data folder (some are fetched on demand only)."""
+
+
+@lru_cache(maxsize=1)
+def _shipped_photos() -> tuple[str, ...]:
+    """The names of :data:`PHOTOS` whose files scikit-image ships here, found without decoding any:
+    a worker decodes only the photos its scenes draw (decoding all 16 took a second a worker)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("skimage")
+    if spec is None or not spec.submodule_search_locations:
+        return ()
+    folder = Path(list(spec.submodule_search_locations)[0]) / "data"
+    return tuple(n for n in PHOTOS if (folder / PHOTO_FILES[n]).is_file())
+
+
 def _photo_bg(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    names = [n for n in PHOTOS if _photo(n) is not None]
+    names = list(_shipped_photos())
     if not names:
         return _felt(rng, w, h)
     img = _photo(names[int(rng.integers(len(names)))])
+    if img is None:
+        return _felt(rng, w, h)
     ph, pw = img.shape[:2]
     scale = max(w / pw, h / ph) * rng.uniform(1.0, 1.6)
     img = cv2.resize(img, (int(pw * scale) + 1, int(ph * scale) + 1), interpolation=cv2.INTER_LINEAR)

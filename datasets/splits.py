@@ -31,9 +31,10 @@ DECK_HAND_SEEDS = {"tune": 7250, "test": 7200}
 """Finished hands of stand-in deck k: seed DECK_HAND_SEEDS[split] + k."""
 FONT_SCENE_SEEDS = {"tune": 7150, "test": 7100}
 """Generated styles in the split's held-out fonts (their finished hands: the seed + 1)."""
-VIDEO_SEEDS = {"tune": {"design": [1], "standin": [(0, 11), (1, 12)]},
-               "test": {"design": [21], "standin": [(0, 31), (1, 32)]}}
-"""The live benchmark's videos: seeds of generated designs, and (stand-in deck, seed) pairs."""
+VIDEO_SEEDS = {"tune": {"design": [1], "standin": [(0, 11), (1, 12)], "real": [("tu-sac-scans", 13)]},
+               "test": {"design": [21], "standin": [(0, 31), (1, 32)], "real": []}}
+"""The live benchmark's videos: seeds of generated designs, (stand-in deck, seed) pairs and
+(real deck, seed) pairs (:data:`REAL_DECKS`)."""
 PAPER_DECKS = {"tune": 2, "test": 4}
 """How many paper decks (:mod:`sisepai.models.paper_eval`: training fonts on far papers) each split has."""
 PAPER_SEEDS = {"tune": 7450, "test": 7400}
@@ -45,7 +46,7 @@ def seeds_of(split: str) -> set[int]:
     n = STANDIN_DECKS[split]
     out = {DECK_SCENE_SEEDS[split] + k for k in range(n)} | {DECK_HAND_SEEDS[split] + k for k in range(n)}
     out |= {FONT_SCENE_SEEDS[split], FONT_SCENE_SEEDS[split] + 1}
-    out |= set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"]}
+    out |= set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"] + VIDEO_SEEDS[split]["real"]}
     out |= {PAPER_SEEDS[split]} | {PAPER_SEEDS[split] + 10 + k for k in range(PAPER_DECKS[split])}
     if split in REAL_SCENE_SEEDS:
         out |= {REAL_SCENE_SEEDS[split] + off + k for k in range(len(REAL_DECKS[split])) for off in (0, 100, 200)}

@@ -51,13 +51,17 @@ class GameVideo:
 
     def __init__(self, seed: int = 0, seconds: float = 60.0, fps: float = 10.0, size: tuple[int, int] = (1280, 720),
                  step: float = 1.6, hands_over: bool = True, font_split: str = "train",
-                 style: DeckStyle | None = None):
+                 style: DeckStyle | None = None, deck=None):
+        """``deck`` (a :class:`~sisepai.datasets.deck_faces.DeckFaces`) plays a real deck's faces,
+        at its own proportions, instead of a generated style's."""
         self.seed, self.seconds, self.fps, self.size = seed, seconds, fps, size
         self.rng = np.random.default_rng([seed, 0x71DE0])
         w, h = size
         drawn = DeckStyle.random(self.rng, font_split)  # drawn even for a given deck: the seed's other choices stay
         self.style = copy.deepcopy(style) if style is not None else drawn
         self.style.aspect = float(self.rng.uniform(3.3, 4.5))  # roomy decks keep a 4-seat table readable
+        if deck is not None:
+            self.style.aspect = deck.aspect
         self.camera = Camera.random(self.rng, w, h, max_tilt=20)
         self.camera.blur, self.camera.motion, self.camera.noise = 0.0, 0, min(self.camera.noise, 3.0)
         self.camera.shadow = self.camera.glare = False
@@ -74,7 +78,8 @@ class GameVideo:
         self._script(step)
         face_w = int(max(24, self.card_w * 1.4))
         self.face_w = face_w
-        self.faces = {c: render_face(c, self.style, face_w, np.random.default_rng([seed, i]))
+        self.faces = {c: deck.face(c, face_w, np.random.default_rng([seed, i])) if deck is not None and c in deck.faces
+                      else render_face(c, self.style, face_w, np.random.default_rng([seed, i]))
                       for i, c in enumerate(CARD_CODES)}
         self.back = render_back(self.style, face_w, np.random.default_rng(seed))
         self.sweeps = self._sweeps()
@@ -288,12 +293,12 @@ class TurnVideo(GameVideo):
 
     def __init__(self, seed: int = 0, cards: int = 30, seconds: float = 60.0, fps: float = 10.0,
                  size: tuple[int, int] = (1280, 720), hands_over: bool = True, font_split: str = "train",
-                 centre_share: float = 0.4, style: DeckStyle | None = None):
+                 centre_share: float = 0.4, style: DeckStyle | None = None, deck=None):
         self.cards_in_view = cards
         self.centre_share = centre_share
         self.start: list[dict] = []
         super().__init__(seed=seed, seconds=seconds, fps=fps, size=size, hands_over=hands_over,
-                         font_split=font_split, style=style)
+                         font_split=font_split, style=style, deck=deck)
 
     def _edge_point(self, seat: str, depth: float, along: float) -> tuple[float, float]:
         """A table point ``depth`` in from ``seat``'s edge and ``along`` it (left to right as that

@@ -209,6 +209,32 @@ def _layouts_with_misses(result: dict) -> dict:
     return out
 
 
+def grid_cuts(deck, seed: int, recognizer) -> dict:
+    """``deck cut`` on photos of ``deck``'s grid on every kind of table: whether the cut is whole
+    with every face in its cell, how far the outlines are off (card widths) and how many doubts it
+    notes (each one a false doubt, as the grid is laid right)."""
+    from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
+    from sisepai.vision.decks.faces import DeckError
+    from sisepai.vision.decks.grid import cut_grid
+
+    out = {}
+    for table in TABLE_KINDS:
+        photo = grid_photo(deck, table, seed=seed)
+        try:
+            cut = cut_grid([photo.image], recognizer)
+        except DeckError as exc:
+            out[table] = {"whole": False, "problem": str(exc)[:200]}
+            continue
+        width = float(np.median([np.linalg.norm(o[1] - o[0]) for o in photo.outlines.values()]))
+        off = max(float(np.linalg.norm(box.mean(0) - photo.outlines[code].mean(0))) / width
+                  for code, (_, box) in cut.outlines.items())
+        out[table] = {"whole": len(cut) == len(photo.outlines) and off < 0.5, "worst_offset": round(off, 3),
+                      "doubts": len(cut.notes), "finder": cut.finder}
+    out["whole"] = sum(v["whole"] for v in out.values())
+    out["doubts"] = sum(v.get("doubts", 0) for k, v in out.items() if isinstance(v, dict))
+    return out
+
+
 def real_decks(work: Path, split: str, scenes: int, opts=None, hand_scenes: int = 100,
                detector: Path | None = None, reader: Path | None = None) -> dict:
     """Every real printed deck of ``split`` (:data:`sisepai.datasets.splits.REAL_DECKS`) found on this
@@ -246,7 +272,9 @@ def real_decks(work: Path, split: str, scenes: int, opts=None, hand_scenes: int 
         z, e = evaluate_recognizer(general, data), evaluate_recognizer(adapted, data)
         hz = detections_of(general, hands, work / "hands" / f"real-{name}{tag}.zero.pkl")
         he = detections_of(adapted, hands, work / "hands" / f"real-{name}{tag}.enrolled.pkl")
+        grids = grid_cuts(DeckFaces.load(folder), seed + 200, general)
         out[name] = {"scenes": scenes, "zero_shot": _layouts_with_misses(z), "enrolled": _layouts_with_misses(e),
+                     "grid_photos": grids,
                      "finished_hands_zero_shot": evaluate_hands(hz), "finished_hands_enrolled": evaluate_hands(he),
                      "top_misreads_zero_shot": z["top_misreads"], "ms_median_zero_shot": z["ms_median"]}
         print(f"real-{name}", json.dumps(out[name]), flush=True)

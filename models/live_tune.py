@@ -38,15 +38,20 @@ def tuning_videos(work: Path, cards: tuple[int, ...] = CARDS):
     from sisepai.datasets.standin import standin_style
     from sisepai.datasets.video import TurnVideo
 
+    from sisepai.datasets.deck_faces import DeckFaces
+    from sisepai.datasets.splits import real_deck_folder
+
     seeds = VIDEO_SEEDS["tune"]
     plan = [("design", None, s) for s in seeds["design"]] + [("standin", k, s) for k, s in seeds["standin"]]
+    plan += [("real", name, s) for name, s in seeds.get("real", []) if real_deck_folder(name) is not None]
     for n in cards:
         for kind, k, seed in plan:
             name = f"tune-{kind}-{seed}-{n}"
             video, truth = work / "videos" / f"{name}.mp4", work / "videos" / f"{name}.json"
             if not truth.exists():
-                style = standin_style(k, "tune")[0] if k is not None else None
-                record = TurnVideo(seed=seed, cards=n, font_split=FONTS["tune"], style=style).write(video)
+                style = standin_style(k, "tune")[0] if kind == "standin" else None
+                deck = DeckFaces.load(real_deck_folder(k)) if kind == "real" else None
+                record = TurnVideo(seed=seed, cards=n, font_split=FONTS["tune"], style=style, deck=deck).write(video)
                 truth.write_text(json.dumps(record["events"]))
             yield name, video, json.loads(truth.read_text())
 

@@ -96,7 +96,7 @@ def test_confirm_a_photographed_hand_on_a_phone_and_record_it(server, tmp_path):
 
     # a hand whose 21 cards all show, and which the shipped recogniser reads exactly: this test is
     # about the page's confirm-and-record flow; how often hands read exactly is in the model card
-    scene = make_scene(5, 5, layout="hand", plain=True)
+    scene = make_scene(20, 20, layout="hand", plain=True)
     truth = sorted(c["card"] for c in scene.cards if c["zone"] == "hand")
     photo = tmp_path / "hand.png"
     cv2.imwrite(str(photo), scene.image[..., ::-1])

@@ -1,0 +1,49 @@
+"""The real tuning deck as the generator draws it: scenes of every layout, grid photos and videos."""
+
+import numpy as np
+import pytest
+
+from sisepai.datasets.deck_faces import DeckFaces
+from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, VIDEO_SEEDS, real_deck_folder, seeds_of
+
+
+@pytest.fixture(scope="module")
+def deck() -> DeckFaces:
+    folder = real_deck_folder(REAL_DECKS["tune"][0])
+    if folder is None:
+        pytest.skip("the real tuning deck is not on this machine")
+    return DeckFaces.load(folder)
+
+
+def test_the_real_deck_is_a_tuning_deck_only():
+    assert REAL_DECKS["tune"] and not set(REAL_DECKS["tune"]) & set(REAL_DECKS["test"])
+    assert REAL_SCENE_SEEDS["tune"] in seeds_of("tune") and REAL_SCENE_SEEDS["tune"] not in seeds_of("test")
+    assert all(s in seeds_of("tune") for _, s in VIDEO_SEEDS["tune"]["real"])
+
+
+@pytest.mark.parametrize("layout", ["table", "fan", "hand", "heap"])
+def test_scenes_of_every_layout_lay_the_real_faces(deck, layout):
+    from sisepai.datasets.scene import make_scene
+
+    scene = make_scene(REAL_SCENE_SEEDS["tune"], 0, layout=layout, size=(640, 360), deck=deck)
+    assert scene.style.aspect == deck.aspect
+    assert sum(c["labelled"] for c in scene.cards) >= 3
+
+
+def test_a_video_plays_the_real_faces(deck):
+    from sisepai.datasets.video import TurnVideo
+
+    video = TurnVideo(seed=VIDEO_SEEDS["tune"]["real"][0][1], cards=10, seconds=12, fps=2, size=(640, 360), deck=deck)
+    assert video.style.aspect == deck.aspect
+    face = video.faces["GK"].image[..., :3].astype(np.float32)
+    scan = deck.face("GK", video.face_w).image[..., :3].astype(np.float32)
+    assert np.abs(face - scan).mean() < 12  # the scan, a little brighter or darker per copy
+    assert len(video.events) >= 1
+
+
+def test_grid_photos_of_the_real_deck_on_every_table(deck):
+    from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
+
+    for table in TABLE_KINDS:
+        photo = grid_photo(deck, table, seed=REAL_SCENE_SEEDS["tune"] + 200, size=(800, 600))
+        assert len(photo.outlines) == 28 and photo.image.shape == (600, 800, 3)
