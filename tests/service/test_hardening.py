@@ -2,9 +2,9 @@
 
 import struct
 import threading
-import time
 import zlib
 
+import cv2
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -24,10 +24,12 @@ class BlockingRecognizer(CountingRecognizer):
         super().__init__()
         self.release = threading.Event()
         self.started = threading.Event()
+        self.finished = threading.Event()
 
     def recognize(self, image, zoom_out=True, memory=None):
         self.started.set()
         self.release.wait(10)
+        self.finished.set()
         return super().recognize(image, zoom_out, memory)
 
 
@@ -51,12 +53,13 @@ def png_bomb(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b"")
 
 
-def test_a_hand_over_the_rules_size_gets_422_at_once(tmp_path):
+def test_a_hand_over_the_rules_size_gets_422_at_once(tmp_path, monkeypatch):
+    import sisepai.engine.advice as advice_module
+
+    monkeypatch.setattr(advice_module, "distance_counts", lambda *a, **k: pytest.fail("searched before refusing"))
     with client(tmp_path) as c:
-        t = time.perf_counter()
         r = c.post("/api/advise", json={"cards": THIRTY})
         assert r.status_code == 422 and "at most 21" in r.json()["detail"]
-        assert time.perf_counter() - t < 2
 
 
 def test_recognition_runs_in_a_bounded_pool_and_health_stays_quick(tmp_path):
@@ -66,10 +69,10 @@ def test_recognition_runs_in_a_bounded_pool_and_health_stays_quick(tmp_path):
         worker = threading.Thread(target=lambda: first.update(r=c.post("/api/recognize", files={"file": ("a.jpg", jpeg(), "image/jpeg")})))
         worker.start()
         assert rec.started.wait(5)
-        t = time.perf_counter()
+        # answered while the recognition is still held: the event loop is free while one runs
         assert c.get("/api/health").status_code == 200
         assert c.post("/api/score", json={"cards": READY + " YK"}).json()["winning"]
-        assert time.perf_counter() - t < 1.0  # the event loop is free while a recognition runs
+        assert not rec.finished.is_set()
         busy = c.post("/api/recognize", files={"file": ("b.jpg", jpeg(), "image/jpeg")})
         assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
         rec.release.set()
@@ -78,13 +81,14 @@ def test_recognition_runs_in_a_bounded_pool_and_health_stays_quick(tmp_path):
 
 
 @pytest.mark.parametrize("side", [20_000, 30_000])
-def test_an_image_bomb_is_refused_from_its_header(tmp_path, side):
+def test_an_image_bomb_is_refused_from_its_header(tmp_path, side, monkeypatch):
     rec = CountingRecognizer()
     with client(tmp_path, rec) as c:
-        t = time.perf_counter()
-        r = c.post("/api/recognize", files={"file": ("bomb.png", png_bomb(side, side), "image/png")})
+        with monkeypatch.context() as patch:  # refused from its header, before any decoding
+            patch.setattr(cv2, "imdecode", lambda *a: pytest.fail("the bomb was decoded"))
+            r = c.post("/api/recognize", files={"file": ("bomb.png", png_bomb(side, side), "image/png")})
         assert r.status_code == 413 and ("too many pixels" in r.json()["detail"] or "too large" in r.json()["detail"])
-        assert time.perf_counter() - t < 2 and rec.calls == 0
+        assert rec.calls == 0
         medium = c.post("/api/recognize", files={"file": ("m.png", png_bomb(8000, 8000), "image/png")})
         assert medium.status_code == 413 and "8000x8000" in medium.json()["detail"]
 
@@ -200,11 +204,10 @@ def test_a_progressive_jpeg_scan_bomb_is_refused_before_decoding(tmp_path):
             decode_image(bomb, "bomb.jpg")
     camera = cv2.imencode(".jpg", np.full((3000, 4000, 3), 120, np.uint8), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])[1]
     assert decode_image(camera.tobytes()).shape == (3000, 4000, 3)  # a phone's progressive JPEG still reads
-    with client(tmp_path) as c:
-        t = time.perf_counter()
+    with client(tmp_path) as c, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cv2, "imdecode", lambda *a: pytest.fail("the bomb was decoded"))
         r = c.post("/api/recognize", files={"file": ("bomb.jpg", bomb, "image/jpeg")})
         assert r.status_code in (400, 422) and "scans" in r.text
-        assert time.perf_counter() - t < 3.0
 
 
 def test_a_live_frame_while_every_worker_is_busy_gets_a_busy_answer(tmp_path):
