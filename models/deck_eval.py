@@ -337,6 +337,17 @@ def main(argv: list[str] | None = None) -> int:
         out = args.work / f"summary-real{args.label}{candidates}.json"
         out.write_text(json.dumps(summary, indent=1) + "\n")
         print(json.dumps(summary, indent=1))
+        from .records import at_defaults, file_hash, shipped_models, write_record
+
+        if summary["real_decks"] and at_defaults(p, args, ("real_scenes", "real_hand_scenes", "set")):
+            # the real tuning deck's numbers the model card and README quote; a candidate's apart
+            models = (shipped_models() | ({"detector": file_hash(args.detector)} if args.detector else {})
+                      | ({"reader": file_hash(args.reader)} if args.reader else {}))
+            name = "real_deck_tune" + "".join(f".candidate-{file_hash(m)[:8]}" for m in (args.detector, args.reader) if m)
+            write_record(name, "python -m sisepai.models.deck_eval WORK --split tune --only-real", summary,
+                         split="tune", models=models, options={"real_scenes": args.real_scenes,
+                                                                "real_hand_scenes": args.real_hand_scenes,
+                                                                "enrol": vars(opts)})
         return 0
     summary = run(args.work, args.split, args.scenes, opts, args.label, args.hand_scenes, args.detector, args.reader)
     if args.split == "test":
