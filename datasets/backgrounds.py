@@ -19,10 +19,16 @@ PHOTOS = ("astronaut", "coffee", "chelsea", "rocket", "immunohistochemistry", "h
 
 @lru_cache(maxsize=32)
 def _photo(name: str) -> np.ndarray | None:
+    """One of :data:`PHOTOS` as RGB, decoded from scikit-image's data folder with Pillow (the pixels
+    ``skimage.data`` gives, without importing ``skimage.io`` and SciPy: half a second a worker)."""
+    folder = _skimage_data_folder()
+    if folder is None or name in FELT_INSTEAD:
+        return None
     try:
-        from skimage import data
+        from PIL import Image
 
-        img = getattr(data, name)()
+        with Image.open(folder / PHOTO_FILES[name]) as f:
+            img = np.asarray(f)
     except Exception:  # noqa: BLE001 - a missing sample (or skimage) just means one fewer photo
         return None
     if img.ndim == 2:
@@ -75,18 +81,28 @@ PHOTO_FILES = {"astronaut": "astronaut.png", "coffee": "coffee.png", "chelsea": 
                "text": "text.png", "retina": "retina.jpg"}
 """The file of each of :data:`PHOTOS` in scikit-image's data folder (some are fetched on demand only)."""
 
+FELT_INSTEAD = frozenset({"rough_wall"})
+"""Photos drawn as felt: ``skimage.data`` has no loader for this file, so generated scenes have
+always had felt where it was drawn, and every seed keeps giving the same scenes."""
+
 
 @lru_cache(maxsize=1)
 def _shipped_photos() -> tuple[str, ...]:
     """The names of :data:`PHOTOS` whose files scikit-image ships here, found without decoding any:
     a worker decodes only the photos its scenes draw (decoding all 16 took a second a worker)."""
+    folder = _skimage_data_folder()
+    return tuple(n for n in PHOTOS if (folder / PHOTO_FILES[n]).is_file()) if folder else ()
+
+
+@lru_cache(maxsize=1)
+def _skimage_data_folder() -> Path | None:
+    """scikit-image's data folder, found without importing scikit-image; ``None`` without it."""
     import importlib.util
 
     spec = importlib.util.find_spec("skimage")
     if spec is None or not spec.submodule_search_locations:
-        return ()
-    folder = Path(list(spec.submodule_search_locations)[0]) / "data"
-    return tuple(n for n in PHOTOS if (folder / PHOTO_FILES[n]).is_file())
+        return None
+    return Path(list(spec.submodule_search_locations)[0]) / "data"
 
 
 def _photo_bg(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
