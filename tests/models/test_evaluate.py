@@ -61,4 +61,4 @@ def test_fans_read_at_their_measured_level(recognizer, tmp_path):
     for i in range(12):
         generate_one(tmp_path, i, opts)
     fan = evaluate_recognizer(recognizer, tmp_path)["layouts"]["fan"]
-    assert fan["scenes"] == 12 and fan["f1"] >= 0.83, fan
+    assert fan["scenes"] == 12 and fan["f1"] >= 0.84, fan  # one card fewer reads 0.841
