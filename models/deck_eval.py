@@ -301,6 +301,22 @@ def honest_zero_shot(work: Path, scenes: int, detector: Path | None = None, font
             "finished_hands": evaluate_hands(detections_of(general, hands, work / "hands" / f"{fonts}{tag}.zero.pkl"))}
 
 
+def _record_of(base: str, detector: Path | None, reader: Path | None) -> tuple[str, dict[str, str]]:
+    """A record's name and the hashes of the models it measures: the shipped ones, but for a
+    candidate ``detector`` or ``reader``, whose measurement has a record of its own so that it never
+    replaces the shipped models'.
+
+    >>> _record_of("deck_eval", None, None)[0]
+    'deck_eval'
+    """
+    from .records import file_hash, shipped_models
+
+    candidates = {"detector": detector, "reader": reader}
+    models = shipped_models() | {part: file_hash(path) for part, path in candidates.items() if path}
+    name = base + "".join(f".candidate-{file_hash(path)[:8]}" for path in candidates.values() if path)
+    return name, models
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m sisepai.models.deck_eval", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -337,13 +353,11 @@ def main(argv: list[str] | None = None) -> int:
         out = args.work / f"summary-real{args.label}{candidates}.json"
         out.write_text(json.dumps(summary, indent=1) + "\n")
         print(json.dumps(summary, indent=1))
-        from .records import at_defaults, file_hash, shipped_models, write_record
+        from .records import at_defaults, write_record
 
         if summary["real_decks"] and at_defaults(p, args, ("real_scenes", "real_hand_scenes", "set")):
             # the real tuning deck's numbers the model card and README quote; a candidate's apart
-            models = (shipped_models() | ({"detector": file_hash(args.detector)} if args.detector else {})
-                      | ({"reader": file_hash(args.reader)} if args.reader else {}))
-            name = "real_deck_tune" + "".join(f".candidate-{file_hash(m)[:8]}" for m in (args.detector, args.reader) if m)
+            name, models = _record_of("real_deck_tune", args.detector, args.reader)
             write_record(name, "python -m sisepai.models.deck_eval WORK --split tune --only-real", summary,
                          split="tune", models=models, options={"real_scenes": args.real_scenes,
                                                                 "real_hand_scenes": args.real_hand_scenes,
@@ -352,12 +366,9 @@ def main(argv: list[str] | None = None) -> int:
     summary = run(args.work, args.split, args.scenes, opts, args.label, args.hand_scenes, args.detector, args.reader)
     if args.split == "test":
         summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, reader=args.reader)
-        from .records import at_defaults, file_hash, shipped_models, write_record
+        from .records import at_defaults, write_record
 
-        models = (shipped_models() | ({"detector": file_hash(args.detector)} if args.detector else {})
-                  | ({"reader": file_hash(args.reader)} if args.reader else {}))
-        # a candidate's measurement has a record of its own, so it never replaces the shipped models'
-        name = "deck_eval" + "".join(f".candidate-{file_hash(m)[:8]}" for m in (args.detector, args.reader) if m)
+        name, models = _record_of("deck_eval", args.detector, args.reader)
         if not at_defaults(p, args, ("scenes", "hand_scenes", "honest_scenes", "set")):
             print("not recorded: the test record is made with the default sizes and enrolment options")
         else:

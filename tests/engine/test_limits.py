@@ -1,6 +1,5 @@
 """Work limits: input bigger than any real hand is refused at once, with a short message."""
 
-
 import pytest
 
 from sisepai.engine import advise, score
