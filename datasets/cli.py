@@ -30,6 +30,9 @@ only on (seed, i) and the options. --shard K/N makes scene i when i mod N == K-1
 
 PRINTED_CHOICES = {"auto": None, "on": True, "off": False}
 """``--printed`` -> :attr:`~.export.GenerateOptions.printed`."""
+FAMILY_NAMES = ("vietnamese", "taiwanese", "singapore")
+"""``--family``'s choices: :data:`sisepai.datasets.families.FAMILIES`, named here so that ``--help``
+needs no OpenCV (``tests/datasets/test_families.py`` checks the two agree)."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -91,6 +94,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="printed-deck traits (printed papers, inner borders, a word between the ends, brush "
                         "strokes, print flaws): auto (default) draws them for the training fonts only; off "
                         "gives the plain generated styles, e.g. to replay them beside printed ones in training")
+    p.add_argument("--family", choices=FAMILY_NAMES, default=None,
+                   help="make every deck a printing of this family (printed traits on, in any --fonts), e.g. "
+                        "to see how a model reads Taiwanese-style decks; default: half the printed decks "
+                        "belong to a family drawn at random")
     p.add_argument("--format", default="yolo-obb", metavar="LIST",
                    help="label formats, comma-separated: yolo-obb (ultralytics OBB labels, the default), coco "
                         "(annotations/instances_{train,val}.json), hf (a Hugging Face imagefolder: "
@@ -158,7 +165,8 @@ def _generate(args) -> int:
     formats = check_formats(args.format)
     opts = GenerateOptions(seed=args.seed, size=args.size, layouts=args.layouts, val=args.val, crops=args.crops,
                            font_split=args.fonts, max_tilt=args.max_tilt, deck_faces=deck_faces,
-                           yolo="yolo-obb" in formats, printed=PRINTED_CHOICES[args.printed])
+                           yolo="yolo-obb" in formats, printed=PRINTED_CHOICES[args.printed],
+                           family=args.family)
     out: Path = args.out
     try:
         prepare_folders(out, yolo=opts.yolo)
@@ -233,7 +241,7 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
 
     return {"generator": GENERATOR_VERSION, "n": args.n, "seed": args.seed, "layouts": list(args.layouts),
             "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
-            "max_tilt": args.max_tilt, "printed": args.printed, "formats": list(formats),
+            "max_tilt": args.max_tilt, "printed": args.printed, "family": args.family, "formats": list(formats),
             "deck_faces": Path(deck_faces).name if deck_faces else None, "shard": list(args.shard),
             **({"deck_prints": _deck_prints(deck_faces)} if deck_faces else {})}
 

@@ -45,6 +45,8 @@ class GenerateOptions:
     """Write the ultralytics OBB labels (``labels/``)."""
     printed: bool | None = None
     """Printed-deck traits on (``True``), off (``False``) or as the fonts' split decides (``None``)."""
+    family: str | None = None
+    """Every deck a printing of this family (:data:`~.families.FAMILIES`), printed traits on."""
 
 
 @lru_cache(maxsize=4)
@@ -102,7 +104,8 @@ def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
     """Make and write scene ``index``; returns a small summary for the progress display."""
     deck = _deck_faces(opts.deck_faces) if opts.deck_faces else None
     scene = make_scene(opts.seed, index, size=opts.size, layouts=opts.layouts, font_split=opts.font_split,
-                       max_tilt=opts.max_tilt, deck=deck, printed=opts.printed)
+                       max_tilt=opts.max_tilt, deck=deck, printed=opts.printed,
+                       family=opts.family)
     split = split_of(opts.seed, index, opts.val)
     name = f"{index:06d}"
     bgr = scene.image[..., ::-1]

@@ -92,10 +92,13 @@ class DeckStyle:
     printed: dict = field(default_factory=dict)  # printed-deck traits, :mod:`.printed`
 
     @classmethod
-    def random(cls, rng: np.random.Generator, font_split: str = "train", printed: bool | None = None) -> "DeckStyle":
+    def random(cls, rng: np.random.Generator, font_split: str = "train", printed: bool | None = None,
+               family: str | None = None) -> "DeckStyle":
         """A random deck style. ``printed`` (default: for the training fonts only) adds the
         printed-deck traits of :mod:`.printed`, drawn from their own stream so every other choice
-        of a seed stays the same."""
+        of a seed stays the same. ``family`` (one of :data:`~.families.FAMILIES`) makes the deck a
+        printing of that family whatever the split (printed traits on), as the family tuning check
+        draws its decks in the tuning fonts."""
         fonts = fonts_of(font_split)
         font = fonts[int(rng.integers(len(fonts)))]
         palette = suit_palette(rng)
@@ -133,19 +136,20 @@ class DeckStyle:
             back=_hsv(rng.uniform(12, 32), rng.uniform(0.6, 1.0), rng.uniform(0.7, 1.0)),
             seed=int(rng.integers(2**31)),
         )
-        if printed if printed is not None else font_split == "train":
+        if family is not None or (printed if printed is not None else font_split == "train"):
             style.printed = draw_printed_traits(np.random.default_rng([style.seed, 0x9E1]))
             style.palette.update(style.printed["papers"])
             family_rng = np.random.default_rng([style.seed, 0xFA11])  # a stream of its own, as above
-            if family_rng.random() < FAMILY_SHARE:
-                apply_family(style, draw_family(family_rng))
+            if family_rng.random() < FAMILY_SHARE or family is not None:
+                apply_family(style, draw_family(family_rng, family))
         return style
 
     def summary(self) -> dict:
         return {"font": self.font.family, "font_file": self.font.file, "style": self.font.style,
                 "holdout_font": self.font.holdout, "aspect": round(self.aspect, 2),
                 "both_ends": self.both_ends, "glyphs": "".join(self.glyphs[c] for c in CARD_CODES[:7])
-                + "/" + "".join(self.glyphs[c] for c in CARD_CODES[14:21])}
+                + "/" + "".join(self.glyphs[c] for c in CARD_CODES[14:21]),
+                "family": (self.printed or {}).get("family", {}).get("name")}
 
 
 def choose_glyphs(rng: np.random.Generator, font: FontInfo) -> dict[str, str]:

@@ -39,6 +39,13 @@ PAPER_DECKS = {"tune": 2, "test": 4}
 """How many paper decks (:mod:`sisepai.models.paper_eval`: training fonts on far papers) each split has."""
 PAPER_SEEDS = {"tune": 7450, "test": 7400}
 """Paper deck k's style and far papers: this seed; its scenes: the seed + 10 + k."""
+FAMILY_SCENE_SEEDS = {"tune": 7950}
+"""Scenes of generated decks of printed family k (:data:`sisepai.datasets.families.FAMILIES`) in the
+split's held-out fonts: seed + k (:mod:`sisepai.models.choose`). Tuning only: the test split's
+families are the real decks of each style it holds."""
+FAMILY_COUNT = 3
+"""How many families :data:`FAMILY_SCENE_SEEDS` counts (``tests/datasets/test_splits.py`` checks it
+against :data:`sisepai.datasets.families.FAMILIES`)."""
 
 
 def seeds_of(split: str) -> set[int]:
@@ -48,6 +55,8 @@ def seeds_of(split: str) -> set[int]:
     out |= {FONT_SCENE_SEEDS[split], FONT_SCENE_SEEDS[split] + 1}
     out |= set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"] + VIDEO_SEEDS[split]["real"]}
     out |= {PAPER_SEEDS[split]} | {PAPER_SEEDS[split] + 10 + k for k in range(PAPER_DECKS[split])}
+    if split in FAMILY_SCENE_SEEDS:
+        out |= {FAMILY_SCENE_SEEDS[split] + k for k in range(FAMILY_COUNT)}
     if split in REAL_SCENE_SEEDS:
         out |= {REAL_SCENE_SEEDS[split] + off + k for k in range(len(REAL_DECKS[split])) for off in (0, 100, 200)}
     return out

@@ -45,15 +45,16 @@ MEASURE_ENROL_STEPS = 240
 
 
 def write_scenes(faces: Path | None, out: Path, n: int, seed: int, font_split: str = "train",
-                 layouts: tuple[str, ...] = ("table", "fan", "hand")) -> Path:
-    """``n`` scenes (all in ``val``) of the deck in ``faces``, or of generated styles in ``font_split``."""
+                 layouts: tuple[str, ...] = ("table", "fan", "hand"), family: str | None = None) -> Path:
+    """``n`` scenes (all in ``val``) of the deck in ``faces``, or of generated styles in ``font_split``
+    (each a printing of ``family`` when one is named)."""
     from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
 
     if (out / "done").exists():
         return out
     prepare_folders(out)
     opts = GenerateOptions(seed=seed, val=1.0, deck_faces=str(faces) if faces else None, font_split=font_split,
-                           layouts=layouts)
+                           layouts=layouts, family=family)
     for i in range(n):
         generate_one(out, i, opts)
     (out / "done").write_text("ok\n")

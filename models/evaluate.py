@@ -211,6 +211,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     exact = {"hands": 0, "exact": 0}
     misreads: dict[str, int] = {}
     times = []
+    per_scene = []  # (layout, tp, fp, fn) of each picture, for intervals over scenes
     for rec in records:
         img = cv2.imread(str(dataset / rec["image"]))
         if portrait:
@@ -226,6 +227,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
         s["fp"] += fp
         s["fn"] += fn
         s["scenes"] += 1
+        per_scene.append((rec["layout"], tp, fp, fn))
         for k, v in enumerate(outside_label_band(det.codes, det.centers, det.confidence, rec["cards"])):
             banded[rec["layout"]][k] += v
         bucket = card_width_bucket(rec["cards"], img.shape[1], img.shape[0])
@@ -268,4 +270,5 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     out["finished_hands"] = exact["hands"]
     out["top_misreads"] = dict(sorted(misreads.items(), key=lambda kv: -kv[1])[:15])
     out["ms_median"] = round(float(np.median(times)), 1) if times else None
+    out["per_scene"] = per_scene
     return out

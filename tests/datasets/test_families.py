@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from sisepai.datasets import families, standin
+from sisepai.datasets.font_splits import fonts_of
 from sisepai.datasets.families import FAMILIES, apply_family, bend_shading, draw_family, gloss
 from sisepai.datasets.render import DeckStyle, render_face
 
@@ -100,3 +101,18 @@ def test_gloss_whitens_and_bend_darkens_without_touching_the_corners_alpha():
 def test_an_unknown_family_is_refused():
     with pytest.raises(ValueError, match="unknown deck family"):
         draw_family(np.random.default_rng(0), "martian")
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_a_family_can_be_asked_for_in_the_tuning_fonts(name):
+    rng = np.random.default_rng(11)
+    styles = [DeckStyle.random(rng, "tune", family=name) for _ in range(4)]
+    assert all(s.printed["family"]["name"] == name for s in styles)
+    tuning_fonts = {f.file for f in fonts_of("tune")}
+    assert all(s.font.file in tuning_fonts for s in styles)  # the fonts of the split asked for
+
+
+def test_the_cli_offers_every_family_without_importing_opencv():
+    from sisepai.datasets.cli import FAMILY_NAMES
+
+    assert FAMILY_NAMES == FAMILIES

@@ -24,3 +24,11 @@ def test_tuning_and_test_stand_in_decks_differ():
     tune = {standin_style(k, "tune")[0].font.file for k in range(splits.STANDIN_DECKS["tune"])}
     test = {standin_style(k, "test")[0].font.file for k in range(splits.STANDIN_DECKS["test"])}
     assert not tune & test
+
+
+def test_the_family_tuning_scenes_count_every_family():
+    from sisepai.datasets.families import FAMILIES
+    from sisepai.datasets.splits import FAMILY_COUNT, FAMILY_SCENE_SEEDS
+
+    assert FAMILY_COUNT == len(FAMILIES)
+    assert {FAMILY_SCENE_SEEDS["tune"] + k for k in range(FAMILY_COUNT)} <= splits.seeds_of("tune")
