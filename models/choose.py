@@ -15,7 +15,9 @@ difference from the shipped models with a 95% interval from a paired bootstrap o
 shipping rule (:func:`verdict`): better on every real deck, and on no other set worse by more than
 :data:`WORSE_BY`.
 
-``python -m sisepai.models.choose WORK --reader runs/rd/reader.pt`` writes ``WORK/choose.json``.
+``python -m sisepai.models.choose WORK --reader runs/rd/reader.pt`` writes ``WORK/choose.json``. Each
+model pair reads each set once: its readings are kept in ``WORK/readings`` by the models' hashes
+(remove that folder after changing the recogniser's code).
 
 >>> verdict({"real-a": (0.01, -0.002, 0.02), "tune-fonts": (-0.002, -0.01, 0.006)})
 (True, [])
@@ -120,6 +122,12 @@ def measure(recognizer, data: Path) -> dict:
             "rows": [[tp, fp, fn] for _, tp, fp, fn in r["per_scene"]]}
 
 
+def _hash(model: Path | None, default: Path) -> str:
+    from .records import file_hash
+
+    return file_hash(model or default)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m sisepai.models.choose", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -134,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         if not path.is_file():
             p.error(f"no such model file: {path}")
     from sisepai.engine.progress import Progress
+    from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER
     from sisepai.vision.recognition.recognize import Recognizer
 
     args.work.mkdir(parents=True, exist_ok=True)
@@ -147,10 +157,15 @@ def main(argv: list[str] | None = None) -> int:
         name = f"{det.stem if det else 'shipped'}+{rd.stem if rd else 'shipped'}"
         if det and rd is None:
             name = f"{det.parent.parent.name}/{det.stem}+shipped"
-        recognizer = Recognizer.load(det, reader_weights=rd)
+        recognizer = None
         results[name] = {"detector": str(det) if det else None, "reader": str(rd) if rd else None, "sets": {}}
         for set_name, data in sets.items():
-            results[name]["sets"][set_name] = measure(recognizer, data)
+            cache = args.work / "readings" / f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}-{data.name}.json"
+            if not cache.exists():  # each model pair reads each set once, whatever run asks again
+                recognizer = recognizer or Recognizer.load(det, reader_weights=rd)
+                cache.parent.mkdir(exist_ok=True)
+                cache.write_text(json.dumps(measure(recognizer, data)))
+            results[name]["sets"][set_name] = json.loads(cache.read_text())
             bar.update(1)
     bar.close()
     shipped = next(iter(results.values()))

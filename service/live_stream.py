@@ -24,6 +24,9 @@ from .settings import Settings
 from .store import Ledger, check_table_name
 from .work import PoolFull, WorkPool
 
+LIVE_MAX_PIXELS = 4_200_000
+"""A live frame past this many pixels (a 2688x1520 frame; 1080p is 2.1 MP) is refused before it is
+decoded: a stream's frames are many, so each is held to what a webcam sends."""
 QUERY_FIELDS = ("rules", "hand", "seat", "claimed", "deck", "table", "lang")
 """Options the socket's query may carry; zones come only in a JSON message."""
 
@@ -166,7 +169,7 @@ class LiveStream:
 
             def work(frame: bytes):
                 # how late the frame is when its work begins: waiting for the socket and for a worker
-                return session.step(decode_image(frame, "frame"), t, dropped, time.perf_counter() - arrived)
+                return session.step(decode_image(frame, "frame", LIVE_MAX_PIXELS), t, dropped, time.perf_counter() - arrived)
 
             try:
                 state, events, result = await self.pool.run_fair(session, work, data)

@@ -6,19 +6,24 @@ from fastapi import HTTPException, UploadFile
 
 from .settings import Settings
 
-IMAGE_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp", "image/jpg"}
-
-
 async def read_upload(file: UploadFile, settings: Settings) -> tuple[bytes, str]:
-    """An uploaded image's bytes and a name for messages, its type and size checked (the
-    :mod:`.guards` middleware has already bounded the whole body)."""
+    """An uploaded image's bytes and a name for messages, its size checked (the :mod:`.guards`
+    middleware has already bounded the whole body) and its format told from its bytes, whatever
+    content type the client gave: 415 for anything but JPEG, PNG, WebP or BMP."""
+    from sisepai.vision.recognition.images import ImageError, image_format
+
     limit = int(settings.max_upload_mb * 1024 * 1024)
-    if file.content_type not in IMAGE_TYPES:
-        raise HTTPException(415, f"unsupported image type {str(file.content_type)[:40]!r}: send JPEG, PNG, WebP or BMP")
     data = await file.read(limit + 1)
     if len(data) > limit:
         raise HTTPException(413, f"image larger than {settings.max_upload_mb:g} MB")
-    return data, (file.filename or "upload")[:80]
+    name = (file.filename or "upload")[:80]
+    if not data:
+        raise HTTPException(422, f"{name}: empty file")
+    try:
+        image_format(data, name)
+    except ImageError as exc:
+        raise HTTPException(415, str(exc)) from None
+    return data, name
 
 
 def decode_or_refuse(data: bytes, name: str):

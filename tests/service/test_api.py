@@ -89,7 +89,9 @@ def test_upload_checks(tmp_path):
         typ = c.post("/api/recognize", files={"file": ("c.txt", b"hello", "text/plain")})
         assert typ.status_code == 415
         bad = c.post("/api/recognize", files={"file": ("d.jpg", b"not a jpeg", "image/jpeg")})
-        assert bad.status_code == 422 and "Traceback" not in bad.text
+        assert bad.status_code == 415 and "Traceback" not in bad.text
+        broken = c.post("/api/recognize", files={"file": ("d.jpg", jpeg()[:300], "image/jpeg")})
+        assert broken.status_code == 422 and "Traceback" not in broken.text
         empty = c.post("/api/score-image", files={"file": ("e.png", b"", "image/png")})
         assert empty.status_code == 422
 

@@ -243,3 +243,39 @@ def test_behind_a_reverse_proxy_writes_need_the_token(tmp_path):
     with client(tmp_path, allowed_hosts=("cards.example.org",), token="s3cret") as c:
         assert c.post("/api/ledger/players", json={"name": "Ann"}).status_code == 401
         assert c.post("/api/ledger/players", json={"name": "Ann"}, headers={"X-Sisepai-Token": "s3cret"}).status_code == 200
+
+
+@pytest.mark.parametrize("fmt,label", [(".tiff", "TIFF"), (".ppm", "PNM"), (".jp2", "JPEG 2000")])
+def test_formats_nobody_promised_are_refused_from_their_bytes_whatever_the_label(tmp_path, fmt, label, monkeypatch):
+    ok, buf = cv2.imencode(fmt, cv2.imdecode(__import__("numpy").frombuffer(jpeg(), "uint8"), cv2.IMREAD_COLOR))
+    assert ok
+    rec = CountingRecognizer()
+    with client(tmp_path, rec) as c:
+        with monkeypatch.context() as patch:
+            patch.setattr(cv2, "imdecode", lambda *a: pytest.fail("decoded a format nobody promised"))
+            r = c.post("/api/recognize", files={"file": ("photo.jpg", buf.tobytes(), "image/jpeg")})
+        assert r.status_code == 415 and label in r.json()["detail"] and "JPEG, PNG, WebP or BMP" in r.json()["detail"]
+        gif = c.post("/api/score-image", files={"file": ("g.png", b"GIF89a" + b"\0" * 40, "image/png")})
+        assert gif.status_code == 415 and "GIF" in gif.json()["detail"]
+        webp = cv2.imencode(".webp", cv2.imdecode(__import__("numpy").frombuffer(jpeg(), "uint8"), cv2.IMREAD_COLOR))[1]
+        assert c.post("/api/recognize", files={"file": ("w", webp.tobytes(), "application/octet-stream")}).status_code == 200
+    assert rec.calls == 1
+
+
+def test_a_picture_of_an_aspect_no_camera_makes_is_refused_not_a_server_error(tmp_path):
+    strip = jpeg(w=30, h=30000)
+    with client(tmp_path) as c:
+        for route in ("/api/recognize", "/api/score-image"):
+            r = c.post(route, files={"file": ("strip.jpg", strip, "image/jpeg")})
+            assert r.status_code == 422 and "30x30000" in r.json()["detail"], (route, r.text)
+
+
+def test_a_live_frame_is_held_to_a_webcams_size(tmp_path):
+    from sisepai.service.live_stream import LIVE_MAX_PIXELS
+
+    with client(tmp_path) as c, c.websocket_connect("/api/live") as ws:
+        ws.send_bytes(png_bomb(3000, 2000))  # 6 MP: a fine photo, too large for a stream's frame
+        answer = ws.receive_json()
+        assert 3000 * 2000 > LIVE_MAX_PIXELS and answer["type"] == "error" and "3000x2000" in answer["detail"]
+        ws.send_bytes(jpeg(1280, 720))
+        assert ws.receive_json()["type"] == "state"

@@ -17,6 +17,15 @@ import numpy as np
 
 MAX_PIXELS = 40_000_000
 """Larger images are refused (a 40-megapixel frame is far beyond any camera we read)."""
+MAX_ASPECT = 12.0
+"""A picture longer than this many times its width (either way) is refused: no camera or
+scanner makes one, and a single card is at most 1:6.5."""
+FORMATS = {"jpeg": "JPEG", "png": "PNG", "webp": "WebP", "bmp": "BMP"}
+"""The only formats decoded; the format is told from the bytes (:func:`image_format`), never from a
+name or a client's content type."""
+_OTHER_FORMATS = ((b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"), (b"GIF8", "GIF"), (b"\x00\x00\x00\x0cjP  ", "JPEG 2000"),
+                  (b"\xffO\xffQ", "JPEG 2000"), (b"\x00\x00\x00", "HEIF or AVIF"), (b"P1", "PNM"), (b"P2", "PNM"),
+                  (b"P3", "PNM"), (b"P4", "PNM"), (b"P5", "PNM"), (b"P6", "PNM"), (b"%PDF", "PDF"), (b"<", "SVG or HTML"))
 
 
 class ImageError(ValueError):
@@ -54,6 +63,29 @@ def load_image(path: str | Path) -> np.ndarray:
     if p.stat().st_size > 80_000_000:
         raise ImageError(f"{path}: file too large ({p.stat().st_size // 1_000_000} MB)")
     return decode_image(p.read_bytes(), str(path))
+
+
+def image_format(data: bytes, name: str = "upload") -> str:
+    """The format of an encoded image told from its first bytes: ``jpeg``, ``png``, ``webp`` or
+    ``bmp``; anything else is :class:`ImageError`, before any decoder sees it.
+
+    >>> image_format(b"\\x89PNG\\r\\n\\x1a\\n....")
+    'png'
+    >>> image_format(b"II*\\x00....", "scan.tif")
+    Traceback (most recent call last):
+    ImageError: scan.tif: a TIFF image; send JPEG, PNG, WebP or BMP
+    """
+    if data[:3] == b"\xff\xd8\xff":
+        return "jpeg"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "png"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data[:2] == b"BM" and len(data) >= 26:
+        return "bmp"
+    kind = next((label for magic, label in _OTHER_FORMATS if data.startswith(magic)), None)
+    what = f"a {kind} image" if kind else "not a JPEG, PNG, WebP or BMP image"
+    raise ImageError(f"{name}: {what}; send JPEG, PNG, WebP or BMP" if kind else f"{name}: {what}")
 
 
 def image_size(data: bytes, name: str = "upload") -> tuple[int, int]:
@@ -132,16 +164,22 @@ def jpeg_scans(data: bytes) -> int:
     return scans
 
 
-def decode_image(data: bytes, name: str = "upload") -> np.ndarray:
-    """Decode an encoded image to BGR. Its header is read first: past :data:`MAX_PIXELS` it is
-    refused (:class:`ImageTooLargeError`) before any large allocation."""
+def decode_image(data: bytes, name: str = "upload", max_pixels: int = MAX_PIXELS) -> np.ndarray:
+    """Decode an encoded JPEG, PNG, WebP or BMP image to BGR. Its first bytes and header are read
+    first: another format is refused (:func:`image_format`), and so is a picture past
+    ``max_pixels`` (:class:`ImageTooLargeError`) or of an aspect no camera makes
+    (:data:`MAX_ASPECT`), before any large allocation."""
     import cv2
 
     if not data:
         raise ImageError(f"{name}: empty file")
+    image_format(data, name)
     width, height = image_size(data, name)
-    if width * height > MAX_PIXELS:
-        raise ImageTooLargeError(f"{name}: {width}x{height} is too large (limit {MAX_PIXELS // 1_000_000} MP)")
+    if width * height > max_pixels:
+        limit = f"{max_pixels / 1_000_000:g} MP"
+        raise ImageTooLargeError(f"{name}: {width}x{height} is too large (limit {limit})")
+    if max(width, height) > MAX_ASPECT * max(min(width, height), 1):
+        raise ImageError(f"{name}: {width}x{height} is not a photo or scan (longer than {MAX_ASPECT:g} times its width)")
     scans = jpeg_scans(data)
     if scans > MAX_JPEG_SCANS:
         raise ImageError(f"{name}: a JPEG of {scans} scans, which no camera makes (at most {MAX_JPEG_SCANS})")
