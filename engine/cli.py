@@ -58,7 +58,11 @@ def _rules_from(args: argparse.Namespace):
 
 
 def _cards_arg(values: Sequence[str]) -> str:
-    return " ".join(values)
+    """The cards given on the command line as one text; none at all (``score ""``) is an error."""
+    text = " ".join(values).strip()
+    if not text:
+        raise SisepaiError("give the hand's cards, e.g. GK GA GE ... (codes or characters, J for a joker)")
+    return text
 
 
 # --- score -------------------------------------------------------------------------------------
@@ -76,6 +80,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return 1 if bad else 0
     if not args.cards:
         raise SisepaiError("give the hand's cards, e.g. sisepai score GK GA GE ..., or - to read lines")
+    _cards_arg(args.cards)
     from .advice import distance_to_win
     from .cards import format_cards
     from .scoring import _prepare, score

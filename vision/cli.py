@@ -128,19 +128,37 @@ def _load(args):
         raise SisepaiError(str(exc)) from None
 
 
+def _missing_first(args) -> tuple[list[str], int]:
+    """The images that exist, after saying which do not, so that a mistyped name is told at once
+    and not after the models load; and how many were missing."""
+    present, missing = [], 0
+    for path in args.images:
+        p = Path(path)
+        if p.is_file():
+            present.append(path)
+            continue
+        missing += 1
+        problem = "a folder, not an image" if p.is_dir() else "no such file"
+        print(json.dumps({"image": path, "error": f"{path}: {problem}"}) if args.json else f"error: {path}: {problem}",
+              flush=True)
+    return present, missing
+
+
 def _recognize(args) -> int:
+    paths, failed = _missing_first(args)
+    if not paths:
+        print(f"sisepai recognize: {failed} image(s) could not be read", file=sys.stderr)
+        return 1
     rec = _load(args)
     from sisepai.vision.recognition.images import ImageError, load_image
 
-    failed = 0
-    for path in args.images:
+    for path in paths:
         try:
             img = load_image(path)
             result = rec.recognize(img)
         except ImageError as exc:
             failed += 1
-            print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}",
-                  flush=True)
+            print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"error: {exc}", flush=True)
             continue
         det = result.detections
         if args.annotate:
@@ -159,19 +177,22 @@ def _recognize(args) -> int:
 
 
 def _score_image(args) -> int:
-    rec = _load(args)
     from sisepai.engine.rules import resolve_rules
+
+    rules = resolve_rules(args.rules)
+    paths, failed = _missing_first(args)
+    if not paths:
+        return 1
+    rec = _load(args)
     from sisepai.vision.recognition.images import ImageError, load_image
     from sisepai.vision.hand.scoring import score_detections
 
-    rules = resolve_rules(args.rules)
-    failed = 0
-    for path in args.images:
+    for path in paths:
         try:
             result = rec.recognize(load_image(path))
         except ImageError as exc:
             failed += 1
-            print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}")
+            print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"error: {exc}")
             continue
         out = {"image": path, **score_detections(result.detections, rules, size=(result.width, result.height),
                                                  claimed=args.claimed).to_dict()}

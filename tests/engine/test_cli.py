@@ -42,6 +42,13 @@ def test_score_not_winning(capsys):
     assert "not a win" in out and "distance to win: 1" in out
 
 
+@pytest.mark.parametrize("command", ["score", "advise"])
+def test_an_empty_hand_is_an_error_not_an_answer(capsys, command):
+    assert main([command, ""]) == 2
+    err = capsys.readouterr().err
+    assert "give the hand's cards" in err and "Traceback" not in err
+
+
 def test_batch_keeps_order_and_reports_bad_lines():
     lines = [WIN, "GK XX", READY, "J J J J J J", WIN.lower(), "GK GK GK GK GK", ""]
     proc = run(["score", "--json", "-"], stdin="\n".join(lines) + "\n")

@@ -79,6 +79,16 @@ def test_detections_dataclass():
         Detections(np.zeros((2, 4, 2)), np.array([0.9, 0.2]), np.array([0]))
 
 
+def test_a_missing_image_is_told_before_any_model_loads_and_named_once(tmp_path):
+    missing = tmp_path / "missing.jpg"
+    # a detector that does not exist: loading the models would fail on it, so this answer comes first
+    for command in ("recognize", "score-image"):
+        proc = subprocess.run([str(SISEPAI), command, str(missing), "--detector", str(tmp_path / "none.pt")],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr
+        assert proc.stdout.strip() == f"error: {missing}: no such file" and "none.pt" not in proc.stderr
+
+
 @pytest.mark.model
 def test_recognize_cli_contract(tmp_path):
     scene = make_scene(9, 0, "hand", size=(640, 360))
@@ -88,12 +98,13 @@ def test_recognize_cli_contract(tmp_path):
     bad.write_bytes(b"\xff\xd8 not really a jpeg")
     proc = subprocess.run([str(SISEPAI), "recognize", str(good), str(bad), str(tmp_path / "missing.png"), "--json",
                            "--annotate", str(tmp_path / "out")], capture_output=True, text=True, timeout=300)
-    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    lines = {Path(x["image"]).name: x for x in map(json.loads, proc.stdout.splitlines())}
     assert proc.returncode == 1 and len(lines) == 3
-    assert lines[0]["image"] == str(good) and lines[0]["width"] == 640 and lines[0]["height"] == 360
-    for card in lines[0]["cards"]:
+    read = lines["hand.jpg"]
+    assert read["width"] == 640 and read["height"] == 360
+    for card in read["cards"]:
         assert set(card) >= {"card", "polygon", "confidence"} and len(card["polygon"]) == 4
-    assert "error" in lines[1] and "error" in lines[2]
+    assert "error" in lines["broken.jpg"] and lines["missing.png"]["error"].endswith("missing.png: no such file")
     assert "Traceback" not in proc.stderr
     assert (tmp_path / "out" / "hand.png").exists()
     proc = subprocess.run([str(SISEPAI), "score-image", str(good), "--json"], capture_output=True, text=True, timeout=300)
