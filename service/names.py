@@ -1,13 +1,21 @@
 """Names people type: players and tables, in any script, and never a hidden character.
 
 A name is shown on every player's screen and written into the ledger's CSV. Letters of every
-language are welcome (Zoë, 桌子1, Grandma's table); a name is normalised to NFC, so "Zoë" typed
-two ways is one player. Refused, with a message in words: control characters (NUL, newlines),
-format characters (a right-to-left override that turns the text around, zero-width spaces that
-make a second "Ann"), unassigned code points, and leading or doubled spaces.
+language are welcome (Zoë, 桌子1, Grandma's table, Анна); a name is normalised to NFKC, so "Zoë"
+typed two ways, and "Ａｎｎ" in full-width letters, are the one player they look like. Refused, with
+a message in words: control characters (NUL, newlines), format characters (a right-to-left
+override that turns the text around, zero-width spaces that make a second "Ann"), unassigned code
+points, leading or doubled spaces, and letters of look-alike alphabets mixed in one word (a
+Cyrillic "А" among Latin letters makes a second "Ann" that no one can tell apart).
 
 >>> clean_name("  Zoe\\u0308 ")
 'Zoë'
+>>> clean_name("\\uff21nn")
+'Ann'
+>>> clean_name("\\u0410nn")
+Traceback (most recent call last):
+...
+sisepai.engine.errors.SisepaiError: a player's name mixes Cyrillic and Latin letters that look alike ('А' is Cyrillic); write it in one alphabet
 >>> clean_name("桌子1", "a table's name")
 '桌子1'
 >>> clean_name("Ann\\u200b")
@@ -45,7 +53,7 @@ def clean_name(text: str, what: str = "a player's name", forbid: str = "") -> st
     """
     if not isinstance(text, str):
         raise SisepaiError(f"{what} must be text")
-    name = unicodedata.normalize("NFC", text).strip(" ")
+    name = unicodedata.normalize("NFKC", text).strip(" ")
     for ch in name:
         category = unicodedata.category(ch)
         if category in _WORDS:
@@ -64,4 +72,23 @@ def clean_name(text: str, what: str = "a player's name", forbid: str = "") -> st
         raise SisepaiError(f"{what} may not hold two spaces in a row")
     if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
         raise SisepaiError(f"{what} needs at least one letter or digit")
+    for word in name.split(" "):
+        scripts = {alphabet: ch for ch in word if (alphabet := _look_alike_alphabet(ch))}
+        if len(scripts) > 1:
+            odd = min(scripts, key=lambda a: sum(_look_alike_alphabet(c) == a for c in word))
+            others = " and ".join(sorted(set(scripts) - {odd}))
+            raise SisepaiError(f"{what} mixes {odd.title()} and {others.title()} letters that look alike "
+                               f"({scripts[odd]!r} is {odd.title()}); write it in one alphabet")
     return name
+
+
+_LOOK_ALIKE = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE")
+"""Alphabets whose letters pass for each other (А and A, ο and o, Տ and S)."""
+
+
+def _look_alike_alphabet(ch: str) -> str | None:
+    """The look-alike alphabet of a letter, or ``None`` for any other character."""
+    if not ch.isalpha():
+        return None
+    first = unicodedata.name(ch, "").split(" ", 1)[0]
+    return first if first in _LOOK_ALIKE else None

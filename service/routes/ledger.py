@@ -10,6 +10,8 @@ import urllib.parse
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import StreamingResponse
 
+from sisepai.engine.errors import SisepaiError
+
 from ..deps import LedgerDep, SettingsDep, Writer
 from ..rules import network_rules
 from ..schemas import DealRequest, PlayerRequest, PlayersPage, TableRequest, TablesAnswer
@@ -37,10 +39,28 @@ def add_player(body: PlayerRequest, ledger: LedgerDep) -> dict:
 
 @router.post("/deals", summary="Record a deal at a table (by hand or from an auto-scored hand)", dependencies=[Writer])
 def add_deal(body: DealRequest, ledger: LedgerDep) -> dict:
-    network_rules(body.rules)  # a preset name
+    rules = network_rules(body.rules)  # a preset name
+    cards = checked_hand(body.cards, rules) if body.cards else None
     return ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
-                                             "auto" if body.cards else "manual", body.cards, body.note,
-                                             table=body.table)
+                           "auto" if cards else "manual", cards, body.note, table=body.table)
+
+
+def checked_hand(text: str, rules) -> str:
+    """A deal's winning hand as the engine reads it, in card codes: every card a card, no more
+    copies than the deck holds and no more cards than a hand (a :class:`SisepaiError`, answered
+    422, otherwise).
+
+    >>> from sisepai.engine.rules import Rules
+    >>> checked_hand("g將 GA,GE", Rules.preset("seesek"))
+    'GK GA GE'
+    """
+    from sisepai.engine.cards import format_cards
+    from sisepai.engine.scoring import _prepare
+
+    ids, _ = _prepare(text, (), rules)
+    if not ids:
+        raise SisepaiError("a deal's cards are empty: leave them out for a deal scored by hand")
+    return format_cards(ids)
 
 
 @router.post("/undo", summary="Undo the last deal of a table", dependencies=[Writer])

@@ -42,6 +42,16 @@ def test_one_name_typed_two_ways_is_one_player(c):
     assert sorted(view["players"]) == ["Bo", "Zoë"]
 
 
+def test_look_alike_letters_make_no_second_ann(c):
+    assert c.post("/api/ledger/players", json={"name": "Ann"}).status_code == 200
+    full_width = c.post("/api/ledger/deals", json={"players": ["\uff21\uff4e\uff4e", "Bo"], "winner": "Bo", "points": 1})
+    assert full_width.status_code == 200, full_width.text
+    cyrillic = c.post("/api/ledger/players", json={"name": "\u0410nn"})
+    assert cyrillic.status_code == 422 and "Cyrillic and Latin" in cyrillic.text
+    assert sorted(c.get("/api/ledger").json()["players"]) == ["Ann", "Bo"]
+    assert c.post("/api/ledger/players", json={"name": "Анна"}).json()["name"] == "Анна"  # one alphabet is welcome
+
+
 def test_the_club_has_a_player_cap(tmp_path, monkeypatch):
     from sisepai.service import store
 
@@ -57,3 +67,14 @@ def test_the_club_has_a_player_cap(tmp_path, monkeypatch):
         ledger.add_deal("Bo", 2, ["Bo", "Gus"])
     assert len(ledger.players()) == 5
     ledger.close()
+
+
+def test_a_deals_cards_are_checked_by_the_engine_and_kept_as_codes(c):
+    ok = c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 11,
+                                           "cards": "g將 GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"})
+    assert ok.status_code == 200, ok.text
+    assert c.get("/api/ledger").json()["deals"][0]["cards"].startswith("GK GA GE WK")
+    for bad, words in (("GK " * 21, "cop"), ("ZZ", "ZZ"), ("GK GA " * 12, "at most 21"), (" ", "empty")):
+        r = c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 1, "cards": bad})
+        assert r.status_code == 422 and words in r.text and "Traceback" not in r.text, (bad, r.text)
+    assert len(c.get("/api/ledger").json()["deals"]) == 1

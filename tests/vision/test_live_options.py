@@ -29,6 +29,8 @@ def test_options_build_the_session_they_name():
     ({"zones": {"S": [[0, 0], [1, 0]]}}, "zones: zone S needs a polygon of 3 to 64"),
     ({"colour": "red"}, "unknown live option 'colour'"),
     ({"hand": 7}, "hand: expected text"),
+    ({"hand": " ".join(["GK"] * 21)}, "hand: 21 copies of GK, but the deck has only 4"),
+    ({"hand": "J J J J J J"}, "hand: 6 jokers, but the deck has only 5"),
 ])
 def test_bad_options_name_the_field(values, needle):
     with pytest.raises(LiveOptionsError) as err:

@@ -12,6 +12,10 @@ sisepai.vision.live.options.LiveOptionsError: hand: unknown card 'ZZ': use a sui
 Traceback (most recent call last):
 ...
 sisepai.vision.live.options.LiveOptionsError: hand: a hand holds at most 21 cards under these rules, not 25
+>>> LiveOptions.from_mapping({"hand": "J J J J J J"})
+Traceback (most recent call last):
+...
+sisepai.vision.live.options.LiveOptionsError: hand: 6 jokers, but the deck has only 5
 """
 
 from __future__ import annotations
@@ -98,7 +102,7 @@ class LiveOptions:
 
     def check(self) -> None:
         """Raise :class:`LiveOptionsError` for options no session can use."""
-        from sisepai.engine.cards import parse_card_ids
+        from sisepai.engine.cards import check_copies, parse_card_ids
 
         from .announce import LANGUAGES
 
@@ -115,6 +119,10 @@ class LiveOptions:
             if len(ids) > rules.hand_size:
                 raise LiveOptionsError(f"hand: a hand holds at most {rules.hand_size} cards under these rules, "
                                        f"not {len(ids)}")
+            try:
+                check_copies(ids, packs=rules.packs, jokers=rules.jokers)
+            except SisepaiError as exc:
+                raise LiveOptionsError(f"hand: {exc}") from None
         if self.deck is not None:
             from sisepai.vision.decks.store import check_name
 
