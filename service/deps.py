@@ -82,7 +82,36 @@ def get_deck_jobs(conn: HTTPConnection) -> dict:
 MAX_STREAMS = 16
 """Live streams the service follows at once, from every client together."""
 MAX_STREAMS_PER_CLIENT = 4
-"""Live streams one client address may hold at once."""
+"""Live streams one client (:func:`client_key`) may hold at once."""
+LIVE_IDLE_SECONDS = 30.0
+"""A live stream that sends nothing (no frame, no message) for this long is closed, so idle
+sockets cannot hold the slots."""
+
+
+def client_key(host: str | None) -> str:
+    """Whom a connection's slots count against: one machine or network, not one address. Every
+    loopback address is the one local machine, an IPv4 client its /24 network and an IPv6 client
+    its /64, since one client owns many addresses there.
+
+    >>> client_key("127.0.0.1") == client_key("127.0.0.7") == client_key("::1")
+    True
+    >>> client_key("192.168.1.20") == client_key("192.168.1.99"), client_key("192.168.2.20") == client_key("192.168.1.20")
+    (True, False)
+    >>> client_key("2001:db8::1") == client_key("2001:db8::ffff")
+    True
+    """
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(host or "")
+    except ValueError:
+        return host or "?"
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "loopback"
+    prefix = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 class StreamSlots:

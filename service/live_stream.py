@@ -50,6 +50,7 @@ class LiveStream:
         self.wake = asyncio.Event()
         self.closed = False
         self.start = 0.0
+        self.frames_read = 0
 
     async def run(self) -> None:
         query = {k: self.ws.query_params[k] for k in QUERY_FIELDS if k in self.ws.query_params}
@@ -118,7 +119,7 @@ class LiveStream:
             cmd = None
         if not isinstance(cmd, dict):
             return f'options are JSON under 4 KB, like {{"hand": "GK GA GE ...", "seat": "S"}} (fields: {", ".join(FIELDS)})'
-        if self.session is None:
+        if self.session is None or not self.frames_read:  # before the first frame, any option (zones too)
             return await self.open_session(cmd)
         return self.change(cmd)
 
@@ -128,7 +129,13 @@ class LiveStream:
         """Take messages in: options, and frames (only the newest waits)."""
         try:
             while True:
-                msg = await self.ws.receive()
+                try:
+                    msg = await asyncio.wait_for(self.ws.receive(), self.settings.live_idle_s)
+                except asyncio.TimeoutError:  # an idle socket would hold a slot for ever
+                    await self.send({"type": "error", "detail": f"nothing received for {self.settings.live_idle_s:g} s: "
+                                                                "closing this live stream"})
+                    await self.ws.close(code=1001)
+                    break
                 if msg.get("type") == "websocket.disconnect":
                     break
                 data = msg.get("bytes")
@@ -182,6 +189,7 @@ class LiveStream:
                                         "dropped": self.dropped}):
                     break
                 continue
+            self.frames_read += 1
             lang = self.options.lang
             if not await self.send({"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
                                     "events": [{**e.to_json(), "text": announce(e, lang)} for e in events],

@@ -33,6 +33,8 @@ class Settings:
     queue: int = 2
     table: str = DEFAULT_TABLE
     """The table (room) the page starts on (``--table``, ``SISEPAI_TABLE``)."""
+    live_idle_s: float = 30.0
+    """A live stream that sends nothing for this many seconds is closed (its slot freed)."""
 
     @classmethod
     def from_env(cls, **overrides) -> "Settings":

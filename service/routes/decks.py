@@ -71,7 +71,8 @@ def _fresh(drafts: dict) -> dict:
     return drafts
 
 
-@router.post("/cut", summary="Cut a deck's faces from photos of its grid",
+@router.post("/cut", summary="Cut a deck's faces from photos of its grid (needs the token beyond localhost)",
+             dependencies=[Writer],
              description="Multipart `files`: 1 to 4 photos of one card of each kind laid in rows G W Y R, "
                          "columns K A E R H C P (and a joker alone in a fifth row), on a plain table. "
                          "Returns `{draft, notes, faces: [{code, image}]}` to check before enrolling; "

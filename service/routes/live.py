@@ -8,9 +8,12 @@ of the club (``table=NAME``, default the service's ``--table``); each state name
 
 The session is opened from :class:`~sisepai.vision.live.options.LiveOptions`, the same value
 ``sisepai watch`` fills from its arguments: the query (``rules``, ``hand``, ``seat``, ``claimed``,
-``deck``, ``table``) or a first JSON message (those, and ``zones``). Options that cannot be used
-get an error message and the connection stays: the next options message may open the session.
-Once open, a JSON message changes the hand, the seat or the claimed score.
+``deck``, ``table``), and any JSON message sent before the first frame (those, and ``zones``).
+Options that cannot be used get an error message and the connection stays: the next options
+message may open the session. Once a frame has been read, a JSON message changes the hand, the
+seat or the claimed score. A stream that sends nothing for 30 s is closed (code 1001), and a
+client (one machine, or one network: :func:`~sisepai.service.deps.client_key`) holds at most 4
+streams.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, WebSocket
 
 from ..deck_readers import DeckReaders
-from ..deps import ClockDep, LedgerDep, PoolDep, RecognizerDep, SettingsDep, StreamSlotsDep
+from ..deps import ClockDep, LedgerDep, PoolDep, RecognizerDep, SettingsDep, StreamSlotsDep, client_key
 
 router = APIRouter()
 
@@ -35,7 +38,7 @@ async def live(ws: WebSocket, settings: SettingsDep, ledger: LedgerDep, pool: Po
         await ws.send_json({"type": "error", "detail": "the recognition model is not loaded"})
         await ws.close(code=1011)
         return
-    client = ws.client.host if ws.client else "?"
+    client = client_key(ws.client.host if ws.client else None)
     if not slots.take(client):
         await ws.send_json({"type": "error", "detail": f"too many live streams (at most {slots.per_client} a client, "
                                                        f"{slots.total} in all): close one and try again"})

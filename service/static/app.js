@@ -510,7 +510,7 @@ $("cutbtn").addEventListener("click", async () => {
   gridShots.forEach((b, i) => fd.append("files", b, `grid${i}.jpg`));
   $("deckstatus").textContent = "cutting…";
   $("adapt").disabled = true;
-  const r = await fetch("/api/decks/cut", { method: "POST", body: fd });
+  const r = await write("/api/decks/cut", { body: fd });
   const j = await r.json();
   $("faces").replaceChildren();
   if (!r.ok) { $("deckstatus").textContent = typeof j.detail === "string" ? j.detail : "could not cut the faces"; gridShots = []; return; }

@@ -243,6 +243,9 @@ def test_behind_a_reverse_proxy_writes_need_the_token(tmp_path):
     with client(tmp_path, allowed_hosts=("cards.example.org",), token="s3cret") as c:
         assert c.post("/api/ledger/players", json={"name": "Ann"}).status_code == 401
         assert c.post("/api/ledger/players", json={"name": "Ann"}, headers={"X-Sisepai-Token": "s3cret"}).status_code == 200
+        photo = {"files": ("grid.jpg", jpeg(), "image/jpeg")}
+        assert c.post("/api/decks/cut", files=photo).status_code == 401  # cutting costs a worker: a write too
+        assert c.post("/api/decks/cut", files=photo, headers={"X-Sisepai-Token": "s3cret"}).status_code == 422
 
 
 @pytest.mark.parametrize("fmt,label", [(".tiff", "TIFF"), (".ppm", "PNM"), (".jp2", "JPEG 2000")])

@@ -129,3 +129,50 @@ def test_streams_are_limited_per_client_with_a_clear_close(tmp_path):
         with c.websocket_connect("/api/live") as again:  # given back when they close
             again.send_bytes(jpeg())
             assert again.receive_json()["type"] == "state"
+
+
+def test_zones_are_set_by_a_message_before_the_first_frame_and_fixed_after(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+    from tests.service.test_api import CountingRecognizer, jpeg
+
+    zones = '{"zones": {"S": [[0, 0.6], [1, 0.6], [1, 1], [0, 1]]}, "hand": "GK GA"}'
+    app = create_app(Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False), recognizer=CountingRecognizer())
+    with TestClient(app) as c, c.websocket_connect("/api/live?seat=E") as ws:
+        ws.send_text(zones)  # the session opened on connect; no frame yet, so every option may still change
+        ws.send_bytes(jpeg())
+        first = ws.receive_json()
+        assert first["type"] == "state", first
+        ws.send_text(zones)
+        late = ws.receive_json()
+        assert late["type"] == "error" and "zones" in late["detail"]
+
+
+def test_an_idle_stream_is_closed_and_gives_its_slot_back(tmp_path):
+    import contextlib
+
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from sisepai.service.deps import MAX_STREAMS_PER_CLIENT
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+    from tests.service.test_api import CountingRecognizer, jpeg
+
+    app = create_app(Settings(db=str(tmp_path / "ledger.sqlite"), load_model=False, live_idle_s=0.2),
+                     recognizer=CountingRecognizer())
+    with TestClient(app) as c, contextlib.ExitStack() as held:
+        idle = [held.enter_context(c.websocket_connect("/api/live")) for _ in range(MAX_STREAMS_PER_CLIENT)]
+        for ws in idle:  # the client keeps every one of them; the server closes each
+            told = ws.receive_json()
+            assert told["type"] == "error" and "nothing received" in told["detail"]
+            try:
+                ws.receive_json()
+                raise AssertionError("the idle stream stayed open")
+            except WebSocketDisconnect as closed:
+                assert closed.code == 1001
+        with c.websocket_connect("/api/live") as busy:  # the slots they held are free again
+            busy.send_bytes(jpeg())
+            assert busy.receive_json()["type"] == "state"
