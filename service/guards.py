@@ -124,6 +124,12 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, f"request body over {limit // 1024} KB")
 
 
+MAX_HEADER_BYTES = 16 * 1024
+"""A request's headers, all together, may hold at most this many bytes (431 past it). The server
+caps what it buffers of an unfinished request too (:data:`sisepai.service.server.MAX_HEADERS`);
+headers that arrive whole in one read pass that cap, and are refused here."""
+
+
 class Guard:
     """The ASGI middleware described in the module docstring."""
 
@@ -139,6 +145,10 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
+        if sum(len(k) + len(v) + 4 for k, v in scope.get("headers", ())) > MAX_HEADER_BYTES:
+            if scope["type"] == "websocket":
+                return await send({"type": "websocket.close", "code": 1009})
+            return await _refuse(send, 431, f"request headers over {MAX_HEADER_BYTES // 1024} KB")
         host = _header(scope, b"host") or ""
         if not host_allowed(host, self.allowed_hosts):
             if scope["type"] == "websocket":

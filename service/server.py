@@ -30,10 +30,14 @@ HEADERS_TIMEOUT_S = 10.0
 """A request's headers must arrive within this time of the connection (or of the last answer)."""
 BODY_TIMEOUT_S = 60.0
 """A request's body must arrive within this time of its headers (a 12 MB photo at 200 KB/s)."""
+BODY_STALL_S = 10.0
+"""A body that stops arriving for this long is given up (a client that declares 60 KB, sends one
+byte and then nothing)."""
 KEEP_ALIVE_S = 5
 """An idle keep-alive connection is closed after this time."""
 MAX_HEADERS = 16 * 1024
-"""The most bytes of headers a request may send."""
+"""The most bytes of an unfinished request the server buffers (headers that never end); whole
+headers past 16 KB are refused by :class:`sisepai.service.guards.Guard` (431)."""
 MAX_CONNECTIONS = 512
 """Connections and requests at once; past it, new requests are answered 503."""
 CHECK_EVERY_S = 1.0
@@ -41,13 +45,18 @@ CHECK_EVERY_S = 1.0
 
 class BoundedH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with deadlines: headers within :data:`HEADERS_TIMEOUT_S`,
-    a body within :data:`BODY_TIMEOUT_S`, else the connection is closed."""
+    a body within :data:`BODY_TIMEOUT_S` and with no pause longer than :data:`BODY_STALL_S`, else
+    the connection is closed."""
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._state = None
-        self._since = self.loop.time()
+        self._since = self._last_data = self.loop.time()
         self._watch = self.loop.call_later(CHECK_EVERY_S, self._check)
+
+    def data_received(self, data: bytes) -> None:
+        self._last_data = self.loop.time()
+        super().data_received(data)
 
     def connection_lost(self, exc) -> None:
         if getattr(self, "_watch", None) is not None:
@@ -70,8 +79,9 @@ class BoundedH11Protocol(H11Protocol):
         if between_requests and waiting > HEADERS_TIMEOUT_S:
             transport.close()  # nothing sent, or headers that never end
             return
-        if not between_requests and cycle.more_body and waiting > BODY_TIMEOUT_S:
-            transport.close()  # a body that trickles in
+        if not between_requests and cycle.more_body and (waiting > BODY_TIMEOUT_S
+                                                          or now - self._last_data > BODY_STALL_S):
+            transport.close()  # a body that trickles in, or stops
             return
         self._watch = self.loop.call_later(CHECK_EVERY_S, self._check)
 

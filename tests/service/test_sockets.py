@@ -66,3 +66,17 @@ def test_the_live_socket_offers_no_compression(server):
     with connect(f"ws://127.0.0.1:{server}/api/live", origin=f"http://127.0.0.1:{server}",
                  compression="deflate") as ws:
         assert not ws.protocol.extensions  # per-message deflate refused: no inflation bombs
+
+
+def test_a_body_that_stops_arriving_is_closed(server):
+    with socket.create_connection(("127.0.0.1", server)) as s:
+        s.sendall(b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 60000\r\n\r\n{")
+        _closed_within(s, 30)  # declared 60 KB, sent one byte: closed well before the whole-body deadline
+
+
+def test_whole_headers_past_the_cap_are_refused(server):
+    big = {f"X-Pad-{k}": "x" * 1000 for k in range(120)}  # 120 KB of headers, sent at once
+    r = httpx.get(f"http://127.0.0.1:{server}/api/health", headers=big, timeout=30)
+    assert r.status_code == 431 and "16 KB" in r.json()["detail"]
+    assert httpx.get(f"http://127.0.0.1:{server}/api/health", timeout=30).status_code == 200
