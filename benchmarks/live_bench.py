@@ -69,8 +69,9 @@ def watch(video: Path, reader: Path | None) -> tuple[list[dict], float, dict]:
     wall = time.perf_counter() - t
     if proc.returncode:
         sys.exit(f"sisepai watch failed: {proc.stderr.strip()[-300:]}")
-    m = re.search(r"(\d+) frames \((\d+) looked at, (\d+) skipped, at most ([\d.]+) s behind\)", proc.stderr)
-    counts = {"read": int(m[1]), "looked": int(m[2]), "skipped": int(m[3]), "behind": float(m[4])} if m else {}
+    m = re.search(r"(\d+) frames: (\d+) read \((\d+) looked at, (\d+) steady\), (\d+) skipped, at most ([\d.]+) s behind",
+                  proc.stderr)
+    counts = {"read": int(m[2]), "looked": int(m[3]), "skipped": int(m[5]), "behind": float(m[6])} if m else {}
     counts["parts"] = {k: float(v) for k, v in re.findall(r"(look|detect|read|follow) ([\d.]+) s", proc.stderr)}
     return [json.loads(x) for x in proc.stdout.splitlines()], wall, counts
 

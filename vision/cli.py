@@ -224,15 +224,13 @@ def _watch(args) -> int:
     except SourceError as exc:
         raise SisepaiError(str(exc)) from None
     from sisepai.vision.live.options import LiveOptions
-    from sisepai.vision.live.watch import watch
+    from sisepai.vision.live.watch import summary_line, watch
 
     options = LiveOptions.from_args(args)  # checked before the model loads
     rec = _load(args)
     summary = watch(source, options.session(rec), as_json=args.json, speak=args.speak, show=args.show,
                     realtime=args.realtime, lang=args.lang)
-    print(f"sisepai watch: {summary['frames']} frames ({summary['looked']} looked at, {summary['skipped']} skipped, "
-          f"at most {summary['behind']:.1f} s behind), {summary['events']} events in {summary['seconds']:.1f} s",
-          file=sys.stderr)
+    print(f"sisepai watch: {summary_line(summary)}", file=sys.stderr)
     print("sisepai watch: time spent " + ", ".join(f"{k} {v:.1f} s" for k, v in summary["parts"].items())
           + " (decoding the video is the rest)", file=sys.stderr)
     return 0

@@ -87,6 +87,30 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
         raise SisepaiError(str(exc)) from None
     if session.frames == 0:
         raise SisepaiError("the source gave no frames")
-    return {"frames": session.frames, "looked": session.looked, "skipped": getattr(src, "skipped", 0),
+    skipped = getattr(src, "skipped", 0)
+    return {"source_frames": session.frames + skipped, "frames": session.frames, "looked": session.looked,
+            "steady": session.frames - session.looked, "skipped": skipped,
             "behind": round(session.behind, 3), "events": n_events, "seconds": time.perf_counter() - t0,
             "parts": {k: round(v, 2) for k, v in session.seconds.items()}}
+
+
+KEEPS_UP_BELOW = 0.1
+"""A source whose frames are skipped more often than this (the work of a frame taking longer than
+the camera's next frame) is said not to keep up, in the summary and on the page."""
+
+
+def summary_line(summary: dict) -> str:
+    """``watch``'s summary in words; its frame counts add up: the source's frames are read or
+    skipped, and a frame read is looked at afresh or steady (kept from the last look).
+
+    >>> summary_line({"source_frames": 600, "frames": 483, "looked": 452, "steady": 31, "skipped": 117,
+    ...               "behind": 0.4, "events": 12, "seconds": 61.0})
+    '600 frames: 483 read (452 looked at, 31 steady), 117 skipped, at most 0.4 s behind; 12 events in 61.0 s; this machine could not keep up with the source (20% of its frames skipped)'
+    """
+    line = (f"{summary['source_frames']} frames: {summary['frames']} read ({summary['looked']} looked at, "
+            f"{summary['steady']} steady), {summary['skipped']} skipped, at most {summary['behind']:.1f} s behind; "
+            f"{summary['events']} events in {summary['seconds']:.1f} s")
+    share = summary["skipped"] / max(summary["source_frames"], 1)
+    if share > KEEPS_UP_BELOW:
+        line += f"; this machine could not keep up with the source ({share:.0%} of its frames skipped)"
+    return line
