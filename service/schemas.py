@@ -242,6 +242,8 @@ class JobAnswer(BaseModel):
     message: str
     done: bool
     error: str | None = None
+    cancelled: bool = False
+    seconds_left: float | None = Field(None, description="the time still needed, from the pace of the steps done")
 
 
 class JobsAnswer(BaseModel):

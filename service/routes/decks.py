@@ -43,6 +43,7 @@ class EnrolRequest(BaseModel):
     name: str = Field(..., min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")
     steps: int = Field(240, ge=5, le=5000, description="adaptation steps: the same deck reader however busy the server")
     minutes: float | None = Field(None, ge=0.05, le=30, description="a time budget instead of steps")
+    replace: bool = Field(False, description="replace an enrolled deck of this name (otherwise such a request gets 409)")
 
 
 @router.get("", summary="The enrolled decks the recogniser can read",
@@ -105,18 +106,35 @@ async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, d
             "faces": [{"code": c, "image": _thumbnail(faces.faces[c])} for c in faces.codes]}
 
 
-def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | None = None) -> list[str]:
+def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | None = None,
+                  replace: bool = False) -> list[str]:
     """The command line that enrols the faces in ``folder`` as ``name``: the service runs the
     ``sisepai deck add`` command in a process of its own and imports no training code itself.
+    An enrolled deck of that name is replaced only when ``replace`` says so.
 
-    >>> enrol_command("fam", Path("/tmp/f"))[-9:]
-    ['deck', 'add', 'fam', '/tmp/f', '--force', '--steps', '240', '--progress', 'lines']
-    >>> enrol_command("fam", Path("/tmp/f"), minutes=0.5)[-4:-2]
-    ['--minutes', '0.5']
+    >>> enrol_command("fam", Path("/tmp/f"))[-8:]
+    ['deck', 'add', 'fam', '/tmp/f', '--steps', '240', '--progress', 'lines']
+    >>> enrol_command("fam", Path("/tmp/f"), minutes=0.5, replace=True)[-5:-2]
+    ['--force', '--minutes', '0.5']
     """
     budget = ["--minutes", str(minutes)] if minutes else ["--steps", str(steps)]
     return [sys.executable, "-m", "sisepai.engine.cli", "deck", "add", name, str(folder),
-            "--force", *budget, "--progress", "lines"]
+            *(["--force"] if replace else []), *budget, "--progress", "lines"]
+
+
+def seconds_left(job: dict, now: float) -> float | None:
+    """The time an enrolment still needs, from the pace of the steps done so far (``None`` until
+    a twentieth of the work is done, or once it has ended).
+
+    >>> seconds_left({"fraction": 0.25, "started": 100.0, "done": False, "error": None}, 160.0)
+    180.0
+    >>> seconds_left({"fraction": 0.01, "started": 100.0, "done": False, "error": None}, 160.0) is None
+    True
+    """
+    f = job["fraction"]
+    if job["done"] or job["error"] is not None or f < 0.05:
+        return None
+    return round((now - job["started"]) * (1 - f) / f, 1)
 
 
 def read_progress(job: dict, line: str) -> None:
@@ -158,6 +176,8 @@ async def _follow(job: dict, process: asyncio.subprocess.Process, folder: Path) 
         code = await process.wait()
         if code == 0:
             job["fraction"], job["message"], job["done"] = 1.0, "done", True
+        elif job.get("cancelled"):
+            job["error"] = "cancelled: no deck was saved"
         else:
             job["error"] = job["last_line"] or f"the enrolment stopped (exit code {code})"
     finally:
@@ -175,7 +195,8 @@ def _running(jobs: dict) -> dict | None:
 
 def _public(job: dict) -> dict:
     return {"job": job["id"], "name": job["name"], "fraction": round(job["fraction"], 3), "message": job["message"],
-            "done": job["done"], "error": job["error"]}
+            "done": job["done"], "error": job["error"], "cancelled": job.get("cancelled", False),
+            "seconds_left": seconds_left(job, time.monotonic())}
 
 
 async def stop_enrolments(jobs: dict) -> None:
@@ -204,9 +225,13 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
     running = _running(jobs)
     if running is not None:
         raise HTTPException(409, f"deck {running['name']!r} is being enrolled; try again when it is done")
+    from sisepai.vision.decks.store import deck_exists
+
+    if not body.replace and deck_exists(body.name):
+        raise HTTPException(409, f"a deck named {body.name!r} is enrolled already: replace it, or choose another name")
     # the slot is taken here, before any await: a second request sees this job
     job = {"id": secrets.token_hex(8), "name": body.name, "fraction": 0.0, "message": "starting",
-           "last_line": "", "done": False, "error": None}
+           "last_line": "", "done": False, "error": None, "started": time.monotonic()}
     jobs[job["id"]] = job
     while len(jobs) > MAX_JOBS:
         jobs.pop(next(iter(jobs)))
@@ -217,7 +242,7 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
         folder = await run_in_threadpool(new_faces_folder)
         await run_in_threadpool(faces.save, folder)
         process = await asyncio.create_subprocess_exec(
-            *enrol_command(body.name, folder, body.steps, body.minutes), stdin=asyncio.subprocess.DEVNULL,
+            *enrol_command(body.name, folder, body.steps, body.minutes, body.replace), stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     except OSError as exc:
         job["error"] = f"could not start the enrolment: {exc}"
@@ -239,6 +264,29 @@ async def job_status(job: str, jobs: DeckJobsDep, loaded: DeckRecognizersDep) ->
         raise HTTPException(404, "no such job")
     if state["done"]:
         loaded.pop(state["name"], None)  # a replaced deck loads afresh
+    public = _public(state)
+    del public["job"]
+    return public
+
+
+@router.delete("/jobs/{job}", summary="Cancel a running enrolment (a write); the deck is not saved",
+               dependencies=[Writer])
+async def cancel_job(job: str, jobs: DeckJobsDep) -> JobAnswer:
+    state = next((j for j in jobs.values() if secrets.compare_digest(j["id"], job[:64])), None)
+    if state is None:
+        raise HTTPException(404, "no such job")
+    process = state.get("process")
+    if state["done"] or state["error"] is not None or process is None:
+        raise HTTPException(409, "that enrolment has ended already")
+    state["cancelled"] = True
+    if process.returncode is None:
+        process.terminate()  # deck add removes its half-built folder on SIGTERM
+    task = state.get("task")
+    if task is not None:
+        try:
+            await asyncio.wait_for(asyncio.shield(task), 15)
+        except asyncio.TimeoutError:
+            process.kill()
     public = _public(state)
     del public["job"]
     return public

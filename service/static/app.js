@@ -528,21 +528,51 @@ $("cutbtn").addEventListener("click", async () => {
 $("adapt").addEventListener("click", async () => {
   const name = $("deckname").value.trim();
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { $("deckstatus").textContent = "name the deck: letters, digits, - or _"; return; }
-  const r = await write("/api/decks", { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ draft, name }) });
-  const j = await r.json();
+  const start = (replace) => write("/api/decks", { headers: { "Content-Type": "application/json" },
+                                                   body: JSON.stringify({ draft, name, replace }) });
+  let r = await start(false);
+  let j = await r.json();
+  if (r.status === 409 && typeof j.detail === "string" && j.detail.includes("enrolled already")) {
+    if (!confirm(`A deck named ${name} is enrolled already. Replace it with this one?`)) {
+      $("deckstatus").textContent = "kept the enrolled deck: choose another name to add this one";
+      return;
+    }
+    r = await start(true);
+    j = await r.json();
+  }
   if (!r.ok) { $("deckstatus").textContent = typeof j.detail === "string" ? j.detail : "could not start"; return; }
   $("adapt").disabled = true;
   followJob(j.job);
 });
+let enrolling = null;  // the job being followed, which Cancel stops
+$("cancelenrol").addEventListener("click", async () => {
+  if (!enrolling) return;
+  $("cancelenrol").disabled = true;
+  const r = await write("/api/decks/jobs/" + encodeURIComponent(enrolling), { method: "DELETE" });
+  if (!r.ok) { $("cancelenrol").disabled = false; $("deckstatus").textContent = detailText(await r.json()); }
+});
+function timeLeft(seconds) {  // from the pace of the steps done
+  if (seconds === null || seconds === undefined) return "";
+  return seconds < 90 ? ` · about ${Math.max(5, Math.round(seconds / 5) * 5)} s left` : ` · about ${Math.round(seconds / 60)} min left`;
+}
 function followJob(job) {  // an enrolment's progress, also after a reload of the page
+  enrolling = job;
+  $("cancelenrol").hidden = false; $("cancelenrol").disabled = false;
   const poll = async () => {
     const r = await fetch("/api/decks/jobs/" + encodeURIComponent(job));
     if (!r.ok) return;
     const s = await r.json();
     $("deckprogress").value = s.fraction || 0;
-    $("deckstatus").textContent = s.error ? "failed: " + s.error : s.done ? `deck ${s.name} ready` : s.message;
-    if (s.done) { loadDecks(s.name); return; }
-    if (!s.error) setTimeout(poll, 1500);
+    $("deckstatus").textContent = s.cancelled ? "cancelled: no deck was saved"
+      : s.error ? "failed: " + s.error : s.done ? `deck ${s.name} ready` : s.message + timeLeft(s.seconds_left);
+    if (s.done || s.error) {
+      enrolling = null;
+      $("cancelenrol").hidden = true;
+      $("adapt").disabled = false;
+      if (s.done) loadDecks(s.name);
+      return;
+    }
+    setTimeout(poll, 1500);
   };
   poll();
 }

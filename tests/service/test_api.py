@@ -256,15 +256,28 @@ def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_pa
         assert r.status_code == 200, r.text
         job = r.json()["job"]
         assert c.post("/api/decks", json={"draft": draft, "name": "other"}).status_code == 409
-        seen, deadline = [], time.monotonic() + 180
+        seen, left, deadline = [], [], time.monotonic() + 180
         while time.monotonic() < deadline:
             state = c.get(f"/api/decks/jobs/{job}").json()
             seen.append(state["fraction"])
+            left.append(state["seconds_left"])
             if state["done"] or state["error"]:
                 break
             time.sleep(0.5)
         assert state["done"] and state["error"] is None, state
         assert seen == sorted(seen) and any(0 < f < 1 for f in seen)  # the bar moved, forwards only
+        assert any(s is not None and s >= 0 for s in left) and state["seconds_left"] is None  # time left, then none
+        assert [d["name"] for d in c.get("/api/decks").json()["decks"]] == ["fam"]
+        # the same name again: asked before replacing; replacing, then cancelled: the old deck stays
+        again = c.post("/api/decks", json={"draft": draft, "name": "fam", "minutes": 0.05})
+        assert again.status_code == 409 and "enrolled already" in again.json()["detail"]
+        job = c.post("/api/decks", json={"draft": draft, "name": "fam", "replace": True, "steps": 3000}).json()["job"]
+        while c.get(f"/api/decks/jobs/{job}").json()["fraction"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.2)  # the command has started its work
+        cancelled = c.delete(f"/api/decks/jobs/{job}")
+        assert cancelled.status_code == 200 and cancelled.json()["cancelled"], cancelled.text
+        assert "cancelled" in cancelled.json()["error"] and not cancelled.json()["done"]
+        assert c.delete(f"/api/decks/jobs/{job}").status_code == 409
         assert [d["name"] for d in c.get("/api/decks").json()["decks"]] == ["fam"]
         # a failing command is reported as its own last line, and the next enrolment may start
         monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--scenes", "1"])

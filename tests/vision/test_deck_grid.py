@@ -60,6 +60,13 @@ def test_a_missing_card_is_named_by_its_cell(deck):
         cut_grid([grid_photo(deck, joker=False, drop="WE")], finder="colour")
 
 
+def test_a_grid_too_short_says_its_layout_once(deck):
+    photo = grid_photo(deck, joker=False)
+    with pytest.raises(DeckError) as err:
+        cut_grid([photo[: photo.shape[0] // 2]], finder="colour")  # two rows of the four
+    assert str(err.value).count("4 rows of 7") == 1, str(err.value)
+
+
 def test_two_photos_read_as_one_tall_photo(deck):
     photo = grid_photo(deck, joker=False)
     half = photo.shape[0] // 2

@@ -382,8 +382,10 @@ def cut_grid(images_bgr: Sequence[np.ndarray], recognizer=None, finder: str = "a
         if first_problems is None:
             first_problems = problems + notes
     shown = first_problems[:8] + ([f"and {len(first_problems) - 8} more"] if len(first_problems) > 8 else [])
-    raise DeckError("the grid is not whole: " + "; ".join(shown) +
-                    ". The grid is 4 rows of 7 (G W Y R; K A E R H C P), and a joker alone in a fifth row, cards apart")
+    told = "; ".join(shown)
+    layout = "" if "4 rows of 7" in told else \
+        ". The grid is 4 rows of 7 (G W Y R; K A E R H C P), and a joker alone in a fifth row, cards apart"
+    raise DeckError("the grid is not whole: " + told + layout)
 
 
 MARGIN_SIDES = 3

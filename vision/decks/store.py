@@ -112,6 +112,15 @@ def deck_path(name: str) -> Path:
     return decks_dir() / check_name(name)
 
 
+def deck_exists(name: str) -> bool:
+    """Whether a deck of this (safe) name is enrolled.
+
+    >>> deck_exists("no-such-deck-here")
+    False
+    """
+    return (deck_path(name) / "reader.pt").is_file()
+
+
 def list_decks() -> list[str]:
     """The enrolled decks' names, sorted (half-built temporary folders are not decks)."""
     folder = decks_dir()
