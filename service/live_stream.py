@@ -160,7 +160,7 @@ class LiveStream:
     async def process(self) -> None:
         """Read the newest frame, one at a time, and answer it."""
         from sisepai.vision.live.announce import announce
-        from sisepai.vision.recognition.images import ImageError, decode_image
+        from sisepai.vision.recognition.images import ImageError, decode_image, image_size
 
         while not self.closed:
             await self.wake.wait()
@@ -179,7 +179,8 @@ class LiveStream:
                 return session.step(decode_image(frame, "frame", LIVE_MAX_PIXELS), t, dropped, time.perf_counter() - arrived)
 
             try:
-                state, events, result = await self.pool.run_fair(session, work, data)
+                width, height = image_size(data, "frame")  # the header alone: a frame's price is its pixels
+                state, events, result = await self.pool.run_fair(session, work, data, cost=width * height / 1e6)
             except ImageError as exc:
                 await self.send({"type": "error", "detail": str(exc)})
                 continue

@@ -5,10 +5,12 @@ socket. The pool takes ``workers`` jobs at once and queues at most ``queue`` mor
 request is answered 503 with ``Retry-After`` at once instead of waiting behind everyone else.
 
 Live streams share it fairly (:meth:`WorkPool.run_fair`): a stream that finds every worker busy
-waits in line, one place per stream, and a freed worker goes to the stream that has waited
-longest. A stream that floods frames cannot take a second place, so six busy streams leave a
-seventh its turn instead of starving it; a stream that waits past ``FAIR_WAIT_S`` is told the
-server is busy.
+waits in line, one place per stream. A stream that floods frames cannot take a second place, so
+six busy streams leave a seventh its turn instead of starving it; a stream that waits past
+``FAIR_WAIT_S`` is told the server is busy. Each frame is priced by its pixels: a freed worker goes
+to the waiting stream that has been served least for its price (start-time fair queuing), so a
+stream of 4-megapixel frames gets a quarter of the turns of a stream of 1-megapixel ones, and
+the longest-waiting stream wins a tie.
 
 >>> import asyncio
 >>> pool = WorkPool(workers=1, queue=0)
@@ -54,7 +56,9 @@ class WorkPool:
         self.capacity = self.workers + max(0, queue)
         self.in_flight = 0
         self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="sisepai-work")
-        self._line: collections.deque[tuple[object, asyncio.Future]] = collections.deque()
+        self._line: collections.deque[tuple[object, asyncio.Future, float]] = collections.deque()
+        self._tags: dict[object, float] = {}  # a stream's virtual finish time (start-time fair queuing)
+        self._clock = 0.0  # the virtual time: the start tag of the work last handed a worker
 
     @property
     def full(self) -> bool:
@@ -67,18 +71,20 @@ class WorkPool:
         return await self._work(fn, *args, **kwargs)
 
     async def run_fair(self, owner: object, fn: Callable[..., Any], *args: Any, wait: float = FAIR_WAIT_S,
-                       **kwargs: Any) -> Any:
+                       cost: float = 1.0, **kwargs: Any) -> Any:
         """Like :meth:`run`, for one of many streams: when every worker is busy, wait in line (one
         place per ``owner``) for up to ``wait`` seconds; :class:`PoolFull` after that, or when
-        ``owner`` already has its place."""
+        ``owner`` already has its place. ``cost`` prices the work (a frame's megapixels): a freed
+        worker goes to the waiting owner whose turn comes first for its price."""
         if not self.full and not self._line:
             self.in_flight += 1
+            self._charge(owner, cost)
             return await self._work(fn, *args, **kwargs)
-        if any(o == owner for o, _ in self._line):
+        if any(o == owner for o, _, _ in self._line):
             raise PoolFull()
         loop = asyncio.get_running_loop()
         turn = loop.create_future()
-        self._line.append((owner, turn))
+        self._line.append((owner, turn, cost))
         timer = loop.call_later(wait, lambda: turn.done() or turn.set_result(False))
         try:
             granted = await turn  # True: a worker was handed over; False: waited too long
@@ -89,9 +95,19 @@ class WorkPool:
         finally:
             timer.cancel()
         if not granted:
-            self._line = collections.deque((o, f) for o, f in self._line if f is not turn)
+            self._line = collections.deque(e for e in self._line if e[1] is not turn)
             raise PoolFull()
         return await self._work(fn, *args, **kwargs)
+
+    def _start_tag(self, owner: object) -> float:
+        return max(self._tags.get(owner, 0.0), self._clock)
+
+    def _charge(self, owner: object, cost: float) -> None:
+        """``owner``'s work of ``cost`` is handed a worker: the virtual clock moves to its start."""
+        self._clock = self._start_tag(owner)
+        self._tags[owner] = self._clock + max(cost, 1e-6)
+        if len(self._tags) > 256:  # an owner at or behind the clock counts as new: forget it
+            self._tags = {o: tag for o, tag in self._tags.items() if tag > self._clock}
 
     async def _work(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run ``fn`` on a worker already counted in ``in_flight``, then hand the worker on."""
@@ -102,11 +118,15 @@ class WorkPool:
             self._hand_on()
 
     def _hand_on(self) -> None:
-        while self._line:
-            _, turn = self._line.popleft()
-            if not turn.done():
-                turn.set_result(True)  # the worker passes to the longest-waiting stream
-                return
+        self._line = collections.deque(e for e in self._line if not e[1].done())  # gone or timed out
+        if self._line:
+            # the worker passes to the owner served least for its price; the longest-waiting in a tie
+            best = min(range(len(self._line)), key=lambda k: (self._start_tag(self._line[k][0]) + self._line[k][2], k))
+            owner, turn, cost = self._line[best]
+            del self._line[best]
+            self._charge(owner, cost)
+            turn.set_result(True)
+            return
         self.in_flight -= 1
 
     def close(self) -> None:

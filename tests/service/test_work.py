@@ -62,3 +62,33 @@ def test_a_stream_keeps_one_place_in_line_and_gives_up_after_its_wait():
         pool.close()
 
     asyncio.run(scenario())
+
+
+def _shares(costs: dict[str, float], turns: int = 90) -> dict[str, int]:
+    """Turns each always-waiting stream gets of one worker, its frames priced ``costs``."""
+    async def scenario():
+        pool = WorkPool(workers=1, queue=0)
+        done = {name: 0 for name in costs}
+
+        async def stream(name):
+            while sum(done.values()) < turns:
+                try:
+                    await pool.run_fair(name, _job, wait=5.0, cost=costs[name])
+                    done[name] += 1
+                except PoolFull:
+                    await asyncio.sleep(0)
+
+        await asyncio.gather(*(stream(n) for n in costs))
+        pool.close()
+        return done
+
+    return asyncio.run(scenario())
+
+
+def test_streams_of_large_frames_pay_for_their_pixels():
+    same = _shares({"a": 1.0, "b": 1.0, "player": 1.0})  # equal frames: turn about
+    assert max(same.values()) - min(same.values()) <= 2, same
+    priced = _shares({"a": 4.0, "b": 4.0, "player": 1.0})  # two streams of 4-megapixel frames beside a webcam
+    # the player is served whenever it waits (about every other turn); the two large streams share the rest
+    assert priced["player"] >= 1.6 * max(priced["a"], priced["b"]), priced
+    assert min(priced["a"], priced["b"]) >= 15, priced
