@@ -5,6 +5,8 @@
 'Players: give at least 2.'
 >>> plain_sentence([{"loc": ("query", "limit"), "type": "less_than_equal", "msg": "", "ctx": {"le": 100}}])
 'Limit: at most 100.'
+>>> plain_sentence([{"loc": ("body", "left"), "type": "too_short", "msg": "", "ctx": {"min_length": 4}}])
+'Cards left in each hand: give 4 numbers, one for each hand, like 0, 3, 7, 12.'
 """
 
 from __future__ import annotations
@@ -32,8 +34,13 @@ WORDS = {
     "literal_error": "one of {expected}",
     "enum": "one of {expected}",
 }
-FIELD_NAMES = {"cards": "Cards", "players": "Players", "winner": "Winner", "discarder": "Discarder",
+FIELD_NAMES = {"left": "Cards left in each hand", "cards": "Cards", "players": "Players", "winner": "Winner", "discarder": "Discarder",
                "points": "Points", "name": "Name", "table": "Table", "rules": "Rules", "hand": "Hand"}
+
+
+FIELD_WORDS = {("left", "too_short"): "give 4 numbers, one for each hand, like 0, 3, 7, 12",
+               ("left", "too_long"): "give 4 numbers, one for each hand, like 0, 3, 7, 12"}
+"""Words for one field's error where the general words would read like code."""
 
 
 def field_of(loc: Iterable[Any]) -> str:
@@ -50,7 +57,8 @@ def plain_sentence(errors: list[dict]) -> str:
     if not errors:
         return "The request is not valid."
     e = errors[0]
-    words = WORDS.get(e.get("type", ""))
+    names = [str(p) for p in e.get("loc", ()) if not isinstance(p, int)]
+    words = FIELD_WORDS.get((names[-1] if names else "", e.get("type", ""))) or WORDS.get(e.get("type", ""))
     ctx = e.get("ctx") or {}
     try:
         what = words.format(**ctx) if words else (e.get("msg") or "not valid").rstrip(".")

@@ -617,5 +617,17 @@ $("gofclear").addEventListener("click", () => { $("gofhand").value = ""; $("gofo
 $("gofscore").addEventListener("click", async () => {
   const left = $("gofleft").value.split(/[ ,]+/).filter(Boolean).map(Number);
   const [ok, j] = await gofPost("/api/gof/score", { left });
-  $("gofscoreout").textContent = ok ? j.scores.map((s, i) => `Player ${i + 1}: ${s > 0 ? "+" : ""}${s}`).join("\n") : detailText(j);
+  // penalty points: the fewest win; the player with no cards left has none
+  $("gofscoreout").textContent = ok ? j.scores.map((s, i) => `Player ${i + 1}: ${left[i]} card${left[i] === 1 ? "" : "s"} left, `
+    + (s === 0 ? "no penalty" : `${s} penalty point${s === 1 ? "" : "s"}`)).join("\n") : detailText(j);
+});
+
+// --- a result or an error belongs to the input it answered: typing anew clears it ---------------
+const CLEARS = { hand: ["advice"], score: ["scoreout"], ledger: ["ledgerout"], gof: ["gofout"] };
+Object.entries(CLEARS).forEach(([section, outs]) => {
+  $(section).addEventListener("input", (e) => {
+    if (!e.target.matches("input, textarea, select")) return;
+    const cleared = e.target.id === "gofleft" ? ["gofscoreout"] : outs;
+    cleared.forEach((id) => { $(id).textContent = ""; });
+  });
 });

@@ -320,6 +320,7 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
         error = page.locator("#ledgerout").inner_text()
         assert error == "Players: give at least 2." and "[" not in error
         page.fill("#players", "Ann, Bo")
+        assert page.locator("#ledgerout").inner_text() == ""  # the error went with the input it answered
         page.fill("#winner", "Ann")
         page.fill("#points", "3")
         page.fill("#discarder", "Bo")
@@ -343,9 +344,18 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
         page.fill("#gofhand", "g1 g1 y5 r7 r8 r9 r10 m1")
         page.click("#gofadvise")
         page.wait_for_function("() => document.querySelector('#gofout').textContent.includes('legal plays')")
+        page.fill("#gofleft", "0, 3")
+        page.click("#gofscore")
+        page.wait_for_function("() => document.querySelector('#gofscoreout').textContent.length > 0")
+        assert page.locator("#gofscoreout").inner_text() == \
+            "Cards left in each hand: give 4 numbers, one for each hand, like 0, 3, 7, 12."
         page.fill("#gofleft", "0, 3, 7, 12")
+        assert page.locator("#gofscoreout").inner_text() == ""
         page.click("#gofscore")
         page.wait_for_function("() => document.querySelector('#gofscoreout').textContent.includes('Player 1')")
+        scores = page.locator("#gofscoreout").inner_text().splitlines()
+        assert scores[0] == "Player 1: 0 cards left, no penalty" and "+" not in "".join(scores)
+        assert scores[3].startswith("Player 4: 12 cards left, ") and scores[3].endswith("penalty points")
         # My deck: the camera preview in its own tab, each photo a new try
         page.click("#tab-deck")
         page.click("#deckcamera")
