@@ -1,0 +1,30 @@
+"""The measurement log: append-only, and every published record is what it derives."""
+
+import json
+from pathlib import Path
+
+from sisepai.models.records import LOG, RESULTS, published, read_log, write_record
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_published_record_is_what_the_log_publishes():
+    entries = read_log(RESULTS)
+    files = sorted(p for p in RESULTS.glob("*.json"))
+    assert files and entries
+    for path in files:
+        assert json.loads(path.read_text()) == published(path.stem, entries), f"{path.name} is not what {LOG} publishes"
+
+
+def test_the_log_only_grows(tmp_path):
+    write_record("demo", "python demo.py", {"f1": 0.8}, split="test", models={"reader": "a"}, folder=tmp_path)
+    before = (tmp_path / LOG).read_bytes()
+    write_record("demo", "python demo.py", {"f1": 0.9}, split="test", models={"reader": "a"}, folder=tmp_path)
+    write_record("demo", "python demo.py", {"f1": 0.7}, split="test", models={"reader": "b"}, folder=tmp_path)
+    after = (tmp_path / LOG).read_bytes()
+    assert after.startswith(before) and len(read_log(tmp_path)) == 3
+    # a new model version publishes its own first measurement; the old one's first stays in the log
+    assert json.loads((tmp_path / "demo.json").read_text())["figures"] == {"f1": 0.7}
+    write_record("bench", "python bench.py", {"ms": 10.0}, models={}, folder=tmp_path)
+    write_record("bench", "python bench.py", {"ms": 12.0}, models={}, folder=tmp_path)
+    assert json.loads((tmp_path / "bench.json").read_text())["figures"] == {"ms": 12.0}  # a benchmark: the latest
