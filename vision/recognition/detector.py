@@ -50,21 +50,30 @@ tuning scenes and videos (``models/recognition_tune.py``): the same events eithe
 
 
 class Detector:
-    def __init__(self, model, imgsz: int = 640, conf: float = 0.25, iou: float = 0.5, agnostic: bool = AGNOSTIC_NMS):
+    def __init__(self, model, imgsz: int = 640, conf: float = 0.25, iou: float = 0.5, agnostic: bool = AGNOSTIC_NMS,
+                 runtime: str = "torch"):
         self.model = model
         self.imgsz = imgsz
         self.conf = conf
         self.iou = iou
         self.agnostic = agnostic
+        self.runtime = runtime
+        """Where the network runs (:mod:`.runtime`): ``torch``, ``openvino`` or ``onnx``."""
 
     @classmethod
-    def load(cls, weights: str | Path = DEFAULT_WEIGHTS, **kwargs) -> "Detector":
+    def load(cls, weights: str | Path = DEFAULT_WEIGHTS, runtime: str | None = None, **kwargs) -> "Detector":
+        """The detector of ``weights`` (a ``.pt`` file), run by ``runtime`` (default
+        ``$SISEPAI_RUNTIME`` or ``auto``: :func:`sisepai.vision.recognition.runtime.resolve`); an
+        export for another runtime than PyTorch is made once and kept."""
+        from sisepai.vision.recognition.runtime import exported_detector, resolve
         from sisepai.vision.recognition.yolo_env import yolo
 
         path = Path(weights)
         if not path.is_file():
             raise FileNotFoundError(f"detector weights not found: {path} (train them with: sisepai train detector)")
-        det = cls(yolo()(str(path), task="obb"), **kwargs)
+        runtime = resolve(runtime)
+        imgsz = kwargs.get("imgsz", 640)
+        det = cls(yolo()(str(exported_detector(path, runtime, imgsz)), task="obb"), runtime=runtime, **kwargs)
         det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the predictor up now, not on the first frame
         import os
 

@@ -1,0 +1,52 @@
+"""The detector's runtimes: one setting, PyTorch where nothing else is installed, and exports tied
+to the weights they came from."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+from sisepai.vision.recognition import runtime
+from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS, Detector
+
+
+def test_auto_falls_back_to_pytorch_where_nothing_else_is_installed(monkeypatch):
+    monkeypatch.setattr(runtime, "installed", lambda r: r == "torch")
+    assert runtime.resolve("auto") == runtime.resolve(None) == "torch"
+    with pytest.raises(ValueError, match="pip install openvino"):
+        runtime.resolve("openvino")
+    monkeypatch.setenv(runtime.ENV, "torch")
+    assert runtime.resolve(None) == "torch"
+
+
+def test_the_setting_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv(runtime.ENV, "nonsense")
+    with pytest.raises(ValueError, match="unknown runtime 'nonsense'"):
+        runtime.resolve(None)
+
+
+@pytest.mark.skipif(not runtime.installed("openvino"), reason="OpenVINO is not installed")
+def test_an_export_is_made_once_per_weights_and_reads_as_pytorch_does(tmp_path, monkeypatch):
+    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    weights = tmp_path / "detector.pt"
+    shutil.copyfile(DEFAULT_WEIGHTS, weights)
+    first = runtime.exported_detector(weights, "openvino")
+    assert first.is_dir() and runtime._hash(weights) in str(first)
+    monkeypatch.setattr(runtime, "shutil", None)  # a second export would need it: the first is reused
+    assert runtime.exported_detector(weights, "openvino") == first
+    monkeypatch.undo()
+    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    weights.write_bytes(weights.read_bytes() + b"\0")  # other weights: another export, never the old one
+    assert runtime._hash(weights) not in str(first)
+    from sisepai.datasets.scene import make_scene
+    from sisepai.datasets.splits import FONT_SCENE_SEEDS
+
+    frame = make_scene(FONT_SCENE_SEEDS["tune"], 0, "table", font_split="tune").image[..., ::-1].copy()
+    torch_boxes = Detector.load(DEFAULT_WEIGHTS, runtime="torch").detect([frame])[0]
+    vino = Detector.load(DEFAULT_WEIGHTS, runtime="openvino")
+    vino_boxes = vino.detect([frame])[0]
+    assert vino.runtime == "openvino" and len(torch_boxes) >= 10
+    # the same outlines, to a pixel or two: each of PyTorch's has one of OpenVINO's at its centre
+    centres = vino_boxes.polygons.mean(1)
+    near = [np.linalg.norm(centres - c, axis=1).min() < 3 for c in torch_boxes.polygons.mean(1)]
+    assert abs(len(vino_boxes) - len(torch_boxes)) <= 1 and sum(near) >= len(near) - 1

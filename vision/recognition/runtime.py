@@ -1,0 +1,106 @@
+"""Where the detector runs: PyTorch, or the same weights exported to OpenVINO or ONNX Runtime.
+
+Training stays in PyTorch. For inference the detector's weights may be exported, offline, with the
+exporter ultralytics ships (:func:`exported_detector`): once per weights file, into a cache folder
+named by the weights' hash, so a change of weights makes a new export and an old one is never
+used for new weights. ultralytics reads the export as it reads the ``.pt`` file (the same letterbox,
+NMS and output), so only the network's arithmetic changes.
+
+The runtime is one setting (``SISEPAI_RUNTIME``, or ``runtime=`` where a detector is loaded):
+``auto`` (the default) takes the first of :data:`PREFERENCE` whose package is installed, which is
+PyTorch where nothing else is. ``benchmarks/runtime_bench.py`` measures them side by side, speed
+and readings.
+
+>>> resolve("torch")
+'torch'
+>>> resolve("tensorflow")
+Traceback (most recent call last):
+...
+ValueError: unknown runtime 'tensorflow' (one of auto, torch, openvino, onnx)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+RUNTIMES = ("torch", "openvino", "onnx")
+PREFERENCE = ("torch",)
+"""What ``auto`` takes, the first installed: OpenVINO where it is (the fastest that reads the same,
+``benchmarks/results/runtime_bench.json``), else PyTorch. ONNX Runtime is there to be asked for."""
+PACKAGES = {"torch": "torch", "openvino": "openvino", "onnx": "onnxruntime"}
+"""The package each runtime needs at inference."""
+FORMATS = {"openvino": "openvino", "onnx": "onnx"}
+"""ultralytics' export format of each runtime but PyTorch."""
+ENV = "SISEPAI_RUNTIME"
+
+
+def installed(runtime: str) -> bool:
+    """Whether ``runtime``'s package is installed (found, not imported)."""
+    return importlib.util.find_spec(PACKAGES[runtime]) is not None
+
+
+def resolve(setting: str | None = None) -> str:
+    """The runtime a setting names: ``auto`` (or nothing, or ``$SISEPAI_RUNTIME``) picks the first
+    installed of :data:`PREFERENCE`; a runtime named outright must be installed."""
+    setting = (setting or os.environ.get(ENV) or "auto").lower()
+    if setting == "auto":
+        return next(r for r in PREFERENCE if installed(r))
+    if setting not in RUNTIMES:
+        raise ValueError(f"unknown runtime {setting!r} (one of auto, {', '.join(RUNTIMES)})")
+    if not installed(setting):
+        raise ValueError(f"runtime {setting!r} needs the package {PACKAGES[setting]!r}: pip install {PACKAGES[setting]}")
+    return setting
+
+
+def exports_dir() -> Path:
+    """The cache of exported detectors: ``$SISEPAI_HOME/exports``."""
+    from sisepai.vision.decks.store import home
+
+    return home() / "exports"
+
+
+def _hash(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:16]
+
+
+def exported_detector(weights: Path, runtime: str, imgsz: int = 640, folder: Path | None = None) -> Path:
+    """The detector ``weights`` exported for ``runtime`` (the path ultralytics loads), made once and
+    kept under the weights' hash. The export is built in a temporary folder and moved into place
+    whole, so a run stopped halfway leaves nothing that looks finished."""
+    if runtime == "torch":
+        return weights
+    folder = folder or exports_dir()
+    key = f"{weights.stem}-{_hash(weights)}-{imgsz}-{runtime}"
+    done = folder / key
+    target = done / (f"{weights.stem}_openvino_model" if runtime == "openvino" else f"{weights.stem}.onnx")
+    if target.exists():
+        return target
+    from sisepai.vision.recognition.yolo_env import yolo
+
+    folder.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=folder))
+    try:
+        shutil.copyfile(weights, work / weights.name)
+        model = yolo()(str(work / weights.name), task="obb")
+        model.export(format=FORMATS[runtime], imgsz=imgsz, dynamic=False, device="cpu", verbose=False)
+        (work / weights.name).unlink()
+        if not (work / target.name).exists():
+            raise RuntimeError(f"the {runtime} export of {weights} left no {target.name}")
+        try:
+            os.replace(work, done)
+        except OSError:  # another process finished the same export first
+            if not target.exists():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
