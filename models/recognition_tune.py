@@ -9,7 +9,11 @@ so each setting reads the pictures again:
 - ``covered_sure`` (:data:`~sisepai.vision.recognition.recognize.COVERED_SURE`): how sure two
   disagreeing ends must be before one is taken for a card lying over it;
 - ``agnostic`` (:class:`~sisepai.vision.recognition.detector.Detector`): one NMS over every class
-  of outline, so one outline is one part.
+  of outline, so one outline is one part;
+- ``inner_ends_below`` (:data:`~sisepai.vision.recognition.recognize.INNER_ENDS_BELOW`): how sure a
+  card's two ends must agree before the ends detected inside it are left unread (still pictures);
+- ``paired_kinds`` (:data:`~sisepai.vision.recognition.recognize.PAIRED_KINDS`): the kinds whose
+  two lone ends are paired into one card with no known card length (``J`` alone, or every kind).
 
 One choice moves at a time, the others stay at today's. The tuning scenes (the tuning fonts and
 the tuning stand-in decks, as ``deck_eval --split tune`` writes them) give F1, with today's
@@ -29,19 +33,22 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-VALUES = {"turns_below": (0.0, 0.8, 0.9, 0.95), "covered_sure": (0.2, 0.3, 0.5), "agnostic": (True, False)}
+EVERY_KIND = "every kind"
+VALUES = {"turns_below": (0.0, 0.8, 0.9, 0.95), "covered_sure": (0.2, 0.3, 0.5), "agnostic": (True, False),
+          "inner_ends_below": (0.8, 0.9, 0.95, 0.99), "paired_kinds": ("J", EVERY_KIND)}
 CARDS = (30, 60)
 """The tuning videos, by cards in view (:data:`.live_tune.CARDS`)."""
-ON_VIDEO = ("covered_sure", "agnostic")
+ON_VIDEO = ("covered_sure", "agnostic", "paired_kinds")
 """The choices that act on live video too (video reads no end turned)."""
 
 
 def today() -> dict:
     """Today's value of each choice."""
     from sisepai.vision.recognition.detector import AGNOSTIC_NMS
-    from sisepai.vision.recognition.recognize import COVERED_SURE, TURNS_BELOW
+    from sisepai.vision.recognition.recognize import COVERED_SURE, INNER_ENDS_BELOW, PAIRED_KINDS, TURNS_BELOW
 
-    return {"turns_below": TURNS_BELOW, "covered_sure": COVERED_SURE, "agnostic": AGNOSTIC_NMS}
+    return {"turns_below": TURNS_BELOW, "covered_sure": COVERED_SURE, "agnostic": AGNOSTIC_NMS,
+            "inner_ends_below": INNER_ENDS_BELOW, "paired_kinds": "J" if PAIRED_KINDS == ("J",) else EVERY_KIND}
 
 
 def recognizer_with(base, setting: dict):
@@ -49,15 +56,19 @@ def recognizer_with(base, setting: dict):
     ``setting``; the networks are shared."""
     from sisepai.vision.recognition.detector import Detector
 
+    from sisepai.engine.cards import CARD_CODES
+
     det = base.detector
-    detector = Detector(det.model, det.imgsz, det.conf, det.iou, agnostic=setting["agnostic"])
-    profile = replace(base.profile, turns_below=setting["turns_below"], covered_sure=setting["covered_sure"])
+    detector = Detector(det.model, det.imgsz, det.conf, det.iou, agnostic=setting["agnostic"], runtime=det.runtime)
+    paired = tuple(CARD_CODES) if setting["paired_kinds"] == EVERY_KIND else (setting["paired_kinds"],)
+    profile = replace(base.profile, turns_below=setting["turns_below"], covered_sure=setting["covered_sure"],
+                      inner_ends_below=setting["inner_ends_below"], paired_kinds=paired)
     return base.with_changes(detector=detector, profile=profile)
 
 
 def tag(setting: dict, today_setting: dict) -> str:
     """A folder name for a setting's readings; ``today`` for today's."""
-    moved = [f"{k}-{v}" for k, v in setting.items() if v != today_setting[k]]
+    moved = [f"{k}-{str(v).replace(' ', '-')}" for k, v in setting.items() if v != today_setting[k]]
     return "-".join(moved) or "today"
 
 

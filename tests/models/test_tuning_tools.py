@@ -65,10 +65,12 @@ def test_a_recognizer_with_a_setting_shares_the_networks():
     from sisepai.models.recognition_tune import recognizer_with, today
     from sisepai.vision.recognition.recognize import STILL_PROFILE, Recognizer
 
-    base = Recognizer(SimpleNamespace(model=object(), imgsz=640, conf=0.25, iou=0.5), object(),
+    base = Recognizer(SimpleNamespace(model=object(), imgsz=640, conf=0.25, iou=0.5, runtime="torch"), object(),
                       min_confidence=0.25, min_end_confidence=0.3, profile=STILL_PROFILE)
-    rec = recognizer_with(base, {**today(), "agnostic": False, "covered_sure": 0.5})
+    rec = recognizer_with(base, {**today(), "agnostic": False, "covered_sure": 0.5, "inner_ends_below": 0.8,
+                                 "paired_kinds": "every kind"})
     assert rec.detector.model is base.detector.model and rec.reader is base.reader
+    assert rec.profile.inner_ends_below == 0.8 and "GK" in rec.profile.paired_kinds
     assert rec.detector.agnostic is False and rec.profile.covered_sure == 0.5
     assert rec.for_video().profile.covered_sure == 0.5  # a video reads with the same sureness
     assert (rec.min_confidence, rec.min_end_confidence) == (0.25, 0.3)  # the floors stay

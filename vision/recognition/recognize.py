@@ -362,6 +362,10 @@ class ReadingProfile:
     """A first look with fewer cards than this is looked at again zoomed out."""
     read_inner_ends: bool = True
     """Read the ends detected inside a card whose two ends leave it unsure (:data:`INNER_ENDS_BELOW`)."""
+    inner_ends_below: float = INNER_ENDS_BELOW
+    """How sure a card's two ends must agree for its inner ends to be left unread."""
+    paired_kinds: tuple[str, ...] = PAIRED_KINDS
+    """The kinds whose two lone ends are paired into one card without a known card length."""
     palette: str = "image"
     """Where the deck's suit colours are learned (:data:`PALETTE_MODES`)."""
     turns_below: float = TURNS_BELOW
@@ -574,7 +578,8 @@ class Recognizer:
         # detected ends inside a card add a reading where its two ends leave it unsure (more
         # accuracy, more time: off for live video)
         if self.profile.read_inner_ends:
-            unsure_cards = {k for k in range(len(card_polys)) if not self._sure_from_ends(probs[2 * k:2 * k + 2])}
+            unsure_cards = {k for k in range(len(card_polys))
+                            if not self._sure_from_ends(probs[2 * k:2 * k + 2], self.profile.inner_ends_below)}
             inner = [j for j, o in enumerate(owner) if o in unsure_cards]
             if inner:
                 first = len(crops)
@@ -611,7 +616,7 @@ class Recognizer:
         lone = [j for j in range(len(end_polys)) if owner[j] < 0 and np.argmax(probs[end_row[j]]) != NUM_CARDS]
         lone_kinds = [int(np.argmax(probs[end_row[j]][:NUM_CARDS])) for j in lone]
         length = picture_card_length(card_polys) if self.pair_every_kind else None
-        plain = [k for k, kind in enumerate(lone_kinds) if CARD_CODES[kind] in PAIRED_KINDS or length is not None]
+        plain = [k for k, kind in enumerate(lone_kinds) if CARD_CODES[kind] in self.profile.paired_kinds or length is not None]
         paired = set()
         for a, b, card in pair_lone_ends(rgb, [end_polys[lone[k]] for k in plain], [lone_kinds[k] for k in plain],
                                          length):
