@@ -40,7 +40,8 @@ PALETTE_MODES = ("image", "session", "off")
 """Where the deck's suit colours are learned: from each picture alone, over a video, or not at all."""
 INNER_ENDS_BELOW = 0.95
 """The ends detected inside a whole card are read too only when its two ends agree on one kind
-with less belief than this."""
+with less belief than this. First set on the held-out set of its day, which held the test fonts;
+one of ``models/recognition_tune.py``'s choices, to be made on tuning scenes."""
 TURNS_BELOW = 0.0
 """A still picture's end read less surely than this, on a card whose two ends leave it less sure
 than this (or a lone end), is read again at the three other quarter turns and the four readings
@@ -82,7 +83,9 @@ PAIR_EVERY_KIND = True
 PAIRED_KINDS = ("J",)
 """The card kinds whose two lone ends may be paired into one card (:mod:`.end_pairs`): plain
 jokers, which the detector often finds only as their ends. Pairing every kind merged columns of
-overlapping pairs and pongs in finished hands (held-out hand F1 0.970 -> 0.948)."""
+overlapping pairs and pongs in finished hands when first tried, on the held-out set of its day
+(hand F1 0.970 -> 0.948; that set held the test fonts, so it is no tuning evidence); the choice is
+one of ``models/recognition_tune.py``'s, to be made on tuning scenes and videos."""
 PAIR_MIN_CARDS = 3
 """Whole cards a picture needs before its card length is known (:func:`picture_card_length`)."""
 
