@@ -69,7 +69,9 @@ def add_error_handlers(app: FastAPI) -> None:
         from .plain_errors import plain_sentence
 
         # one sentence for people; the list, as FastAPI gives it, for programs
-        errors = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", ""), "type": e.get("type", "")}
+        # (with the limits that were broken, so a page can say the sentence in its own language)
+        errors = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", ""), "type": e.get("type", ""),
+                   "ctx": {k: v for k, v in (e.get("ctx") or {}).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}}
                   for e in exc.errors()]
         return JSONResponse(status_code=422, content={"detail": plain_sentence(exc.errors()), "errors": errors})
 

@@ -179,8 +179,11 @@ class HandAnswer(BaseModel):
 
 
 class CardNames(BaseModel):
+    model_config = {"populate_by_name": True}
+
     en: str = Field(examples=["Red Chariot"])
-    zh: str = Field(examples=["红车"])
+    zh: str = Field(examples=["红车"], description="in simplified characters")
+    zh_hant: str = Field(alias="zh-Hant", examples=["紅車"], description="in traditional characters")
     vi: str = Field(examples=["Xe đỏ"])
     glyph: str = Field(examples=["俥"], description="the character a standard deck prints; empty for the joker")
     glyph_zh: str = Field(examples=["车"], description="the same in simplified characters")
@@ -197,6 +200,7 @@ class NamesAnswer(BaseModel):
     zones: list[str] = Field(description="the seats in turn order, then the centre")
     seats: dict[str, dict[str, str]] = Field(description="each language's label for each zone")
     cards: dict[str, CardNames]
+    claims: dict[str, dict[str, str]] = Field(description="each language's words for each claim (zhimo, hu, gan, ...)")
 
 
 class TableInfo(BaseModel):

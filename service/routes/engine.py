@@ -38,6 +38,6 @@ def advise_hand(body: AdviseRequest) -> dict:
 
 @router.get("/names", summary="The cards and seats as the page shows them",
             description="The card kinds in order, suits, ranks and copy limits from the engine; each card's "
-                        "names in English, Mandarin and Vietnamese and its character; the seats' labels.")
+                        "names in English, Chinese (simplified and traditional) and Vietnamese and its character; the claims in words; the seats' labels.")
 def names() -> NamesAnswer:
     return page_names()

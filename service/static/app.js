@@ -17,25 +17,53 @@ document.querySelectorAll("nav [role=tab]").forEach((b) => b.addEventListener("c
 }));
 
 // --- one language for the page's words, its events and its voice -------------------------------
-const WORDS = {
-  zh: { "Live": "实时", "My hand": "我的牌", "Score": "计分", "Ledger": "账本", "My deck": "我的牌组", "Gang of Four": "四人帮",
-        "speak": "朗读", "Start camera": "开启相机", "Stop": "停止", "On the table": "桌面", "Events": "事件" },
-  vi: { "Live": "Trực tiếp", "My hand": "Bài của tôi", "Score": "Tính điểm", "Ledger": "Sổ điểm", "My deck": "Bộ bài của tôi",
-        "Gang of Four": "Gang of Four", "speak": "đọc to", "Start camera": "Bật máy ảnh", "Stop": "Dừng",
-        "On the table": "Trên bàn", "Events": "Sự kiện" },
-};
-function applyLanguage() {
-  const lang = $("lang").value;
-  document.documentElement.lang = { en: "en", zh: "zh-Hans", vi: "vi" }[lang] || "en";
-  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = (WORDS[lang] || {})[el.dataset.t] || el.dataset.t; });
+// Every word the page shows comes from a catalogue (/i18n/LANG.json: ICU messages with plural
+// forms, the format translators use); English fills any key a catalogue lacks.
+const HTML_LANG = { en: "en", zh: "zh-Hans", "zh-Hant": "zh-Hant", vi: "vi" };
+let catalogue = {}, english = {};
+const rendered = new Map();  // element -> how to write it again in another language
+function pageLang() { return $("lang").value in HTML_LANG ? $("lang").value : "en"; }
+function format(text, vars) {
+  const plurals = new Intl.PluralRules(HTML_LANG[pageLang()]);
+  return text.replace(/\{(\w+), plural, ((?:[\w=]+ \{[^{}]*\}\s*)+)\}/g, (m, name, forms) => {
+    const n = Number(vars[name]), choice = {};
+    forms.replace(/([\w=]+) \{([^{}]*)\}/g, (x, form, body) => { choice[form] = body; });
+    return (choice["=" + n] ?? choice[plurals.select(n)] ?? choice.other ?? "").replace(/#/g, String(n));
+  }).replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+function t(key, vars = {}) { return format(catalogue[key] ?? english[key] ?? key, vars); }
+function show(el, draw) {  // write el's text now, and again whenever the language changes
+  if (typeof el === "string") el = $(el);
+  rendered.set(el, draw);
+  el.textContent = draw();
+}
+function showKey(el, key, vars = {}) { show(el, () => t(key, vars)); }
+async function loadCatalogue(lang) {
+  const get = async (l) => { const r = await fetch(`/i18n/${l}.json`); return r.ok ? r.json() : {}; };
+  if (!Object.keys(english).length) english = await get("en");
+  catalogue = lang === "en" ? english : await get(lang);
+}
+async function applyLanguage() {
+  const lang = pageLang();
+  await loadCatalogue(lang);
+  document.documentElement.lang = HTML_LANG[lang];
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
+  document.querySelectorAll("[data-i18n-aria-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nAriaLabel)); });
+  document.title = t("title");
+  for (const [el, draw] of rendered) { if (el.isConnected) el.textContent = draw(); else rendered.delete(el); }
   localStorage.setItem("sisepai-lang", lang);
   if (ws && ws.readyState === 1) ws.send(JSON.stringify({ lang }));
-  document.querySelectorAll(".chip[data-code], button[data-code]").forEach((el) => { el.textContent = chipText(el.dataset.code); });
+  document.querySelectorAll(".chip[data-code], button[data-code]").forEach((el) => {
+    el.textContent = chipText(el.dataset.code); el.title = cardName(el.dataset.code); el.setAttribute("aria-label", cardName(el.dataset.code));
+  });
+  document.dispatchEvent(new Event("languagechange"));
 }
-$("lang").value = localStorage.getItem("sisepai-lang") || "en";
 $("lang").addEventListener("change", applyLanguage);
+$("lang").value = localStorage.getItem("sisepai-lang") || "en";
+if (!$("lang").value) $("lang").value = "en";  // a language this page no longer offers
 
-const whenNames = fetch("/api/names").then((r) => r.json()).then((n) => { names = n; applyLanguage(); return n; });
+const whenNames = fetch("/api/names").then((r) => r.json()).then(async (n) => { names = n; await applyLanguage(); return n; });
 
 // --- writes: the ledger's token, asked once and kept in this browser ----------------------------
 const TOKEN_KEY = "sisepai-token";
@@ -48,23 +76,39 @@ async function write(url, options = {}) {
   };
   let r = await send();
   if (r.status === 401) {
-    const token = prompt("This club's ledger is protected by a password. Ask whoever started sisepai for it:");
+    const token = prompt(t("ledger.token"));
     if (token) { localStorage.setItem(TOKEN_KEY, token.trim()); r = await send(); }
   }
   return r;
 }
-function detailText(j) {  // the server's one sentence; never a list of codes
+// a refused input in one sentence, in the page's language: the server's structured reason when it
+// gives one (which field, what it needs), else its own sentence; never a list of codes
+const ERROR_WORDS = { missing: "error.missing", too_short: "error.tooShort", too_long: "error.tooLong",
+                      greater_than_equal: "error.atLeast", less_than_equal: "error.atMost", int_parsing: "error.number",
+                      int_type: "error.number" };
+function detailText(j) {
+  const e = Array.isArray(j.errors) ? j.errors[0] : null;
+  if (e && e.type === "json_invalid") return t("error.json");
+  if (e && ERROR_WORDS[e.type]) {
+    const named = (e.loc || []).filter((p) => typeof p === "string" && !["body", "query", "path", "header"].includes(p));
+    const field = named[named.length - 1] || "";
+    const ctx = e.ctx || {};
+    const n = ctx.min_length ?? ctx.max_length ?? ctx.ge ?? ctx.le;
+    const what = field === "left" && e.type.startsWith("too_") ? t("error.leftCount") : t(ERROR_WORDS[e.type], { n });
+    const label = english["field." + field] ? t("field." + field) : field.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+    return t("error.field", { field: label, what });
+  }
   if (typeof j.detail === "string") return j.detail;
-  return "the server could not use that: check what you typed";
+  return t("error.generic");
 }
 
-// Chinese text is in simplified characters throughout (events, voice and the cards' characters)
+// simplified characters in simplified Chinese (events, voice and the cards' characters); traditional otherwise
 function glyphOf(code) {
   const c = names.cards[code] || {};
-  return ($("lang").value === "zh" ? c.glyph_zh : c.glyph) || code;
+  return (pageLang() === "zh" ? c.glyph_zh : c.glyph) || code;
 }
 function chipText(code) { return code === "J" ? "J" : code[0] + glyphOf(code); }
-function cardName(code) { const c = names.cards[code] || {}; return c[$("lang").value] || c.en || code; }
+function cardName(code) { const c = names.cards[code] || {}; return c[pageLang()] || c.en || code; }
 function chip(code, clickable) {  // a card: a button when it can be tapped (and reached by keyboard)
   const s = document.createElement(clickable ? "button" : "span");
   if (clickable) s.type = "button";
@@ -77,7 +121,7 @@ function chip(code, clickable) {  // a card: a button when it can be tapped (and
 }
 
 // --- speech ------------------------------------------------------------------------------------
-const VOICE = { en: "en-US", zh: "zh-CN", vi: "vi-VN" };
+const VOICE = { en: "en-US", zh: "zh-CN", "zh-Hant": "zh-TW", vi: "vi-VN" };
 function say(text) {
   if (!$("speak").checked || !text || !window.speechSynthesis) return;
   const u = new SpeechSynthesisUtterance(text);
@@ -88,11 +132,11 @@ function say(text) {
 // --- live --------------------------------------------------------------------------------------
 function cameraBlocked() {
   if (window.isSecureContext && navigator.mediaDevices) return null;
-  return "the camera needs a secure page: open this page over HTTPS (start the server with sisepai serve --https) or on localhost";
+  return "live.secure";
 }
 $("start").addEventListener("click", async () => {
   const blocked = cameraBlocked();
-  if (blocked) { $("status").textContent = blocked; return; }
+  if (blocked) { showKey("status", blocked); return; }
   if (!stopped) return;  // one stream per page
   stopped = false;
   $("start").disabled = true; $("stop").disabled = false;
@@ -102,8 +146,8 @@ $("start").addEventListener("click", async () => {
     await $("video").play();
     connect();
   } catch (e) {
-    $("status").textContent = "camera unavailable: " + e.message;
-    stopCamera("camera off");
+    stopCamera("live.off");
+    showKey("status", "live.unavailable", { reason: e.message });
   }
 });
 function stopCamera(message) {
@@ -115,9 +159,9 @@ function stopCamera(message) {
   busy = false;
   clearOutlines();
   $("start").disabled = false; $("stop").disabled = true;
-  $("status").textContent = message;
+  showKey("status", message);
 }
-$("stop").addEventListener("click", () => stopCamera("camera stopped"));
+$("stop").addEventListener("click", () => stopCamera("live.stopped"));
 function reconnect() {  // rules, deck and table are chosen when a stream opens
   if (stopped || !ws) return;
   const old = ws; ws = null; old.onclose = null; old.close();
@@ -137,22 +181,23 @@ function connect() {
   const q = params.toString() ? "?" + params.toString() : "";
   ws = new WebSocket(`${proto}://${location.host}/api/live${q}`);
   ws.binaryType = "arraybuffer";
-  ws.onopen = () => { busy = false; retry = 1000; clearLive(); $("status").textContent = "live"; sendFrame(); };
+  ws.onopen = () => { busy = false; retry = 1000; clearLive(); showKey("status", "live.live"); sendFrame(); };
   ws.onclose = () => {  // a restarted server: reconnect, then frames flow again
     busy = false;
     if (stopped) return;
-    $("status").textContent = `disconnected: retrying in ${Math.round(retry / 1000)} s`;
+    showKey("status", "live.retry", { seconds: Math.round(retry / 1000) });
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 15000);
   };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
     busy = false;
-    if (msg.type === "error") { $("status").textContent = msg.detail; return; }
-    if (msg.type === "busy") { clearOutlines(); $("status").textContent = "the server is busy: skipping frames"; return; }
+    if (msg.type === "error") { $("status").textContent = msg.detail; rendered.delete($("status")); return; }
+    if (msg.type === "busy") { clearOutlines(); showKey("status", "live.busy"); return; }
     frames += 1;
-    $("status").textContent = `live · ${msg.ms} ms/frame · ${msg.detections.length} cards`
-      + (msg.dropped ? ` · ${msg.dropped} frames skipped` : "");
+    const cards = msg.detections.length, dropped = msg.dropped || 0;
+    show("status", () => t("live.status", { ms: msg.ms, cards }) + (dropped ? t("live.skipped", { n: dropped }) : "")
+      + (dropped > frames / 10 ? t("live.behind") : ""));
     draw(msg);
     for (const ev of msg.events) logEvent(ev);
   };
@@ -169,7 +214,7 @@ function frameLoop() {
   if (busy && Date.now() - sentAt > ANSWER_TIMEOUT_MS) {  // no answer: never wait for ever
     busy = false;
     clearOutlines();
-    $("status").textContent = "no answer from the server for 3 s: sending a new frame";
+    showKey("status", "live.noAnswer");
   }
   if (!busy && video.videoWidth) {
     const c = document.createElement("canvas");
@@ -191,6 +236,8 @@ function draw(msg) {
   const scale = canvas.width / Math.max(1, canvas.clientWidth || canvas.width);
   const px = Math.round(Math.max(14 * scale, 12));
   g.lineWidth = Math.max(2, 2 * scale); g.font = `bold ${px}px sans-serif`; g.textBaseline = "bottom";
+  const plates = [];  // labels already drawn: a label never covers another (a fan's cards lie close)
+  const overlaps = (a) => plates.some((b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h);
   for (const d of msg.detections) {
     const col = COLOURS[d.card === "J" ? "J" : d.card[0]];
     g.strokeStyle = col;
@@ -198,9 +245,14 @@ function draw(msg) {
     d.polygon.forEach(([x, y], i) => (i ? g.lineTo(x, y) : g.moveTo(x, y)));
     g.closePath(); g.stroke();
     const label = d.card === "J" ? "J" : glyphOf(d.card);  // the card's character: short, and no code to learn
-    const [x, y] = d.polygon[0], w = g.measureText(label).width;
-    g.fillStyle = "rgba(0,0,0,0.7)"; g.fillRect(x - 2, y - px - 4, w + 4, px + 2);  // a dark plate under the label
-    g.fillStyle = col; g.fillText(label, x, y - 3);
+    const w = g.measureText(label).width;
+    // the plate at the card's top corner, or at another corner where that one is taken; none if all are
+    const spot = d.polygon.map(([x, y]) => ({ x: x - 2, y: y - px - 4, w: w + 4, h: px + 2 }))
+      .sort((a, b) => a.y - b.y).find((r) => !overlaps(r));
+    if (!spot) continue;
+    plates.push(spot);
+    g.fillStyle = "rgba(0,0,0,0.7)"; g.fillRect(spot.x, spot.y, spot.w, spot.h);  // a dark plate under the label
+    g.fillStyle = col; g.fillText(label, spot.x + 2, spot.y + px + 1);
   }
   showCards(msg.cards);
 }
@@ -233,7 +285,8 @@ function logEvent(ev) {
   li.className = "ev-" + ev.type;
   if (ev.type === "card_removed") {  // folded away: a count, opened on demand
     $("removedlist").prepend(li);
-    $("removedcount").textContent = `${$("removedlist").children.length} cards left the table`;
+    const n = $("removedlist").children.length;
+    showKey("removedcount", "live.removed", { n });
     $("removed").hidden = false;
     return;
   }
@@ -250,65 +303,115 @@ function clearLive() {  // a new connection is a new session: its table event st
 }
 
 // --- my hand -----------------------------------------------------------------------------------
-whenNames.then((n) => n.kinds.forEach(addPick));
-function addPick(code) {
-  const btn = chip(code, true);
-  btn.addEventListener("click", () => {
-    const limit = code === "J" ? names.jokers : names.copies;  // no more copies than the deck has
-    if (hand.filter((c) => c === code).length >= limit) return;
-    hand.push(code); renderHand();
-  });
-  $("picker").appendChild(btn);
+// a picker of the 29 kinds: each with its character and suit colour, how many are taken and the
+// deck's copy limit; a kind at its limit cannot be taken again
+function limitOf(code) { return code === "J" ? names.jokers : names.copies; }
+function pickerButton(code, taken, onPick) {
+  const b = chip(code, true);
+  const n = taken(code), limit = limitOf(code);
+  const count = document.createElement("span");
+  count.className = "count";
+  count.textContent = n ? `${n}/${limit}` : "";
+  b.append(count);
+  b.disabled = n >= limit;
+  const label = () => (n >= limit ? t("picker.full", { card: cardName(code), limit }) : t("picker.copies", { card: cardName(code), n, limit }));
+  b.title = label(); b.setAttribute("aria-label", label());
+  b.addEventListener("click", () => onPick(code));
+  return b;
 }
+function fillPicker(box, taken, onPick) {
+  box.replaceChildren(...names.kinds.map((code) => pickerButton(code, taken, onPick)));
+}
+const countIn = (cards) => (code) => cards.filter((c) => c === code).length;
+function renderPicker() { fillPicker($("picker"), countIn(hand), (code) => { hand.push(code); renderHand(); }); }
+whenNames.then(renderPicker);
 function renderHand() {
   const box = $("myhand");
   box.replaceChildren();
-  hand.forEach((c, i) => { const ch = chip(c, true); ch.title = `remove ${cardName(c)}`; ch.addEventListener("click", () => { hand.splice(i, 1); renderHand(); }); box.appendChild(ch); });
+  hand.forEach((c, i) => {
+    const ch = chip(c, true);
+    ch.title = t("hand.remove", { card: cardName(c) });
+    ch.addEventListener("click", () => { hand.splice(i, 1); renderHand(); });
+    box.appendChild(ch);
+  });
+  renderPicker();
   if (ws && ws.readyState === 1) ws.send(JSON.stringify({ hand: hand.join(" ") }));
 }
+document.addEventListener("languagechange", () => { if (names.kinds.length) renderHand(); });
 $("clearhand").addEventListener("click", () => { hand = []; renderHand(); });
+// the shown card: tapped from a picker of its own, or none
+let shownCard = null;
+function renderShown() {
+  const b = $("shownbtn");
+  b.className = "chip pickone " + (shownCard ? (shownCard === "J" ? "J" : shownCard[0]) : "");
+  show(b, () => (shownCard ? chipText(shownCard) : t("hand.shownNone")));
+  b.title = shownCard ? cardName(shownCard) : t("hand.shownNone");
+}
+$("shownbtn").addEventListener("click", () => {
+  const p = $("fixpicker").cloneNode(false);
+  p.id = "shownpicker"; p.hidden = false;
+  fillPicker(p, () => 0, (code) => { shownCard = code; p.remove(); renderShown(); });
+  const none = document.createElement("button"); none.type = "button"; none.className = "cancel";
+  showKey(none, "hand.shownNone");
+  none.addEventListener("click", () => { shownCard = null; p.remove(); renderShown(); });
+  p.append(none);
+  $("shownpicker")?.remove();
+  $("shownbtn").closest(".controls").after(p);
+  p.querySelector("button").focus();
+});
+whenNames.then(renderShown);
 $("advise").addEventListener("click", async () => {
-  const body = { cards: hand.join(" "), shown: $("shown").value || null, relation: $("relation").value };
+  const body = { cards: hand.join(" "), shown: shownCard, relation: $("relation").value };
   const r = await fetch("/api/advise", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
-  if (!r.ok) { $("advice").textContent = detailText(j); return; }
-  const many = (cards) => cards.map(cardName).join(", ");
-  let out = j.distance === 0 ? "Your hand wins." : `Cards away from a win: ${j.distance}`;
-  out += `\nWaiting for: ${j.waits.map((w) => `${cardName(w.card)} (${w.unseen} unseen)`).join(", ") || "nothing yet"}`;
-  if (j.claims.length) out += `\nYou may claim: ${j.claims.map((c) => `${c.claim} with ${many(c.meld)}`).join("; ")}`;
-  if (j.best && j.best.claim) out += `\nBest: ${j.best.claim.claim} with ${many(j.best.claim.meld)}${j.best.wins ? ` (a win, ${j.best.points} points)` : ""}`;
-  if (j.discard) out += `\nDiscard: ${cardName(j.discard.card)}`;
-  $("advice").textContent = out;
+  if (!r.ok) { show("advice", () => detailText(j)); return; }
+  show("advice", () => {
+    const many = (cards) => cards.map(cardName).join(", ");
+    const claim = (c) => claimName(c.claim);
+    let out = j.distance === 0 ? t("hand.wins") : t("hand.away", { n: j.distance });
+    out += "\n" + t("hand.waiting", { cards: j.waits.map((w) => t("hand.unseen", { card: cardName(w.card), n: w.unseen })).join(", ") || t("hand.waitingNothing") });
+    if (j.claims.length) out += "\n" + t("hand.claims", { claims: j.claims.map((c) => t("hand.claimWith", { claim: claim(c), cards: many(c.meld) })).join("; ") });
+    if (j.best && j.best.claim) out += "\n" + t("hand.best", { claim: claim(j.best.claim), cards: many(j.best.claim.meld) }) + (j.best.wins ? t("hand.bestWins", { points: j.best.points }) : "");
+    if (j.discard) out += "\n" + t("hand.discard", { card: cardName(j.discard.card) });
+    return out;
+  });
 });
+function claimName(kind) { return ((names.claims || {})[pageLang()] || {})[kind] || ((names.claims || {}).en || {})[kind] || kind; }
 
 // --- score -------------------------------------------------------------------------------------
-const RULES_LINE = {
-  seesek: "See Sek, as the Cantonese rulebook plays it: four of a kind 2 points, three of a kind 1, a lone General 1, a joker 3.",
-  korean: "Korean house rules: the dealer takes 21 cards and opens; a concealed triple 3, exposed 1; a concealed four 8, exposed 6.",
-};
-function showRulesLine() { $("rulesline").textContent = RULES_LINE[$("rules").value] || ""; }
+const RULES_LINE = { seesek: "score.rulesSeesek", korean: "score.rulesKorean" };
+function showRulesLine() { show("rulesline", () => (RULES_LINE[$("rules").value] ? t(RULES_LINE[$("rules").value]) : "")); }
 $("rules").addEventListener("change", showRulesLine);
 showRulesLine();
+// the hand to score: tapped from the picker (with counts and copy limits) or typed as codes
+function typedCards() { return $("scorecards").value.split(/[\s,]+/).filter(Boolean).map((c) => c.toUpperCase()); }
+function renderScorePicker() {
+  fillPicker($("scorepicker"), countIn(typedCards()), (code) => {
+    $("scorecards").value = [...typedCards(), code].join(" ");
+    $("scorecards").dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}
+$("scorecards").addEventListener("input", () => { if (names.kinds.length) renderScorePicker(); });
+whenNames.then(renderScorePicker);
+document.addEventListener("languagechange", () => { if (names.kinds.length) renderScorePicker(); });
 $("scorebtn").addEventListener("click", async () => {
   const r = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ cards: $("scorecards").value, rules: $("rules").value }) });
   const j = await r.json();
-  $("scoreout").textContent = r.ok ? (j.winning ? `A win: ${j.points} points\n` + j.melds.map((m) => m.map(cardName).join(", ")).join("\n") : "Not a winning hand") : detailText(j);
+  show("scoreout", () => (r.ok ? (j.winning ? t("score.win", { points: j.points }) + "\n" + j.melds.map((m) => m.map(cardName).join(", ")).join("\n") : t("score.noWin")) : detailText(j)));
 });
 $("photo").addEventListener("change", async () => {
   const f = $("photo").files[0];
   if (!f) return;
   const fd = new FormData(); fd.append("file", f);
-  $("scoreout").textContent = "reading…";
+  showKey("scoreout", "score.reading");
   const r = await fetch("/api/score-image?rules=" + encodeURIComponent($("rules").value) + deckParam(), { method: "POST", body: fd });
   const j = await r.json();
-  if (!r.ok) { $("scoreout").textContent = detailText(j); return; }
+  if (!r.ok) { show("scoreout", () => detailText(j)); return; }
   confirmed = { cards: j.cards.slice(), doubt: new Set(j.unsure.map((u) => u.index)), alternatives: {} };
   for (const u of j.unsure) confirmed.alternatives[u.index] = u.alternatives;
-  $("confirmnote").textContent = j.unsure.length
-    ? `Check the ${j.unsure.length} card(s) marked with a dashed outline; tap a card to change or remove it.`
-    : "Tap a card to change or remove it, or add a missing one.";
-  $("scoreout").textContent = j.runner_up ? `Also possible (less likely): ${alsoPossible(j.cards, j.runner_up.cards)}, for ${j.runner_up.points} points` : "";
+  show("confirmnote", () => (j.unsure.length ? t("score.checkDoubts", { n: j.unsure.length }) : t("score.tapToFix")));
+  show("scoreout", () => (j.runner_up ? t("score.alsoPossible", { change: alsoPossible(j.cards, j.runner_up.cards), points: j.runner_up.points }) : ""));
   $("confirm").hidden = false;
   rescore();
 });
@@ -316,9 +419,9 @@ $("photo").addEventListener("change", async () => {
 function alsoPossible(best, other) {  // what the other reading changes, in card names
   const left = other.slice(), gone = [];
   for (const c of best) { const k = left.indexOf(c); if (k >= 0) left.splice(k, 1); else gone.push(c); }
-  if (!left.length && !gone.length) return "the same cards";
-  return gone.map((c, i) => `${cardName(left[i] || "-")} instead of ${cardName(c)}`).join(", ")
-    + left.slice(gone.length).map((c) => `, ${cardName(c)} as well`).join("");
+  if (!left.length && !gone.length) return t("score.sameCards");
+  return gone.map((c, i) => t("score.instead", { card: cardName(left[i] || "-"), was: cardName(c) })).join(", ")
+    + left.slice(gone.length).map((c) => t("score.asWell", { card: cardName(c) })).join("");
 }
 
 // --- confirm a photographed hand ---------------------------------------------------------------
@@ -328,8 +431,8 @@ async function rescore() {
     body: JSON.stringify({ cards: confirmed.cards.join(" ") || "-", rules: $("rules").value }) });
   const j = await r.json();
   confirmed.points = r.ok && j.winning ? j.points : null;
-  $("confirmscore").textContent = !r.ok ? (typeof j.detail === "string" ? j.detail : "not a hand")
-    : j.winning ? `a win: ${j.points} points` : `not a winning hand (${confirmed.cards.length} cards)`;
+  const n = confirmed.cards.length;
+  show("confirmscore", () => (!r.ok ? detailText(j) : j.winning ? t("score.confirmWin", { points: j.points }) : t("score.confirmNoWin", { n })));
   const groups = r.ok && j.winning ? j.melds : [confirmed.cards];
   const left = confirmed.cards.map((c, i) => i);
   const box = $("melds");
@@ -340,7 +443,7 @@ async function rescore() {
       const k = left.findIndex((i) => confirmed.cards[i] === code);
       const index = k >= 0 ? left.splice(k, 1)[0] : -1;
       const c = chip(code, true);
-      if (confirmed.doubt.has(index)) { c.classList.add("doubt"); c.setAttribute("aria-label", `${cardName(code)}: check this card`); }
+      if (confirmed.doubt.has(index)) { c.classList.add("doubt"); c.setAttribute("aria-label", t("score.checkCard", { card: cardName(code) })); }
       if (picking === index) c.classList.add("picked");
       c.dataset.index = index;
       c.addEventListener("click", () => openPicker(index));
@@ -360,11 +463,11 @@ function openPicker(index) {
     p.appendChild(b);
   }
   if (index >= 0) {
-    const rm = document.createElement("button"); rm.type = "button"; rm.className = "remove"; rm.textContent = "Remove";
+    const rm = document.createElement("button"); rm.type = "button"; rm.className = "remove"; showKey(rm, "score.remove");
     rm.addEventListener("click", () => choose(null));
     p.appendChild(rm);
   }
-  const cancel = document.createElement("button"); cancel.type = "button"; cancel.className = "cancel"; cancel.textContent = "Cancel";
+  const cancel = document.createElement("button"); cancel.type = "button"; cancel.className = "cancel"; showKey(cancel, "score.cancel");
   cancel.addEventListener("click", () => { picking = null; p.hidden = true; rescore(); });
   p.appendChild(cancel);
   p.hidden = false;
@@ -390,10 +493,10 @@ $("recordform").addEventListener("submit", async (e) => {
   const body = { players, winner: $("recwinner").value.trim() || null, points: confirmed.points || 0,
                  discarder: $("recdiscarder").value.trim() || null, rules: $("rules").value, cards: confirmed.cards.join(" "),
                  table: currentTable() };
-  if (confirmed.points === null) { $("scoreout").textContent = "not a winning hand: fix the cards before recording"; return; }
+  if (confirmed.points === null) { showKey("scoreout", "score.fixFirst"); return; }
   const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
-  $("scoreout").textContent = r.ok ? `recorded deal #${j.id} at ${j.table}: ${body.winner} ${body.points} points` : detailText(j);
+  show("scoreout", () => (r.ok ? t("score.recorded", { id: j.id, table: j.table, winner: body.winner, points: body.points }) : detailText(j)));
 });
 
 // --- ledger: the club's tables, this table's deals and totals, the club's totals -----------------
@@ -414,7 +517,7 @@ $("tableform").addEventListener("submit", async (e) => {
   e.preventDefault();
   const name = $("newtable").value.trim();
   const r = await write("/api/tables", { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
-  if (!r.ok) { $("ledgerout").textContent = detailText(await r.json()); return; }
+  if (!r.ok) { const j = await r.json(); show("ledgerout", () => detailText(j)); return; }
   $("newtable").value = "";
   await loadTables(name);
   $("tablechoice").dispatchEvent(new Event("change"));
@@ -422,7 +525,8 @@ $("tableform").addEventListener("submit", async (e) => {
 async function loadLedger() {
   const r = await fetch("/api/ledger" + tableQuery());
   const j = await r.json();
-  if (!r.ok) { $("ledgerout").textContent = detailText(j); return; }
+  if (!r.ok) { show("ledgerout", () => detailText(j)); return; }
+  rendered.delete($("ledgerout"));
   lastDeal = j.deals.length ? j.deals[j.deals.length - 1] : null;
   const row = (cells, tag) => {
     const tr = document.createElement("tr");
@@ -432,15 +536,15 @@ async function loadLedger() {
     }
     return tr;
   };
-  const more = (shown, count) => (count > shown ? [row([`and ${count - shown} more players`, ""], "td")] : []);
-  $("totals").replaceChildren(row([`At ${j.table}`, "Total"], "th"), ...Object.entries(j.totals).map(([p, t]) => row([p, t], "td")),
-    ...more(Object.keys(j.totals).length, j.players_count));
-  $("clubtotals").replaceChildren(row(["Club-wide", "Total"], "th"), ...Object.entries(j.club_totals).map(([p, t]) => row([p, t], "td")),
-    ...more(Object.keys(j.club_totals).length, j.club_players_count));
+  const more = (shown, count) => (count > shown ? [row([t("ledger.more", { n: count - shown }), ""], "td")] : []);
+  $("totals").replaceChildren(row([t("ledger.at", { table: j.table }), t("ledger.total")], "th"),
+    ...Object.entries(j.totals).map(([p, v]) => row([p, v], "td")), ...more(Object.keys(j.totals).length, j.players_count));
+  $("clubtotals").replaceChildren(row([t("ledger.club"), t("ledger.total")], "th"),
+    ...Object.entries(j.club_totals).map(([p, v]) => row([p, v], "td")), ...more(Object.keys(j.club_totals).length, j.club_players_count));
   $("exportcsv").href = "/api/ledger/export.csv" + tableQuery();
   const bdi = (text) => { const b = document.createElement("bdi"); b.textContent = text; return b; };
   $("ledgerout").replaceChildren(...j.deals.slice(-10).flatMap((d, k) => {
-    const parts = [k ? "\n" : "", `#${d.id} `, bdi(d.winner || "draw"), ` ${d.points}: `];
+    const parts = [k ? "\n" : "", `#${d.id} `, bdi(d.winner || t("ledger.draw")), ` ${d.points}: `];
     d.payments.forEach((p, i) => parts.push(i ? ", " : "", bdi(p.payer), "→", bdi(p.payee), ` ${p.amount}`));
     return parts;
   }));
@@ -450,16 +554,17 @@ $("dealform").addEventListener("submit", async (e) => {
   const body = { players: $("players").value.split(",").map((s) => s.trim()).filter(Boolean), winner: $("winner").value || null,
                  points: +$("points").value, discarder: $("discarder").value || null, table: currentTable() };
   const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  if (!r.ok) { $("ledgerout").textContent = detailText(await r.json()); return; }
+  if (!r.ok) { const j = await r.json(); show("ledgerout", () => detailText(j)); return; }
   loadLedger();
 });
+document.addEventListener("languagechange", () => { if ($("ledger").classList.contains("active")) loadLedger(); });
 let lastDeal = null;
 $("undo").addEventListener("click", async () => {
-  if (!lastDeal) { $("ledgerout").textContent = `${currentTable()} has no deals to undo`; return; }
-  const what = lastDeal.winner ? `${lastDeal.winner} won ${lastDeal.points} points` : "a drawn deal";
-  if (!confirm(`Undo the last deal at ${currentTable()} (#${lastDeal.id}: ${what})?`)) return;
+  if (!lastDeal) { showKey("ledgerout", "ledger.nothingToUndo", { table: currentTable() }); return; }
+  const what = lastDeal.winner ? t("ledger.undoWin", { winner: lastDeal.winner, points: lastDeal.points }) : t("ledger.undoDraw");
+  if (!confirm(t("ledger.undoAsk", { table: currentTable(), id: lastDeal.id, what }))) return;
   const r = await write("/api/ledger/undo" + tableQuery());
-  if (!r.ok) { $("ledgerout").textContent = "Undo failed: " + detailText(await r.json()); return; }
+  if (!r.ok) { const j = await r.json(); show("ledgerout", () => t("ledger.undoFailed", { reason: detailText(j) })); return; }
   loadLedger();
 });
 loadTables();
@@ -487,33 +592,33 @@ let gridShots = [], draft = null;
 $("deckcamera").addEventListener("click", async () => {  // the preview sits in this tab, so a photo is never blind
   const v = $("deckvideo");
   if (v.srcObject) { v.srcObject.getTracks().forEach((t) => t.stop()); v.srcObject = null; $("deckview").hidden = true;
-    $("snap").disabled = true; $("deckcamera").textContent = "Start camera"; return; }
+    $("snap").disabled = true; $("deckcamera").dataset.i18n = "deck.start"; $("deckcamera").textContent = t("deck.start"); return; }
   const blocked = cameraBlocked();
-  if (blocked) { $("deckstatus").textContent = blocked + "; or choose photos below"; return; }
+  if (blocked) { show("deckstatus", () => t("deck.orPhotos", { reason: t(blocked) })); return; }
   try { v.srcObject = await navigator.mediaDevices.getUserMedia({ video: { width: 1920, height: 1080, facingMode: "environment" } }); await v.play(); }
-  catch (e) { $("deckstatus").textContent = "camera unavailable: " + e.message; return; }
-  $("deckview").hidden = false; $("snap").disabled = false; $("deckcamera").textContent = "Stop camera";
+  catch (e) { showKey("deckstatus", "live.unavailable", { reason: e.message }); return; }
+  $("deckview").hidden = false; $("snap").disabled = false; $("deckcamera").dataset.i18n = "deck.stopCamera"; $("deckcamera").textContent = t("deck.stopCamera");
 });
 $("snap").addEventListener("click", async () => {
   const v = $("deckvideo");
-  if (!v.srcObject || !v.videoWidth) { $("deckstatus").textContent = "start the camera first"; return; }
+  if (!v.srcObject || !v.videoWidth) { showKey("deckstatus", "deck.startFirst"); return; }
   const c = document.createElement("canvas");
   c.width = v.videoWidth; c.height = v.videoHeight;
   c.getContext("2d").drawImage(v, 0, 0);
   gridShots = [await new Promise((ok) => c.toBlob(ok, "image/jpeg", 0.92))];  // each photo is a new try
-  $("deckstatus").textContent = "photo taken: cut the faces, or take it again";
+  showKey("deckstatus", "deck.taken");
 });
-$("gridphotos").addEventListener("change", () => { gridShots = [...$("gridphotos").files]; $("deckstatus").textContent = `${gridShots.length} photo(s) chosen`; });
+$("gridphotos").addEventListener("change", () => { gridShots = [...$("gridphotos").files]; showKey("deckstatus", "deck.chosen", { n: gridShots.length }); });
 $("cutbtn").addEventListener("click", async () => {
-  if (!gridShots.length) { $("deckstatus").textContent = "take or choose a photo of the grid first"; return; }
+  if (!gridShots.length) { showKey("deckstatus", "deck.needPhoto"); return; }
   const fd = new FormData();
   gridShots.forEach((b, i) => fd.append("files", b, `grid${i}.jpg`));
-  $("deckstatus").textContent = "cutting…";
+  showKey("deckstatus", "deck.cutting");
   $("adapt").disabled = true;
   const r = await write("/api/decks/cut", { body: fd });
   const j = await r.json();
   $("faces").replaceChildren();
-  if (!r.ok) { $("deckstatus").textContent = typeof j.detail === "string" ? j.detail : "could not cut the faces"; gridShots = []; return; }
+  if (!r.ok) { show("deckstatus", () => (typeof j.detail === "string" ? detailText(j) : t("deck.cutFailed"))); gridShots = []; return; }
   draft = j.draft;
   for (const f of j.faces) {
     const fig = document.createElement("figure");
@@ -521,26 +626,25 @@ $("cutbtn").addEventListener("click", async () => {
     const cap = document.createElement("figcaption"); cap.appendChild(chip(f.code));
     fig.append(img, cap); $("faces").appendChild(fig);
   }
-  $("deckstatus").textContent = (j.notes && j.notes.length ? "Look again at: " + j.notes.join("; ") + ". " : "")
-    + "Check each face sits under its own name, then adapt.";
+  show("deckstatus", () => (j.notes && j.notes.length ? t("deck.lookAgain", { notes: j.notes.join("; ") }) : "") + t("deck.check"));
   $("adapt").disabled = false;
 });
 $("adapt").addEventListener("click", async () => {
   const name = $("deckname").value.trim();
-  if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { $("deckstatus").textContent = "name the deck: letters, digits, - or _"; return; }
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { showKey("deckstatus", "deck.badName"); return; }
   const start = (replace) => write("/api/decks", { headers: { "Content-Type": "application/json" },
                                                    body: JSON.stringify({ draft, name, replace }) });
   let r = await start(false);
   let j = await r.json();
   if (r.status === 409 && typeof j.detail === "string" && j.detail.includes("enrolled already")) {
-    if (!confirm(`A deck named ${name} is enrolled already. Replace it with this one?`)) {
-      $("deckstatus").textContent = "kept the enrolled deck: choose another name to add this one";
+    if (!confirm(t("deck.replace", { name }))) {
+      showKey("deckstatus", "deck.kept");
       return;
     }
     r = await start(true);
     j = await r.json();
   }
-  if (!r.ok) { $("deckstatus").textContent = typeof j.detail === "string" ? j.detail : "could not start"; return; }
+  if (!r.ok) { show("deckstatus", () => (typeof j.detail === "string" ? detailText(j) : t("deck.startFailed"))); return; }
   $("adapt").disabled = true;
   followJob(j.job);
 });
@@ -549,11 +653,16 @@ $("cancelenrol").addEventListener("click", async () => {
   if (!enrolling) return;
   $("cancelenrol").disabled = true;
   const r = await write("/api/decks/jobs/" + encodeURIComponent(enrolling), { method: "DELETE" });
-  if (!r.ok) { $("cancelenrol").disabled = false; $("deckstatus").textContent = detailText(await r.json()); }
+  if (!r.ok) { $("cancelenrol").disabled = false; const j = await r.json(); show("deckstatus", () => detailText(j)); }
 });
 function timeLeft(seconds) {  // from the pace of the steps done
   if (seconds === null || seconds === undefined) return "";
-  return seconds < 90 ? ` · about ${Math.max(5, Math.round(seconds / 5) * 5)} s left` : ` · about ${Math.round(seconds / 60)} min left`;
+  return seconds < 90 ? t("deck.secondsLeft", { n: Math.max(5, Math.round(seconds / 5) * 5) }) : t("deck.minutesLeft", { n: Math.round(seconds / 60) });
+}
+function stepText(message) {  // the enrolment's own words for its step, in the page's language
+  const m = /^(scenes|adapting) (\d+)\/(\d+)/.exec(message || "");
+  if (m) return t(m[1] === "scenes" ? "deck.stepScenes" : "deck.stepAdapt", { k: m[2], n: m[3] });
+  return { starting: t("deck.stepStarting"), saved: t("deck.stepSaved"), "adapting the detector": t("deck.stepDetector") }[message] ?? message;
 }
 function followJob(job) {  // an enrolment's progress, also after a reload of the page
   enrolling = job;
@@ -563,8 +672,8 @@ function followJob(job) {  // an enrolment's progress, also after a reload of th
     if (!r.ok) return;
     const s = await r.json();
     $("deckprogress").value = s.fraction || 0;
-    $("deckstatus").textContent = s.cancelled ? "cancelled: no deck was saved"
-      : s.error ? "failed: " + s.error : s.done ? `deck ${s.name} ready` : s.message + timeLeft(s.seconds_left);
+    show("deckstatus", () => (s.cancelled ? t("deck.cancelled") : s.error ? t("deck.failed", { reason: s.error })
+      : s.done ? t("deck.ready", { name: s.name }) : stepText(s.message) + timeLeft(s.seconds_left)));
     if (s.done || s.error) {
       enrolling = null;
       $("cancelenrol").hidden = true;
@@ -581,7 +690,7 @@ function followJob(job) {  // an enrolment's progress, also after a reload of th
     const r = await fetch("/api/decks/jobs");
     if (!r.ok) return;
     const running = (await r.json()).jobs.find((j) => !j.done && !j.error);
-    if (running) { $("deckstatus").textContent = `enrolling ${running.name}…`; followJob(running.job); }
+    if (running) { showKey("deckstatus", "deck.enrolling", { name: running.name }); followJob(running.job); }
   } catch (e) { /* the page works without it */ }
 })();
 
@@ -605,21 +714,22 @@ async function gofPost(url, body) {
 $("gofadvise").addEventListener("click", async () => {
   const body = { hand: $("gofhand").value, on: $("gofon").value.trim() || null };
   const [ok, advice] = await gofPost("/api/gof/advise", body);
-  if (!ok) { $("gofout").textContent = detailText(advice); return; }
+  if (!ok) { show("gofout", () => detailText(advice)); return; }
   const [, legal] = await gofPost("/api/gof/legal", body);
-  const plays = (legal.plays || []).map((p) => `${p.cards.join(" ")} (${p.kind})`);
-  $("gofout").textContent = (advice.play ? `Play ${advice.play.join(" ")} (${advice.kind})` : "Pass")
-    + (advice.reason ? `: ${advice.reason}` : "")
-    + `\n${plays.length} legal plays${legal.can_pass ? ", or pass" : ""}: ` + (plays.slice(0, 12).join(", ") || "none")
-    + (plays.length > 12 ? ", …" : "");
+  const kind = (k) => t("gofKind." + k);
+  show("gofout", () => (advice.play ? t("gof.play", { cards: advice.play.join(" "), kind: kind(advice.kind) }) : t("gof.pass"))
+    + (advice.reason && pageLang() === "en" ? `: ${advice.reason}` : "")
+    + "\n" + t("gof.legal", { n: (legal.plays || []).length }) + (legal.can_pass ? t("gof.orPass") : "") + ": "
+    + ((legal.plays || []).slice(0, 12).map((p) => `${p.cards.join(" ")} (${kind(p.kind)})`).join(", ") || t("gof.none"))
+    + ((legal.plays || []).length > 12 ? ", …" : ""));
 });
-$("gofclear").addEventListener("click", () => { $("gofhand").value = ""; $("gofon").value = ""; $("gofout").textContent = ""; });
+$("gofclear").addEventListener("click", () => { $("gofhand").value = ""; $("gofon").value = ""; rendered.delete($("gofout")); $("gofout").textContent = ""; });
 $("gofscore").addEventListener("click", async () => {
   const left = $("gofleft").value.split(/[ ,]+/).filter(Boolean).map(Number);
   const [ok, j] = await gofPost("/api/gof/score", { left });
   // penalty points: the fewest win; the player with no cards left has none
-  $("gofscoreout").textContent = ok ? j.scores.map((s, i) => `Player ${i + 1}: ${left[i]} card${left[i] === 1 ? "" : "s"} left, `
-    + (s === 0 ? "no penalty" : `${s} penalty point${s === 1 ? "" : "s"}`)).join("\n") : detailText(j);
+  show("gofscoreout", () => (ok ? j.scores.map((s, i) => t("gof.scoreLine", { player: i + 1, n: left[i],
+    penalty: s === 0 ? t("gof.noPenalty") : t("gof.penalty", { n: s }) })).join("\n") : detailText(j)));
 });
 
 // --- a result or an error belongs to the input it answered: typing anew clears it ---------------
@@ -628,6 +738,6 @@ Object.entries(CLEARS).forEach(([section, outs]) => {
   $(section).addEventListener("input", (e) => {
     if (!e.target.matches("input, textarea, select")) return;
     const cleared = e.target.id === "gofleft" ? ["gofscoreout"] : outs;
-    cleared.forEach((id) => { $(id).textContent = ""; });
+    cleared.forEach((id) => { rendered.delete($(id)); $(id).textContent = ""; });
   });
 });

@@ -335,10 +335,12 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
             server + "/api/ledger/export.csv", params={"table": "桌子1"}).headers["content-disposition"]
         # one language: the tabs' words and the cards' characters in simplified Chinese
         page.select_option("#lang", "zh")
+        page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")  # its catalogue loaded
         assert page.locator("#tab-ledger").inner_text() == "账本"
         assert page.locator("#picker button[data-code=GK]").inner_text() == "G将"
         assert page.locator("#picker button[data-code=GK]").get_attribute("title")  # named, not coded
         page.select_option("#lang", "en")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
         # Gang of Four
         page.click("#tab-gof")
         page.fill("#gofhand", "g1 g1 y5 r7 r8 r9 r10 m1")
@@ -366,3 +368,95 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
         page.wait_for_function("() => document.querySelector('#deckstatus').textContent.startsWith('photo taken')")
         assert page.evaluate("() => gridShots.length") == 1
         browser.close()
+
+
+ENGLISH_LEFT = """(langs) => {
+  // every stretch of English the catalogue holds (6 letters or more, placeholders cut out) that the
+  // page's language does not hold as well: none may be visible
+  const fragments = (cat) => Object.values(cat).flatMap((v) => v.split(/\\{[^{}]*(?:\\{[^{}]*\\}[^{}]*)*\\}/))
+    .map((f) => f.trim()).filter((f) => f.length >= 6 && /[A-Za-z]{3}/.test(f));
+  const own = new Set(fragments(langs.own));
+  const english = fragments(langs.en).filter((f) => !own.has(f) && !Object.values(langs.own).some((v) => v.includes(f)));
+  const seen = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    if (!el || !el.offsetParent || el.closest("code, .chip, bdi, #events, #gofout, #gofscoreout")) continue;
+    const text = walker.currentNode.textContent;
+    for (const f of english) if (text.includes(f)) seen.push(`${el.id || el.tagName}: ${f}`);
+  }
+  for (const el of document.querySelectorAll("input[placeholder]")) {
+    if (el.offsetParent && english.some((f) => el.placeholder.includes(f))) seen.push(`${el.id} placeholder: ${el.placeholder}`);
+  }
+  return seen;
+}"""
+
+
+def test_every_word_in_the_players_language_on_a_phone(server, tmp_path):
+    """Each tab in English, traditional and simplified Chinese and Vietnamese, on a 390 px phone:
+    no English left in another language, nothing wider than the screen, a screenshot of each; cards
+    are tapped from a picker that counts each kind against the deck's copies."""
+    import json
+
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    catalogues = {lang: httpx.get(f"{server}/i18n/{lang}.json").json() for lang in ("en", "zh", "zh-Hant", "vi")}
+    assert all(set(c) == set(catalogues["en"]) for c in catalogues.values())  # every key in every language
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page.goto(server + "/")
+        page.wait_for_function("() => document.querySelectorAll('#picker button').length === 29")
+        # a picker: each kind with its character and suit colour, counted against the copies
+        page.click("#tab-hand")
+        for _ in range(4):
+            page.locator("#picker button[data-code=GK]").click()
+        gk = page.locator("#picker button[data-code=GK]")
+        assert gk.is_disabled() and gk.locator(".count").inner_text() == "4/4" and "4" in gk.get_attribute("title")
+        assert page.locator("#myhand .chip").count() == 4 and "G" in gk.get_attribute("class")
+        page.click("#shownbtn")
+        page.locator("#shownpicker button[data-code=YK]").click()
+        shown = page.locator("#shownbtn")
+        assert "Y" in shown.get_attribute("class").split() and shown.get_attribute("title") == "Yellow General"
+        page.click("#tab-score")
+        page.locator("#scorepicker button[data-code=J]").click()
+        page.locator("#scorepicker button[data-code=J]").click()
+        assert page.locator("#scorecards").input_value() == "J J"
+        assert page.locator("#scorepicker button[data-code=J] .count").inner_text() == "2/5"
+        tabs = ["live", "hand", "score", "ledger", "deck", "gof"]
+        for lang in ("zh-Hant", "zh", "vi", "en"):
+            page.select_option("#lang", lang)
+            page.wait_for_function(f"() => document.documentElement.lang === {json.dumps({'zh': 'zh-Hans'}.get(lang, lang))}")
+            for tab in tabs:
+                page.click(f"#tab-{tab}")
+                page.wait_for_timeout(100)
+                if lang != "en":
+                    left = page.evaluate(ENGLISH_LEFT, {"en": catalogues["en"], "own": catalogues[lang]})
+                    assert left == [], (lang, tab, left)
+                width = page.evaluate("() => document.documentElement.scrollWidth")
+                assert width <= 390, (lang, tab, width)  # nothing overflows the phone
+                page.screenshot(path=str(tmp_path / f"{lang}-{tab}.png"), full_page=True)
+        assert page.locator("#tab-ledger").inner_text() == "Ledger"
+        page.select_option("#lang", "zh-Hant")
+        page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'")
+        assert page.locator("#tab-ledger").inner_text() == "帳本"
+        assert page.locator("#picker button[data-code=RR]").get_attribute("title").startswith("紅車")
+        page.select_option("#lang", "vi")
+        page.wait_for_function("() => document.documentElement.lang === 'vi'")
+        assert page.locator("#picker button[data-code=GK]").get_attribute("title").startswith("Tướng xanh")
+        # a refused input in the page's language, from the server's structured reason
+        page.click("#tab-ledger")
+        page.fill("#players", "Ann")
+        page.click("#dealform button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#ledgerout').textContent.length > 0")
+        assert page.locator("#ledgerout").inner_text() == "Người chơi: cần ít nhất 2."
+        # a long name is cut with an ellipsis, and the page stays as wide as the phone
+        page.fill("#players", "Bartholomew-Maximilian-Fitzgerald-Smythe, Bo")
+        page.fill("#winner", "Bo")
+        page.fill("#points", "1")
+        page.click("#dealform button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#totals').textContent.includes('Bartholomew')")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        browser.close()
+    assert len(list(tmp_path.glob("*.png"))) == 4 * len(tabs)

@@ -104,6 +104,10 @@ class WinClaimed(Event):
 class Advice(Event):
     text: str
     claims: list
+    card: str = ""
+    """The card shown that the claims are on."""
+    discard: str | None = None
+    """The best discard after the best claim, when it does not win."""
     type: ClassVar[str] = "advice"
 
 

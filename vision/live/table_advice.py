@@ -6,7 +6,7 @@ offers the user's hand, and the score of a hand a seat lays down.
 >>> from sisepai.vision.live.events import CardShown
 >>> hand = counts_of(parse_card_ids("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"))
 >>> claim_advice(hand, CardShown(1.0, "YK", "E", 0, 1.0), "S", Rules.preset("seesek"))[0].text
-'You can claim YK: hu with YK'
+'You can claim Yellow General: a win, with Yellow General.'
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from sisepai.engine.claims import claims as claim_options, hand_after
 from sisepai.engine.rules import Rules
 from sisepai.engine.scoring import check_claim, score
 
+from sisepai.vision.live.announce import advice_sentence
 from sisepai.vision.live.events import Advice, CardShown, WinClaimed
 
 
@@ -43,14 +44,14 @@ def claim_advice(hand: Sequence[int], shown: CardShown, user_seat: str, rules: R
     if not options:
         return []
     best = options[0]
-    text = f"You can claim {shown.card}: {best.kind.value} with {' '.join(best.meld.codes)}"
+    discard = None
     if not best.wins:
         rest = hand_after(hand, best.meld, card)
         ids = [k for k in range(len(rest)) for _ in range(rest[k])]
-        discard = best_discard(ids, [best.meld.cards], rules=rules) if ids else None
-        if discard:
-            text += f", then discard {discard.card}"
-    return [Advice(shown.t, text, [c.to_dict() for c in options])]
+        found = best_discard(ids, [best.meld.cards], rules=rules) if ids else None
+        discard = found.card if found else None
+    event = {"type": "advice", "card": shown.card, "claims": [c.to_dict() for c in options], "discard": discard}
+    return [Advice(shown.t, advice_sentence(event, "en"), event["claims"], shown.card, discard)]
 
 
 def win_claimed(seat: str, codes: list[str], t: float, rules: Rules, claimed: int | None = None) -> WinClaimed | None:
