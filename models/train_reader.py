@@ -332,7 +332,45 @@ def reader_metrics(weights: Path, datasets: Sequence[Path], split: str = "val") 
     return metrics
 
 
+def average_readers(new: Path, old: Path, out: Path, weight: float = 0.5) -> dict:
+    """Write ``out``: a reader whose weights are ``weight`` of ``new``'s and the rest of ``old``'s
+    (the same architecture and classes; a fine-tune averaged with the weights it started from keeps
+    more of what they read well). ``new`` gives everything else (classes, calibration crops).
+
+    >>> import tempfile, torch
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name, v in (("a", 0.0), ("b", 1.0)):
+    ...     torch.save({"state_dict": {"w": torch.full((2,), v), "n": torch.tensor(3)}, "classes": ["x"]}, d / name)
+    >>> average_readers(d / "b", d / "a", d / "c", 0.25)["weight"]
+    0.25
+    >>> torch.load(d / "c", weights_only=False)["state_dict"]["w"].tolist()
+    [0.25, 0.25]
+    """
+    import torch
+
+    if not 0.0 < weight < 1.0:
+        raise ValueError(f"the weight of the new reader is between 0 and 1, not {weight}")
+    a = torch.load(new, map_location="cpu", weights_only=False)
+    b = torch.load(old, map_location="cpu", weights_only=False)
+    if a.get("classes") != b.get("classes") or set(a["state_dict"]) != set(b["state_dict"]):
+        raise ValueError(f"{new} and {old} are not readers of the same classes and architecture")
+    state = {k: (weight * v.float() + (1 - weight) * b["state_dict"][k].float()).to(v.dtype) if v.is_floating_point() else v
+             for k, v in a["state_dict"].items()}
+    record = {"averaged": [str(new.name), str(old.name)], "weight": weight}
+    torch.save({**a, "state_dict": state, "history": list(a.get("history", [])) + [record]}, out)
+    return record
+
+
 if __name__ == "__main__":  # pragma: no cover
+    import argparse
     import sys
 
-    print(json.dumps(train_reader([Path(p) for p in sys.argv[2:]], Path(sys.argv[1])), indent=1))
+    p = argparse.ArgumentParser(prog="python -m sisepai.models.train_reader",
+                                description="Average two readers' weights (train with sisepai train).")
+    p.add_argument("new", type=Path, help="the fine-tuned reader")
+    p.add_argument("old", type=Path, help="the reader it started from")
+    p.add_argument("--weight", type=float, default=0.5, help="the new reader's share (default 0.5)")
+    p.add_argument("--out", type=Path, required=True)
+    args = p.parse_args()
+    print(json.dumps(average_readers(args.new, args.old, args.out, args.weight)))
+    sys.exit(0)
