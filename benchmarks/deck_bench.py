@@ -20,6 +20,8 @@ from sisepai.vision.recognition.recognize import Recognizer
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import recognition_ms, scene_jpegs  # noqa: E402
 
+from sisepai.datasets.splits import BENCH_SEEDS  # noqa: E402
+
 SISEPAI = Path(sys.executable).with_name("sisepai")
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -36,7 +38,7 @@ with tempfile.TemporaryDirectory() as tmp:
           f"peak RSS {info['peak_memory_mb']:.0f} MiB; its ends read "
           f"{info['reading_before']['accuracy']:.1%} -> {info['reading_after']['accuracy']:.1%}")
     rec = Recognizer.load(reader_weights=Path(tmp) / "home" / "decks" / "bench" / "reader.pt")
-    times = recognition_ms(rec, scene_jpegs(2025, deck=DeckFaces.load(faces)))
+    times = recognition_ms(rec, scene_jpegs(BENCH_SEEDS["deck_bench"], deck=DeckFaces.load(faces)))
     print(f"deck    recognise a 1280x720 JPEG with an enrolled deck     median {np.median(times):.0f} ms, "
           f"p95 {np.percentile(times, 95):.0f} ms")
     write_record("deck_bench", "python benchmarks/deck_bench.py", {

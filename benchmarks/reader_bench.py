@@ -10,11 +10,11 @@ import numpy as np
 
 from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
 from sisepai.datasets.scene import make_scene
-from sisepai.datasets.splits import FONTS
+from sisepai.datasets.splits import BENCH_SEEDS, FONTS
 from sisepai.models.records import write_record
 from sisepai.vision.recognition.reader import Reader
 
-SEED, SCENES, BATCH, ROUNDS = 2026, 40, 64, 3
+SEED, SCENES, BATCH, ROUNDS = BENCH_SEEDS["reader_bench"], 40, 64, 3
 
 
 def end_crops(seed: int, scenes: int) -> tuple[np.ndarray, np.ndarray]:

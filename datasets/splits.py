@@ -43,6 +43,10 @@ FAMILY_SCENE_SEEDS = {"tune": 7950}
 """Scenes of generated decks of printed family k (:data:`sisepai.datasets.families.FAMILIES`) in the
 split's held-out fonts: seed + k (:mod:`sisepai.models.choose`). Tuning only: the test split's
 families are the real decks of each style it holds."""
+SCAN_SEEDS = {"tune": 58, "test": 8}
+"""Scans of cards (:mod:`sisepai.models.scan_eval`): the random seed of each split's sheets and single cards."""
+BENCH_SEEDS = {"vision_bench": 2024, "deck_bench": 2025, "reader_bench": 2026}
+"""Speed benchmarks' scenes, drawn in the tuning fonts (``FONTS["tune"]``): never a test font or seed."""
 FAMILY_COUNT = 3
 """How many families :data:`FAMILY_SCENE_SEEDS` counts (``tests/datasets/test_splits.py`` checks it
 against :data:`sisepai.datasets.families.FAMILIES`)."""
@@ -55,6 +59,9 @@ def seeds_of(split: str) -> set[int]:
     out |= {FONT_SCENE_SEEDS[split], FONT_SCENE_SEEDS[split] + 1}
     out |= set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"] + VIDEO_SEEDS[split]["real"]}
     out |= {PAPER_SEEDS[split]} | {PAPER_SEEDS[split] + 10 + k for k in range(PAPER_DECKS[split])}
+    out.add(SCAN_SEEDS[split])
+    if split == "tune":
+        out |= set(BENCH_SEEDS.values())
     if split in FAMILY_SCENE_SEEDS:
         out |= {FAMILY_SCENE_SEEDS[split] + k for k in range(FAMILY_COUNT)}
     if split in REAL_SCENE_SEEDS:

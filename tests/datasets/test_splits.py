@@ -32,3 +32,19 @@ def test_the_family_tuning_scenes_count_every_family():
 
     assert FAMILY_COUNT == len(FAMILIES)
     assert {FAMILY_SCENE_SEEDS["tune"] + k for k in range(FAMILY_COUNT)} <= splits.seeds_of("tune")
+
+
+def test_benchmarks_and_evaluations_take_their_seeds_and_fonts_from_the_splits():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    files = [*sorted((root / "benchmarks").glob("*.py")), *sorted((root / "models").glob("*_eval.py"))]
+    assert len(files) > 10
+    for path in files:
+        text = path.read_text()
+        literal = re.findall(r"(?:scene_jpegs|make_scene|write_scenes)\([^)]*?\b(\d{2,})\b", text)
+        assert not literal, f"{path.name} draws scenes of a seed of its own: {literal}"
+        assert not re.search(r"font_split=\"(holdout|honest)\"", text), f"{path.name} names a held-out font split itself"
+    assert splits.SCAN_SEEDS["tune"] in splits.seeds_of("tune") and splits.SCAN_SEEDS["test"] in splits.seeds_of("test")
+    assert set(splits.BENCH_SEEDS.values()) <= splits.seeds_of("tune")
