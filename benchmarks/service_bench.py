@@ -21,6 +21,7 @@ import numpy as np
 import websockets
 
 from sisepai.datasets.scene import make_scene
+from sisepai.datasets.splits import BENCH_SEEDS, FONTS
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
 DURATION = float(os.environ.get("BENCH_SECONDS", "20"))
@@ -105,7 +106,8 @@ async def phase(port, photos, recognising: int, streams: int) -> tuple[str, dict
 async def main(port):
     photos = []
     for i in range(6):
-        ok, buf = cv2.imencode(".jpg", make_scene(77, i, "table").image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 85])
+        scene = make_scene(BENCH_SEEDS["service_bench"], i, "table", font_split=FONTS["tune"])
+        ok, buf = cv2.imencode(".jpg", scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 85])
         photos.append(buf.tobytes())
     async with httpx.AsyncClient(timeout=60) as client:  # warm up: the first scores build the engine's tables
         for _ in range(20):

@@ -45,7 +45,7 @@ split's held-out fonts: seed + k (:mod:`sisepai.models.choose`). Tuning only: th
 families are the real decks of each style it holds."""
 SCAN_SEEDS = {"tune": 58, "test": 8}
 """Scans of cards (:mod:`sisepai.models.scan_eval`): the random seed of each split's sheets and single cards."""
-BENCH_SEEDS = {"vision_bench": 2024, "deck_bench": 2025, "reader_bench": 2026}
+BENCH_SEEDS = {"vision_bench": 2024, "deck_bench": 2025, "reader_bench": 2026, "service_bench": 77}
 """Speed benchmarks' scenes, drawn in the tuning fonts (``FONTS["tune"]``): never a test font or seed."""
 FAMILY_COUNT = 3
 """How many families :data:`FAMILY_SCENE_SEEDS` counts (``tests/datasets/test_splits.py`` checks it
