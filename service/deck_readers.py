@@ -18,7 +18,7 @@ async def deck_recognizer(base: Any, model_error: str | None, cache: dict, deck:
     once in a worker thread into ``cache``. A deck name is only ever a name, never a path:
     :func:`sisepai.vision.decks.store.check_name` refuses anything else."""
     from sisepai.engine.errors import SisepaiError
-    from sisepai.vision.decks.store import detector_weights, reader_weights
+    from sisepai.vision.decks.store import reader_weights
 
     if base is None:
         raise HTTPException(503, "the recognition model is not loaded: " + (model_error or "disabled"))
@@ -26,23 +26,13 @@ async def deck_recognizer(base: Any, model_error: str | None, cache: dict, deck:
         return base
     if deck not in cache:
         try:
-            weights, own_detector = reader_weights(deck), detector_weights(deck)
+            reader_weights(deck)  # an unknown deck is told at once, before a worker is taken
         except SisepaiError as exc:
             raise HTTPException(404, str(exc)[:200]) from None
+        from sisepai.vision.decks.recognizer import deck_recognizer
 
-        def load():
-            import copy
-
-            from sisepai.vision.recognition.detector import Detector
-            from sisepai.vision.recognition.reader import Reader
-
-            rec = copy.copy(base)  # same settings; this deck's reader, and its detector if it has one
-            rec.reader = Reader.load(weights)
-            if own_detector is not None:
-                rec.detector = Detector.load(own_detector)
-            return rec
-
-        rec = await run_in_threadpool(load)
+        # the service's settings and detector; this deck's reader, and its detector if it has one
+        rec = await run_in_threadpool(deck_recognizer, deck, base)
         while len(cache) >= MAX_DECK_RECOGNIZERS:
             cache.pop(next(iter(cache)))
         cache[deck] = rec

@@ -32,15 +32,10 @@ def load_recognizer(settings: Settings):
     """The shared recogniser the settings name (a deck's own reader and detector with ``--deck``);
     ``(recognizer, None)``, or ``(None, why)`` when it cannot load: the engine routes work without it."""
     try:
-        from sisepai.vision.recognition.recognize import Recognizer
+        from sisepai.vision.decks.recognizer import deck_recognizer
 
-        reader, detector = settings.reader, settings.detector
-        if settings.deck:
-            from sisepai.vision.decks.store import detector_weights, reader_weights
-
-            reader = reader_weights(settings.deck)
-            detector = detector or detector_weights(settings.deck)
-        return Recognizer.load(detector, reader), None
+        reader = None if settings.deck else settings.reader
+        return deck_recognizer(settings.deck, detector=settings.detector, reader=reader), None
     except Exception as exc:  # noqa: BLE001 - the engine routes still work without a model
         log.warning("model not loaded: %s", exc)
         return None, str(exc)

@@ -107,7 +107,6 @@ def _load(args):
     from sisepai.vision import require_vision
 
     require_vision()
-    from sisepai.vision.recognition.recognize import Recognizer
 
     try:
         floors: dict = {}
@@ -115,15 +114,11 @@ def _load(args):
             if not 0 <= args.min_confidence <= 1:
                 raise SisepaiError(f"--min-confidence must be between 0 and 1, not {args.min_confidence:g}")
             floors["min_confidence"] = floors["min_end_confidence"] = args.min_confidence
-        reader, detector = args.reader, args.detector
-        if getattr(args, "deck", None):
-            if reader is not None:
-                raise SisepaiError("give --deck or --reader, not both")
-            from sisepai.vision.decks.store import detector_weights, reader_weights
+        if getattr(args, "deck", None) and args.reader is not None:
+            raise SisepaiError("give --deck or --reader, not both")
+        from sisepai.vision.decks.recognizer import deck_recognizer
 
-            reader = reader_weights(args.deck)
-            detector = detector or detector_weights(args.deck)  # the deck's own, when it was adapted
-        return Recognizer.load(detector, reader, **floors)
+        return deck_recognizer(getattr(args, "deck", None), detector=args.detector, reader=args.reader, **floors)
     except FileNotFoundError as exc:
         raise SisepaiError(str(exc)) from None
 

@@ -23,6 +23,13 @@ class CountingRecognizer:
     def for_video(self):  # a video session's recogniser: this one
         return self
 
+    def with_changes(self, **changes):  # as Recognizer.with_changes: a copy with other parts
+        import copy
+
+        other = copy.copy(self)
+        other.__dict__.update(changes)
+        return other
+
     def recognize(self, image, zoom_out=True, memory=None):
         self.calls += 1
         h, w = image.shape[:2]
