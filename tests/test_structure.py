@@ -77,6 +77,27 @@ def test_no_import_runs_back_up_a_layer():
     assert not wrong
 
 
+DATASETS_USES_VISION = {
+    "sisepai.vision": "require_vision: a command that needs OpenCV says so in one line, as vision's do",
+    "sisepai.vision.recognition.geometry": "END_FRACTION: the end region the generator prints a character "
+                                            "in is the region the reader reads; one number, or the labels drift",
+    "sisepai.vision.decks.faces": "a deck's face rules (codes, sizes, proportions): the generator lays a "
+                                  "real deck's faces by the rules enrolment checks them by",
+}
+"""Why the generator (datasets) imports vision, module by module: STYLE.md has datasets above the
+engine only, and these are the three things both must agree on. A new import needs its reason here."""
+
+
+def test_the_generator_imports_vision_only_where_a_reason_is_written_down():
+    graph = _import_graph()
+    used = {d for m, deps in graph.items() if m.startswith("sisepai.datasets") for d in deps
+            if d.startswith("sisepai.vision")}
+    modules = {d if d in DATASETS_USES_VISION else d.rsplit(".", 1)[0] for d in used}
+    unexplained = sorted(modules - set(DATASETS_USES_VISION))
+    assert not unexplained, f"datasets imports {unexplained} with no reason written in DATASETS_USES_VISION"
+    assert modules == set(DATASETS_USES_VISION)  # and no reason outlives its import
+
+
 def test_no_modules_import_each_other_in_a_circle():
     graph = _import_graph()
     seen, on_path, circles = set(), [], []
