@@ -80,7 +80,7 @@ def exported_detector(weights: Path, runtime: str, imgsz: int = 640, folder: Pat
     if runtime == "torch":
         return weights
     folder = folder or exports_dir()
-    key = f"{weights.stem}-{_hash(weights)}-{imgsz}-{runtime}"
+    key = f"{weights.stem}-{_hash(weights)}-{imgsz}-{runtime}-dynamic"
     done = folder / key
     target = done / (f"{weights.stem}_openvino_model" if runtime == "openvino" else f"{weights.stem}.onnx")
     if target.exists():
@@ -92,7 +92,9 @@ def exported_detector(weights: Path, runtime: str, imgsz: int = 640, folder: Pat
     try:
         shutil.copyfile(weights, work / weights.name)
         model = yolo()(str(work / weights.name), task="obb")
-        model.export(format=FORMATS[runtime], imgsz=imgsz, dynamic=False, device="cpu", verbose=False)
+        # dynamic input shapes: ultralytics then pads a frame only to the stride, as it does for the
+        # .pt weights (a fixed 640x640 input pads a 16:9 frame far more, and reads it a little otherwise)
+        model.export(format=FORMATS[runtime], imgsz=imgsz, dynamic=True, device="cpu", verbose=False)
         (work / weights.name).unlink()
         if not (work / target.name).exists():
             raise RuntimeError(f"the {runtime} export of {weights} left no {target.name}")
