@@ -53,11 +53,12 @@ def shipped_models() -> dict[str, str]:
 
 
 def commit() -> str:
-    """The checkout's commit, ``+dirty`` when tracked files differ from it; ``unknown`` outside git."""
+    """The checkout's commit, ``+dirty`` when tracked files differ from it (the records themselves
+    aside: the log grows with every measurement); ``unknown`` outside git."""
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                               capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                ":(exclude)benchmarks/results"], cwd=ROOT, capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     if head.returncode:
