@@ -143,21 +143,31 @@ def test_cards_lying_on_each_other_are_reported():
 
 
 @pytest.mark.model
-def test_a_card_in_the_wrong_cell_gets_a_note(recognizer):
-    """WK covered by a second WA: the grid is whole, but the cut says which cell to check."""
+def test_two_cards_swapped_get_a_note_each_and_a_grid_laid_right_none(recognizer):
+    """WK and WA laid in each other's cells: the grid is whole, but the cut says which cells to
+    check; the same grid laid right gets no note."""
+    from sisepai.datasets.deck_faces import DeckFaces
+
     deck = standin_deck(0, "tune", width=120)
-    photo = table_grid_photo(deck, "green felt", seed=2, joker=False)
-    image = photo.image.copy()
-    a, b = photo.outlines["WK"], photo.outlines["WA"]
-    shift = (a.mean(0) - b.mean(0)) * 0.6
-    x, y, w, h = cv2.boundingRect(np.int32(b))
-    patch = image[y:y + h, x:x + w].copy()
-    dx, dy = int(shift[0]), int(shift[1])
-    image[y + dy:y + dy + h, x + dx:x + dx + w] = patch
-    cut = cut_grid([image], recognizer, "detector")
+    faces = dict(deck.faces)
+    faces["WK"], faces["WA"] = deck.faces["WA"], deck.faces["WK"]
+    swapped = table_grid_photo(DeckFaces(faces), "green felt", seed=2, joker=False)
+    cut = cut_grid([swapped.image], recognizer, "detector")
     assert any(n.startswith("row 2, column 1 (WK): looks like White Advisor (WA)") for n in cut.notes), cut.notes
-    clean = cut_grid([photo.image], recognizer, "detector")
-    assert not any("row 2, column 1" in n for n in clean.notes)
+    assert any(n.startswith("row 2, column 2 (WA): looks like White General (WK)") for n in cut.notes), cut.notes
+    clean = cut_grid([table_grid_photo(deck, "green felt", seed=2, joker=False).image], recognizer, "detector")
+    assert clean.notes == []
+
+
+def test_a_sure_misreading_is_no_doubt_but_a_swap_is():
+    from sisepai.vision.decks.grid import cell_is_doubtful
+
+    # a real deck's seal soldier surely read as a general, the general's own cell read right
+    misread = {"GP": ("GK", 0.999), "GK": ("GK", 0.998), "WK": ("WK", 0.99)}
+    assert not any(cell_is_doubtful(misread, c) for c in misread)
+    swapped = {"GP": ("GK", 0.95), "GK": ("GP", 0.93), "WK": ("WK", 0.99)}
+    assert [c for c in swapped if cell_is_doubtful(swapped, c)] == ["GP", "GK"]
+    assert not cell_is_doubtful({"GP": ("GK", 0.5), "GK": ("GP", 0.99)}, "GP")  # too unsure to doubt
 
 
 def _barred_face(seed: int, width: int = 66) -> np.ndarray:

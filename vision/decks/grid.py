@@ -319,16 +319,36 @@ def _overlaps(cells: Cells) -> list[str]:
     return out
 
 
-NOTE_CONFIDENCE = 0.9
-"""A cell whose card reads as another kind this surely gets a note (the shipped reader has not
-seen the deck, so a note asks the player to look; it does not stop the cut)."""
+NOTE_CONFIDENCE = 0.8
+"""How surely a cell's card must read as another kind to be doubted (the shipped reader has not
+seen the deck, so a note asks the player to look; it does not stop the cut). Chosen with the rule
+of :func:`cell_is_doubtful` on the tuning decks' grids (``python -m sisepai.models.grid_note_tune``,
+``docs/training-logs/grid_note_tune.json``): no false doubt on 24 grids laid right, 45 of 48 cells
+of two swapped cards noted; doubting every sure misreading, as before, gave 27 false doubts there
+at 0.9 (a real deck's seal 卒 surely read as a general, say)."""
 
 
-def reading_notes(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[int, np.ndarray]],
-                  recognizer=None) -> list[str]:
-    """A line for each cell whose card the shipped reader surely reads as another kind, or as the
-    same kind as another cell (a card put in the wrong place, or one card photographed twice)."""
-    from sisepai.engine.cards import CARD_CODES, Card
+def cell_is_doubtful(readings: dict[str, tuple[str, float]], code: str, sure: float = NOTE_CONFIDENCE) -> bool:
+    """Whether the cell of ``code`` gets a note, from every cell's reading (the kind the shipped
+    reader gives, and how surely). A card laid in another card's cell moves that one too, so the
+    cell of the kind it reads as does not read as its own either; a misreading leaves that cell
+    right, and gets no note. (One card photographed twice, in its own cell and another's, reads as
+    a misreading does, and gets none either.)
+
+    >>> cells = {"GP": ("GK", 0.99), "GK": ("GK", 0.99), "YR": ("YH", 0.95), "YH": ("YR", 0.97)}
+    >>> [cell_is_doubtful(cells, c) for c in ("GP", "GK", "YR", "YH")]
+    [False, False, True, True]
+    """
+    got, belief = readings[code]
+    if got == code or belief < sure:
+        return False
+    return got not in readings or readings[got][0] != got
+
+
+def cell_readings(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[int, np.ndarray]],
+                  recognizer=None) -> dict[str, tuple[str, float]]:
+    """Each cell's reading by the shipped reader: the kind, and how surely."""
+    from sisepai.engine.cards import CARD_CODES
 
     from sisepai.vision.recognition.geometry import card_ends, straighten
     from sisepai.vision.recognition.recognize import _default, card_reading
@@ -337,19 +357,22 @@ def reading_notes(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[in
     read: dict[str, tuple[str, float]] = {}
     for code, (photo, box) in outlines.items():
         rgb = np.ascontiguousarray(images_bgr[photo][..., ::-1])
-        probs = rec.reader.read([straighten(rgb, e, rec.crop) for e in card_ends(order_upright(box))])
-        belief = card_reading(list(probs))
+        crops = [straighten(rgb, e, rec.crop) for e in card_ends(order_upright(box))]
+        belief = card_reading(list(rec.reader.read(crops)))
         k = int(np.argmax(belief[:len(CARD_CODES)]))
         read[code] = (CARD_CODES[k], float(belief[k]))
-    notes, cells = [], {code: _cell_of(code) for code in outlines}
-    for code, (got, sure) in read.items():
-        if sure < NOTE_CONFIDENCE or got == code:
-            continue
-        twin = [other for other, (o, s) in read.items() if other != code and o == got and s >= NOTE_CONFIDENCE]
-        name = Card.parse(got).name
-        also = f", as does {_cell_name(*cells[twin[0]])}" if twin else ""
-        notes.append(f"{_cell_name(*cells[code])}: looks like {name} ({got}){also}; check that the right card lies there")
-    return notes
+    return read
+
+
+def reading_notes(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[int, np.ndarray]],
+                  recognizer=None) -> list[str]:
+    """A line for each cell that holds another cell's card (:func:`cell_is_doubtful`)."""
+    from sisepai.engine.cards import Card
+
+    read = cell_readings(images_bgr, outlines, recognizer)
+    cells = {code: _cell_of(code) for code in outlines}
+    return [f"{_cell_name(*cells[code])}: looks like {Card.parse(got).name} ({got}); check that the right card lies there"
+            for code, (got, _) in read.items() if cell_is_doubtful(read, code)]
 
 
 def _cell_of(code: str) -> tuple[int, int]:
