@@ -201,6 +201,7 @@ class NamesAnswer(BaseModel):
     seats: dict[str, dict[str, str]] = Field(description="each language's label for each zone")
     cards: dict[str, CardNames]
     claims: dict[str, dict[str, str]] = Field(description="each language's words for each claim (zhimo, hu, gan, ...)")
+    gof_copies: dict[str, int] = Field(description="Gang of Four's cards, in order, with the copies its deck holds")
 
 
 class TableInfo(BaseModel):

@@ -695,18 +695,29 @@ function followJob(job) {  // an enrolment's progress, also after a reload of th
 })();
 
 // --- Gang of Four ------------------------------------------------------------------------------
-(function gofPicker() {
-  const codes = [];
-  for (let n = 1; n <= 10; n++) for (const c of "gyr") codes.push(c + n);
-  codes.push("m1", "vp", "pr");
-  for (const code of codes) {
+// the Gang of Four picker: each card with its colour, counted against the copies its deck holds
+function gofCards() { return $("gofhand").value.toLowerCase().split(/[\s,]+/).filter(Boolean); }
+function renderGofPicker() {
+  const taken = gofCards();
+  $("gofpicker").replaceChildren(...Object.entries(names.gof_copies || {}).map(([code, limit]) => {
     const b = document.createElement("button"); b.type = "button";
     b.className = "gofcard " + (code[0] === "g" ? "G" : code[0] === "y" ? "Y" : code[0] === "r" ? "R" : "J");
+    const n = taken.filter((c) => c === code).length;
     b.textContent = code;
-    b.addEventListener("click", () => { $("gofhand").value = ($("gofhand").value.trim() + " " + code).trim(); });
-    $("gofpicker").appendChild(b);
-  }
-})();
+    const count = document.createElement("span"); count.className = "count"; count.textContent = n ? `${n}/${limit}` : "";
+    b.append(count);
+    b.disabled = n >= limit;
+    b.title = n >= limit ? t("picker.full", { card: code, limit }) : t("picker.copies", { card: code, n, limit });
+    b.addEventListener("click", () => {
+      $("gofhand").value = [...gofCards(), code].join(" ");
+      $("gofhand").dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    return b;
+  }));
+}
+$("gofhand").addEventListener("input", () => { if (names.gof_copies) renderGofPicker(); });
+whenNames.then(renderGofPicker);
+document.addEventListener("languagechange", () => { if (names.gof_copies) renderGofPicker(); });
 async function gofPost(url, body) {
   const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   return [r.ok, await r.json()];

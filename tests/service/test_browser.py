@@ -424,6 +424,12 @@ def test_every_word_in_the_players_language_on_a_phone(server, tmp_path):
         page.locator("#scorepicker button[data-code=J]").click()
         assert page.locator("#scorecards").input_value() == "J J"
         assert page.locator("#scorepicker button[data-code=J] .count").inner_text() == "2/5"
+        page.click("#tab-gof")  # Gang of Four's own cards, counted the same way
+        page.locator("#gofpicker button", has_text="pr").first.click()  # the President: one in the deck
+        pr = page.locator("#gofpicker button", has_text="pr").first
+        assert page.locator("#gofhand").input_value() == "pr" and pr.is_disabled() and pr.locator(".count").inner_text() == "1/1"
+        assert pr.get_attribute("title") == "pr: the only copy taken"
+        page.fill("#gofhand", "")
         tabs = ["live", "hand", "score", "ledger", "deck", "gof"]
         for lang in ("zh-Hant", "zh", "vi", "en"):
             page.select_option("#lang", lang)

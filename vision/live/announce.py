@@ -170,4 +170,11 @@ def page_names() -> dict:
                       "glyph_zh": "" if c.is_joker else _ZH_GLYPH.get(c.glyph, c.glyph)} for c in ALL_CARDS}
     return {"kinds": list(CARD_CODES), "suits": list(SUITS), "ranks": list(RANKS), "copies": COPIES_PER_PACK,
             "jokers": DEFAULT_JOKERS, "zones": [*SEATS, "center"], "seats": SEAT_LABELS, "cards": cards,
-            "claims": CLAIM_WORDS}
+            "claims": CLAIM_WORDS, "gof_copies": _gof_copies()}
+
+
+def _gof_copies() -> dict[str, int]:
+    """Gang of Four's cards, in the deck's order, with how many of each the deck holds."""
+    from sisepai.engine.gangoffour.cards import deck_counts, gof_code
+
+    return {gof_code(v): n for v, n in deck_counts().items()}
