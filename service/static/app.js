@@ -580,14 +580,16 @@ async function loadDecks(select) {
   sel.value = j.decks.some((d) => d.name === keep) ? keep : "";
 }
 loadDecks();
-whenNames.then(function gridHelp(n) {
-  const rows = [...n.suits.map((s) => n.ranks.map((r) => s + r)), ["J"]];
-  for (const row of rows) {
+function gridHelp() {  // the grid to lay, in the page's characters (simplified in simplified Chinese)
+  const rows = [...names.suits.map((s) => names.ranks.map((r) => s + r)), ["J"]];
+  $("gridhelp").replaceChildren(...rows.map((row) => {
     const tr = document.createElement("tr");
-    for (const code of row) { const td = document.createElement("td"); td.className = code === "J" ? "J" : code[0]; td.textContent = chip(code).textContent; tr.appendChild(td); }
-    $("gridhelp").appendChild(tr);
-  }
-});
+    for (const code of row) { const td = document.createElement("td"); td.className = code === "J" ? "J" : code[0]; td.textContent = chipText(code); tr.appendChild(td); }
+    return tr;
+  }));
+}
+whenNames.then(gridHelp);
+document.addEventListener("languagechange", () => { if (names.suits.length) gridHelp(); });
 let gridShots = [], draft = null;
 $("deckcamera").addEventListener("click", async () => {  // the preview sits in this tab, so a photo is never blind
   const v = $("deckvideo");
