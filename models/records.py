@@ -22,7 +22,6 @@ rewritten. ``benchmarks/results/NAME.json``, the record a document quotes, is de
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import platform
@@ -31,19 +30,13 @@ import sys
 import time
 from pathlib import Path
 
+from sisepai.vision.recognition.runtime import file_hash  # noqa: F401 - how records name a model version
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
+
 LOG = "log.jsonl"
 """The append-only log of every measurement, one JSON object a line, in ``RESULTS``."""
-
-
-def file_hash(path: Path) -> str:
-    """The first 16 hex digits of a file's SHA-256: how records name a model version."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()[:16]
 
 
 def shipped_models() -> dict[str, str]:
@@ -133,7 +126,7 @@ def write_record(name: str, command: str, figures: dict, split: str | None = Non
     _append(entry, folder)
     record = published(name, read_log(folder))
     path = folder / f"{name}.json"
-    if record is not entry and record != entry and split == "test":
+    if record != entry and split == "test":
         print(f"{path}: kept the first test measurement of these models ({record.get('date', '?')}); "
               f"this one is in {folder / LOG}; a model change makes a new one", file=sys.stderr)
     path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")

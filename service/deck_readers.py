@@ -18,21 +18,18 @@ async def deck_recognizer(base: Any, model_error: str | None, cache: dict, deck:
     once in a worker thread into ``cache``. A deck name is only ever a name, never a path:
     :func:`sisepai.vision.decks.store.check_name` refuses anything else."""
     from sisepai.engine.errors import SisepaiError
-    from sisepai.vision.decks.store import reader_weights
 
     if base is None:
         raise HTTPException(503, "the recognition model is not loaded: " + (model_error or "disabled"))
     if not deck:
         return base
     if deck not in cache:
-        try:
-            reader_weights(deck)  # an unknown deck is told at once, before a worker is taken
-        except SisepaiError as exc:
-            raise HTTPException(404, str(exc)[:200]) from None
         from sisepai.vision.decks.recognizer import deck_recognizer
 
-        # the service's settings and detector; this deck's reader, and its detector if it has one
-        rec = await run_in_threadpool(deck_recognizer, deck, base)
+        try:  # the service's settings and detector; this deck's reader, and its detector if it has one
+            rec = await run_in_threadpool(deck_recognizer, deck, base)
+        except SisepaiError as exc:  # an unknown deck (or a name that is no name)
+            raise HTTPException(404, str(exc)[:200]) from None
         while len(cache) >= MAX_DECK_RECOGNIZERS:
             cache.pop(next(iter(cache)))
         cache[deck] = rec

@@ -31,13 +31,13 @@ def test_an_export_is_made_once_per_weights_and_reads_as_pytorch_does(tmp_path, 
     weights = tmp_path / "detector.pt"
     shutil.copyfile(DEFAULT_WEIGHTS, weights)
     first = runtime.exported_detector(weights, "openvino")
-    assert first.is_dir() and runtime._hash(weights) in str(first)
+    assert first.is_dir() and runtime.file_hash(weights) in str(first)
     monkeypatch.setattr(runtime, "shutil", None)  # a second export would need it: the first is reused
     assert runtime.exported_detector(weights, "openvino") == first
     monkeypatch.undo()
     monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
     weights.write_bytes(weights.read_bytes() + b"\0")  # other weights: another export, never the old one
-    assert runtime._hash(weights) not in str(first)
+    assert runtime.file_hash(weights) not in str(first)
     from sisepai.datasets.scene import make_scene
     from sisepai.datasets.splits import FONT_SCENE_SEEDS
 

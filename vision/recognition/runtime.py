@@ -63,7 +63,9 @@ def exports_dir() -> Path:
     return home() / "exports"
 
 
-def _hash(path: Path) -> str:
+def file_hash(path: Path) -> str:
+    """The first 16 hex digits of a file's SHA-256: how exports and measurement records name a
+    version of a model's weights."""
     import hashlib
 
     digest = hashlib.sha256()
@@ -80,7 +82,7 @@ def exported_detector(weights: Path, runtime: str, imgsz: int = 640, folder: Pat
     if runtime == "torch":
         return weights
     folder = folder or exports_dir()
-    key = f"{weights.stem}-{_hash(weights)}-{imgsz}-{runtime}-dynamic"
+    key = f"{weights.stem}-{file_hash(weights)}-{imgsz}-{runtime}-dynamic"
     done = folder / key
     target = done / (f"{weights.stem}_openvino_model" if runtime == "openvino" else f"{weights.stem}.onnx")
     if target.exists():
