@@ -207,7 +207,8 @@ def parse_card_id(token: str) -> int:
     if card_id is None:
         raise InvalidCardError(
             f"unknown card {shorten(token)}: use a suit G/W/Y/R then a rank K/A/E/R/H/C/P "
-            f"(e.g. GK, rh, G將) or J for a joker"
+            f"(e.g. GK, rh, G將) or J for a joker",
+            code="unknown_card", token=str(token).strip()[:24],
         )
     return card_id
 
@@ -309,7 +310,8 @@ def check_copies(card_ids: Sequence[int], packs: int = 1, jokers: int = DEFAULT_
         cap = jokers if card_id == JOKER else limit
         if n > cap:
             noun = "jokers" if card_id == JOKER else f"copies of {CARD_CODES[card_id]}"
-            raise TooManyCopiesError(f"{n} {noun}, but the deck has only {cap}")
+            raise TooManyCopiesError(f"{n} {noun}, but the deck has only {cap}", code="copies",
+                                     card=CARD_CODES[card_id], n=n, cap=cap)
 
 
 def build_deck(jokers: int = DEFAULT_JOKERS, packs: int = 1) -> list[Card]:

@@ -116,7 +116,7 @@ def one_card(card: str | Card | int) -> int:
     """
     ids = to_ids([card]) if not isinstance(card, int) else [Card.from_id(card).id]
     if len(ids) != 1:
-        raise SisepaiError(f"one card expected, got {len(ids)}: {shorten(card)}")
+        raise SisepaiError(f"one card expected, got {len(ids)}: {shorten(card)}", code="one_card", n=len(ids))
     return ids[0]
 
 
@@ -125,12 +125,14 @@ def _prepare(cards: HandLike, exposed: Sequence[MeldLike], rules: Rules) -> tupl
     hand holds (a longer hand would only make the search slow)."""
     ids = to_ids(cards)
     if len(ids) > rules.hand_size:
-        raise TooManyCardsError(f"{len(ids)} cards, but a hand holds at most {rules.hand_size}")
+        raise TooManyCardsError(f"{len(ids)} cards, but a hand holds at most {rules.hand_size}", code="hand_size",
+                                n=len(ids), max=rules.hand_size)
     melds = [to_meld(m, rules) for m in exposed]
     all_ids = ids + [c for m in melds for c in m.cards]
     if len(all_ids) > rules.hand_size:
         raise TooManyCardsError(f"{len(ids)} concealed and {len(all_ids) - len(ids)} exposed cards, but a hand "
-                                f"holds at most {rules.hand_size}")
+                                f"holds at most {rules.hand_size}", code="hand_size", n=len(all_ids),
+                                max=rules.hand_size)
     check_copies(all_ids, packs=rules.packs, jokers=rules.jokers)
     return ids, melds
 
@@ -174,7 +176,8 @@ def score(
     exposed_total = sum(sm.points for sm in exposed_scored)
     win_id = one_card(winning_card) if winning_card is not None else None
     if win_id is not None and win_id not in ids:
-        raise SisepaiError(f"the winning card {CARD_CODES[win_id]} is not among the concealed cards")
+        raise SisepaiError(f"the winning card {CARD_CODES[win_id]} is not among the concealed cards",
+                           code="winning_card_missing", card=CARD_CODES[win_id])
     claimed_matters = win_id is not None and not self_drawn and (
         r.points["triple"] != r.points["triple_exposed"] or r.points["quad"] != r.points["quad_exposed"]
     )
@@ -228,10 +231,12 @@ def payments(points: int, winner: int, players: int = 4, discarder: int | None =
     if players < 2:
         raise SisepaiError(f"players must be at least 2, got {players}")
     if not 0 <= winner < players:
-        raise SisepaiError(f"winner {winner} is not a seat of {players} players")
+        raise SisepaiError(f"winner {winner} is not a seat of {players} players", code="winner_seat",
+                           seat=winner, players=players)
     if discarder is not None:
         if discarder == winner or not 0 <= discarder < players:
-            raise SisepaiError(f"discarder {discarder} must be another seat of {players} players")
+            raise SisepaiError(f"discarder {discarder} must be another seat of {players} players",
+                               code="discarder_seat", seat=discarder, players=players)
         return [Payment(discarder, winner, points)]
     return [Payment(p, winner, points) for p in range(players) if p != winner]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import HTTPException
 from starlette.concurrency import run_in_threadpool
 
+from .refusals import Refusal
 from .deps import DeckRecognizersDep, ModelErrorDep, RecognizerDep
 
 MAX_DECK_RECOGNIZERS = 4
@@ -20,7 +20,7 @@ async def deck_recognizer(base: Any, model_error: str | None, cache: dict, deck:
     from sisepai.engine.errors import SisepaiError
 
     if base is None:
-        raise HTTPException(503, "the recognition model is not loaded: " + (model_error or "disabled"))
+        raise Refusal(503, "model_not_loaded", "the recognition model is not loaded: " + (model_error or "disabled"))
     if not deck:
         return base
     if deck not in cache:
@@ -29,7 +29,7 @@ async def deck_recognizer(base: Any, model_error: str | None, cache: dict, deck:
         try:  # the service's settings and detector; this deck's reader, and its detector if it has one
             rec = await run_in_threadpool(deck_recognizer, deck, base)
         except SisepaiError as exc:  # an unknown deck (or a name that is no name)
-            raise HTTPException(404, str(exc)[:200]) from None
+            raise Refusal(404, exc.code, str(exc)[:200], **exc.params) from None
         while len(cache) >= MAX_DECK_RECOGNIZERS:
             cache.pop(next(iter(cache)))
         cache[deck] = rec

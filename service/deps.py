@@ -23,9 +23,10 @@ import hmac
 import time
 from typing import Annotated, Any, Callable
 
-from fastapi import Depends, Header, HTTPException
+from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
+from .refusals import Refusal
 from .settings import Settings
 from .store import Ledger
 from .work import WorkPool
@@ -165,9 +166,9 @@ def check_token(settings: Settings, token: str | None) -> None:
     """401 without the right token where one is set; 403 for writes beyond localhost with none set."""
     if settings.token:
         if not token or not hmac.compare_digest(token.encode("utf-8", "replace"), settings.token.encode("utf-8")):
-            raise HTTPException(401, "ledger writes need the token: send it as the X-Sisepai-Token header")
+            raise Refusal(401, "token_needed", "ledger writes need the token: send it as the X-Sisepai-Token header")
     elif not settings.local_only:
-        raise HTTPException(403, "ledger writes are closed: the service listens beyond localhost and no "
+        raise Refusal(403, "writes_closed", "ledger writes are closed: the service listens beyond localhost and no "
                                  "SISEPAI_TOKEN is set")
 
 

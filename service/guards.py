@@ -108,11 +108,13 @@ def _header(scope: dict, name: bytes) -> str | None:
     return None
 
 
-async def _refuse(send, status: int, detail: str, headers: list[tuple[bytes, bytes]] = ()) -> None:
-    body = json.dumps({"detail": detail}).encode()
+async def _refuse(send, status: int, detail: str, code: str, **params: int) -> None:
+    from .refusals import body_of
+
+    body = json.dumps(body_of(detail, code, params)).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *SECURITY_HEADERS, *headers]})
+                            *SECURITY_HEADERS]})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -122,6 +124,7 @@ class BodyTooLarge(HTTPException):
 
     def __init__(self, limit: int):
         super().__init__(413, f"request body over {limit // 1024} KB")
+        self.code, self.params = "body_too_large", {"kb": limit // 1024}
 
 
 MAX_HEADER_BYTES = 16 * 1024
@@ -148,13 +151,14 @@ class Guard:
         if sum(len(k) + len(v) + 4 for k, v in scope.get("headers", ())) > MAX_HEADER_BYTES:
             if scope["type"] == "websocket":
                 return await send({"type": "websocket.close", "code": 1009})
-            return await _refuse(send, 431, f"request headers over {MAX_HEADER_BYTES // 1024} KB")
+            return await _refuse(send, 431, f"request headers over {MAX_HEADER_BYTES // 1024} KB", "headers_too_large",
+                                 kb=MAX_HEADER_BYTES // 1024)
         host = _header(scope, b"host") or ""
         if not host_allowed(host, self.allowed_hosts):
             if scope["type"] == "websocket":
                 return await send({"type": "websocket.close", "code": 1008})
             return await _refuse(send, 400, "unknown Host: open the page by IP address or localhost, or start "
-                                            "the server with --allow-host NAME")
+                                            "the server with --allow-host NAME", "unknown_host")
         if scope["type"] == "websocket":
             origin = _header(scope, b"origin")
             if origin is not None and not same_origin(origin, host):
@@ -164,14 +168,15 @@ class Guard:
             origin = _header(scope, b"origin")
             site = _header(scope, b"sec-fetch-site")
             if (origin is not None and not same_origin(origin, host)) or site in ("cross-site", "same-site"):
-                return await _refuse(send, 403, "cross-site write refused: send writes from this service's own page")
+                return await _refuse(send, 403, "cross-site write refused: send writes from this service's own page",
+                                     "cross_site")
         limit = self.limit_for(scope["path"])
         length = _header(scope, b"content-length")
         if length is not None:
             if not length.isdigit():
-                return await _refuse(send, 400, "bad Content-Length")
+                return await _refuse(send, 400, "bad Content-Length", "bad_request")
             if int(length) > limit:
-                return await _refuse(send, 413, f"request body over {limit // 1024} KB")
+                return await _refuse(send, 413, f"request body over {limit // 1024} KB", "body_too_large", kb=limit // 1024)
         received = 0
         started = False
 
@@ -195,4 +200,4 @@ class Guard:
             await self.app(scope, counted_receive, send_with_headers)
         except BodyTooLarge:
             if not started:
-                await _refuse(send, 413, f"request body over {limit // 1024} KB")
+                await _refuse(send, 413, f"request body over {limit // 1024} KB", "body_too_large", kb=limit // 1024)

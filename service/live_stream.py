@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from sisepai.engine.errors import SisepaiError
 
 from .deck_readers import DeckReaders
+from .refusals import body_of, http_body
 from .server import WS_MAX_MESSAGE
 from .settings import Settings
 from .store import Ledger, check_table_name
@@ -56,7 +57,7 @@ class LiveStream:
         query = {k: self.ws.query_params[k] for k in QUERY_FIELDS if k in self.ws.query_params}
         error = await self.open_session(query)
         if error:
-            await self.send({"type": "error", "detail": error})
+            await self.send({"type": "error", **error})
         self.start = self.clock()
         receiver = asyncio.create_task(self.receive())
         try:
@@ -74,41 +75,45 @@ class LiveStream:
 
     # --- options ------------------------------------------------------------------------------
 
-    async def open_session(self, values: dict) -> str | None:
-        """Start the session from options; the error, if any. A refused start keeps the
-        connection: the next options message may fix it."""
+    async def open_session(self, values: dict) -> dict | None:
+        """Start the session from options; the error (:func:`~.refusals.body_of`), if any. A
+        refused start keeps the connection: the next options message may fix it."""
         from sisepai.vision.live.options import LiveOptions, LiveOptionsError
 
         try:
             opts = LiveOptions.from_mapping(values, base=self.options)
         except LiveOptionsError as exc:
-            return str(exc)[:300]
+            return body_of(str(exc)[:300], exc.code, exc.params)
         try:
             table = check_table_name(opts.table or self.settings.table)
         except SisepaiError:
-            return f"table: no table named {(opts.table or '')[:40]!r}"
+            return body_of(f"table: no table named {(opts.table or '')[:40]!r}", "unknown_table", {"table": opts.table})
         if not await run_in_threadpool(self.ledger.has_table, table):
-            return f"no table named {table!r} (open it first: POST /api/tables)"
+            return body_of(f"no table named {table!r} (open it first: POST /api/tables)", "unknown_table",
+                           {"table": table})
         try:
             reader = await self.readers(opts.deck)
         except HTTPException as exc:
-            return f"deck: {exc.detail}"
+            body = http_body(exc)
+            return {**body, "detail": f"deck: {body['detail']}"}
         self.session, self.table, self.options = opts.session(reader), table, opts
         return None
 
-    def change(self, values: dict) -> str | None:
+    def change(self, values: dict) -> dict | None:
         """A running session's change of hand, seat, claimed score or language; the error, if any."""
         from sisepai.vision.live.options import CHANGEABLE, LiveOptions, LiveOptionsError
 
         try:
             opts = LiveOptions.from_mapping(values, base=self.options, allowed=CHANGEABLE)
             opts.apply_to(self.session.assistant)
-        except (LiveOptionsError, SisepaiError, ValueError) as exc:
-            return str(exc)[:300]
+        except (LiveOptionsError, SisepaiError) as exc:
+            return body_of(str(exc)[:300], exc.code, exc.params)
+        except ValueError as exc:
+            return body_of(str(exc)[:300], "live_options", {})
         self.options = opts
         return None
 
-    async def command(self, text: str) -> str | None:
+    async def command(self, text: str) -> dict | None:
         """A text message: live options as JSON (before the session has started, any of them).
         The error to send back, if any."""
         from sisepai.vision.live.options import FIELDS
@@ -118,7 +123,8 @@ class LiveStream:
         except ValueError:
             cmd = None
         if not isinstance(cmd, dict):
-            return f'options are JSON under 4 KB, like {{"hand": "GK GA GE ...", "seat": "S"}} (fields: {", ".join(FIELDS)})'
+            return body_of(f'options are JSON under 4 KB, like {{"hand": "GK GA GE ...", "seat": "S"}} '
+                           f'(fields: {", ".join(FIELDS)})', "live_options", {})
         if self.session is None or not self.frames_read:  # before the first frame, any option (zones too)
             return await self.open_session(cmd)
         return self.change(cmd)
@@ -132,20 +138,22 @@ class LiveStream:
                 try:
                     msg = await asyncio.wait_for(self.ws.receive(), self.settings.live_idle_s)
                 except asyncio.TimeoutError:  # an idle socket would hold a slot for ever
-                    await self.send({"type": "error", "detail": f"nothing received for {self.settings.live_idle_s:g} s: "
-                                                                "closing this live stream"})
+                    await self.send({"type": "error", **body_of(
+                        f"nothing received for {self.settings.live_idle_s:g} s: closing this live stream", "live_idle",
+                        {"seconds": self.settings.live_idle_s})})
                     await self.ws.close(code=1001)
                     break
                 if msg.get("type") == "websocket.disconnect":
                     break
                 data = msg.get("bytes")
                 if data is None:
-                    detail = await self.command(msg.get("text") or "")
-                    if detail:
-                        await self.send({"type": "error", "detail": detail})
+                    error = await self.command(msg.get("text") or "")
+                    if error:
+                        await self.send({"type": "error", **error})
                     continue
                 if len(data) > self.frame_limit:
-                    await self.send({"type": "error", "detail": f"frame over {self.frame_limit // 1_000_000} MB: dropped"})
+                    await self.send({"type": "error", **body_of(f"frame over {self.frame_limit // 1_000_000} MB: dropped",
+                                                                 "frame_too_large", {"mb": self.frame_limit // 1_000_000})})
                     continue
                 if self.frame is not None:
                     self.dropped += 1  # still busy with the previous frame: drop the older one
@@ -170,7 +178,7 @@ class LiveStream:
                 continue
             session = self.session
             if session is None:  # options refused: every frame still gets an answer
-                await self.send({"type": "error", "detail": "no live session: send valid options first"})
+                await self.send({"type": "error", **body_of("no live session: send valid options first", "no_session", {})})
                 continue
             t, arrived, dropped = self.clock() - self.start, self.arrived, self.dropped
 
@@ -182,11 +190,11 @@ class LiveStream:
                 width, height = image_size(data, "frame")  # the header alone: a frame's price is its pixels
                 state, events, result = await self.pool.run_fair(session, work, data, cost=width * height / 1e6)
             except ImageError as exc:
-                await self.send({"type": "error", "detail": str(exc)})
+                await self.send({"type": "error", **body_of(str(exc), "frame_unreadable", {})})
                 continue
             except PoolFull:  # every worker busy: skip this frame, and say so
                 self.dropped += 1
-                if not await self.send({"type": "busy", "detail": "the server is busy: frame skipped",
+                if not await self.send({"type": "busy", **body_of("the server is busy: frame skipped", "busy", {}),
                                         "dropped": self.dropped}):
                     break
                 continue

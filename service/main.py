@@ -42,22 +42,31 @@ def load_recognizer(settings: Settings):
 
 
 def add_error_handlers(app: FastAPI) -> None:
-    """Every error a client may cause answers in one sentence, with the right status; anything
-    else is logged and answered "internal error", never with a trace."""
+    """Every error a client may cause answers in one sentence, with the right status, and with a
+    code and params the page says in its own language (:mod:`.refusals`); anything else is logged
+    and answered "internal error", never with a trace."""
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
+    from .refusals import body_of, http_body
 
     @app.exception_handler(SisepaiError)
     async def _bad_input(request: Request, exc: SisepaiError):
-        return JSONResponse(status_code=422, content={"detail": str(exc)})
+        return JSONResponse(status_code=422, content=body_of(str(exc), exc.code, exc.params))
 
     @app.exception_handler(UnknownTable)
     async def _no_table(request: Request, exc: UnknownTable):
-        return JSONResponse(status_code=404, content={"detail": str(exc)})
+        return JSONResponse(status_code=404, content=body_of(str(exc), exc.code, exc.params))
 
     @app.exception_handler(DatabaseUnavailable)
     async def _no_database(request: Request, exc: DatabaseUnavailable):
         log.warning("%s", exc)
-        return JSONResponse(status_code=503, content={"detail": "the ledger database is unavailable; try again"},
+        return JSONResponse(status_code=503, content=body_of("the ledger database is unavailable; try again",
+                                                             "database_unavailable", {}),
                             headers={"Retry-After": "2"})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _refused(request: Request, exc: StarletteHTTPException):
+        return JSONResponse(status_code=exc.status_code, content=http_body(exc), headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
@@ -68,12 +77,13 @@ def add_error_handlers(app: FastAPI) -> None:
         errors = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", ""), "type": e.get("type", ""),
                    "ctx": {k: v for k, v in (e.get("ctx") or {}).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}}
                   for e in exc.errors()]
-        return JSONResponse(status_code=422, content={"detail": plain_sentence(exc.errors()), "errors": errors})
+        return JSONResponse(status_code=422, content={"detail": plain_sentence(exc.errors()), "code": "invalid_field",
+                                                      "params": {}, "errors": errors})
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception):
         log.exception("unhandled error on %s", request.url.path)
-        return JSONResponse(status_code=500, content={"detail": "internal error"})
+        return JSONResponse(status_code=500, content=body_of("internal error", "internal_error", {}))
 
 
 def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:

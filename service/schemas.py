@@ -248,6 +248,7 @@ class JobAnswer(BaseModel):
     done: bool
     error: str | None = None
     cancelled: bool = False
+    code: str | None = Field(None, description="``enrol_failed`` when it failed: the page's words for ``error``")
     seconds_left: float | None = Field(None, description="the time still needed, from the pace of the steps done")
 
 

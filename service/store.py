@@ -125,7 +125,8 @@ class Ledger:
             tx.lock("rooms")
             if tx.one("SELECT 1 FROM rooms WHERE name = ?", (name,)) is None:
                 if tx.one("SELECT count(*) FROM rooms")[0] >= MAX_TABLES:
-                    raise SisepaiError(f"the club has {MAX_TABLES} tables, the most it may have")
+                    raise SisepaiError(f"the club has {MAX_TABLES} tables, the most it may have", code="tables_full",
+                                       max=MAX_TABLES)
                 tx.run("INSERT INTO rooms (name, created) VALUES (?, ?)", (name, time.time()))
         return {"name": name}
 
@@ -137,18 +138,20 @@ class Ledger:
         players = [_clean(p) for p in players]
         table = check_table_name(table)
         if len(set(players)) != len(players) or not 2 <= len(players) <= 4:
-            raise SisepaiError("a deal has 2 to 4 different players")
+            raise SisepaiError("a deal has 2 to 4 different players", code="deal_players")
         if points < 0 or points > 1000:
-            raise SisepaiError(f"points must be 0 to 1000, got {points}")
+            raise SisepaiError(f"points must be 0 to 1000, got {points}", code="points_range", min=0, max=1000)
         payments: list[tuple[str, str, int]] = []
         if winner is not None:
             winner = _clean(winner)
             if winner not in players:
-                raise SisepaiError(f"the winner {winner!r} is not one of the players")
+                raise SisepaiError(f"the winner {winner!r} is not one of the players", code="winner_not_player",
+                                   name=winner)
             if discarder is not None:
                 discarder = _clean(discarder)
                 if discarder not in players or discarder == winner:
-                    raise SisepaiError(f"the discarder {discarder!r} must be another player")
+                    raise SisepaiError(f"the discarder {discarder!r} must be another player",
+                                       code="discarder_not_player", name=discarder)
                 payments = [(discarder, winner, points)]
             else:
                 payments = [(p, winner, points) for p in players if p != winner]
@@ -179,7 +182,8 @@ class Ledger:
     @staticmethod
     def _require_table(tx, table: str) -> None:
         if tx.one("SELECT 1 FROM rooms WHERE name = ?", (table,)) is None:
-            raise UnknownTable(f"no table named {table!r} (open it first: POST /api/tables)")
+            raise UnknownTable(f"no table named {table!r} (open it first: POST /api/tables)", code="unknown_table",
+                               table=table)
 
     # --- reads --------------------------------------------------------------------------------
 
@@ -365,7 +369,8 @@ def check_room_for_players(tx, names: list[str]) -> None:
     known = {r[0] for r in tx.rows("SELECT name FROM players WHERE name IN (" + ", ".join(["?"] * len(names)) + ")",
                                    names)}
     if count + len(set(names) - known) > MAX_PLAYERS:
-        raise SisepaiError(f"the club has {MAX_PLAYERS} players, the most it may have")
+        raise SisepaiError(f"the club has {MAX_PLAYERS} players, the most it may have", code="players_full",
+                           max=MAX_PLAYERS)
 
 
 def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import HTTPException, UploadFile
+from fastapi import UploadFile
 
+from .refusals import Refusal
 from .settings import Settings
+
 
 async def read_upload(file: UploadFile, settings: Settings) -> tuple[bytes, str]:
     """An uploaded image's bytes and a name for messages, its size checked (the :mod:`.guards`
@@ -15,14 +17,15 @@ async def read_upload(file: UploadFile, settings: Settings) -> tuple[bytes, str]
     limit = int(settings.max_upload_mb * 1024 * 1024)
     data = await file.read(limit + 1)
     if len(data) > limit:
-        raise HTTPException(413, f"image larger than {settings.max_upload_mb:g} MB")
+        raise Refusal(413, "upload_too_large", f"image larger than {settings.max_upload_mb:g} MB",
+                      mb=settings.max_upload_mb)
     name = (file.filename or "upload")[:80]
     if not data:
-        raise HTTPException(422, f"{name}: empty file")
+        raise Refusal(422, "empty_file", f"{name}: empty file")
     try:
         image_format(data, name)
     except ImageError as exc:
-        raise HTTPException(415, str(exc)) from None
+        raise Refusal(415, "image_format", str(exc)) from None
     return data, name
 
 
@@ -34,6 +37,6 @@ def decode_or_refuse(data: bytes, name: str):
     try:
         return decode_image(data, name)
     except ImageTooLargeError as exc:
-        raise HTTPException(413, str(exc)) from None
+        raise Refusal(413, "image_pixels", str(exc)) from None
     except ImageError as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise Refusal(422, "image_unreadable", str(exc)) from None

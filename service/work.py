@@ -41,6 +41,7 @@ class PoolFull(HTTPException):
     def __init__(self) -> None:
         super().__init__(503, "busy: every recognition worker is taken; try again in a moment",
                          headers={"Retry-After": str(RETRY_AFTER_S)})
+        self.code, self.params = "busy", {}
 
 
 def default_workers() -> int:

@@ -101,12 +101,14 @@ def parse_gof_card(token: str, suits: dict[str, str] | None = None) -> int:
         rank, suit = (m.group(1), m.group(2)) if _POKER.match(t) else (m.group(2), m.group(1))
         table = suits or POKER_SUITS
         if suit == "d":
-            raise InvalidCardError(f"unknown card {shorten(token)}: with poker cards the diamonds are removed (only AD, the Student Leader, stays)")
+            raise InvalidCardError(f"unknown card {shorten(token)}: with poker cards the diamonds are removed "
+                                   "(only AD, the Student Leader, stays)", code="unknown_card", token=str(token).strip()[:24])
         number = 1 if rank == "a" else 10 if rank in ("10", "t") else int(rank)
         return number_value(number, table[suit])
     raise InvalidCardError(
         f"unknown card {shorten(token)}: use g1..g10, y1..y10, r1..r10, m1, vp, pr "
-        f"(or poker cards: 2C..10H, AS, AD = Student Leader, KS = President, joker = Vice Premier)"
+        f"(or poker cards: 2C..10H, AS, AD = Student Leader, KS = President, joker = Vice Premier)",
+        code="unknown_card", token=str(token).strip()[:24],
     )
 
 
@@ -145,7 +147,8 @@ def check_gof_copies(cards: Iterable[int]) -> None:
     for v in cards:
         seen[v] = seen.get(v, 0) + 1
         if seen[v] > limit[v]:
-            raise InvalidCardError(f"{seen[v]} copies of {gof_code(v)}, but the deck has only {limit[v]}")
+            raise InvalidCardError(f"{seen[v]} copies of {gof_code(v)}, but the deck has only {limit[v]}",
+                                   code="copies", card=gof_code(v), n=seen[v], cap=limit[v])
 
 
 def format_gof(cards: Iterable[int]) -> str:
@@ -162,6 +165,6 @@ def parse_gof_hand(text: str) -> list[int]:
     """Parse a hand: at most 16 cards, within the deck's copies; errors name the problem."""
     hand = parse_gof_cards(text)
     if len(hand) > 16:
-        raise InvalidCardError(f"a hand holds at most 16 cards, got {len(hand)}")
+        raise InvalidCardError(f"a hand holds at most 16 cards, got {len(hand)}", code="hand_size", n=len(hand), max=16)
     check_gof_copies(hand)
     return hand

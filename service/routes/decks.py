@@ -24,10 +24,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from fastapi import APIRouter, File, HTTPException, UploadFile
+from fastapi import APIRouter, File, UploadFile
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from ..refusals import Refusal
 from ..deps import DeckDraftsDep, DeckJobsDep, DeckRecognizersDep, PoolDep, RecognizerDep, SettingsDep, Writer
 from ..schemas import DecksAnswer, JobAnswer, JobsAnswer
 from ..uploads import decode_or_refuse, read_upload
@@ -77,14 +78,15 @@ def _fresh(drafts: dict) -> dict:
              description="Multipart `files`: 1 to 4 photos of one card of each kind laid in rows G W Y R, "
                          "columns K A E R H C P (and a joker alone in a fifth row), on a plain table. "
                          "Returns `{draft, notes, faces: [{code, image}]}` to check before enrolling; "
-                         "`notes`: one line per cell to look at.")
+                         "`notes`: one line per cell to look at; `note_codes`: the same as a code and its params, "
+                         "for a page that says them in its own language.")
 async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, drafts: DeckDraftsDep,
               files: list[UploadFile] = File(...)) -> dict:
     from sisepai.datasets.deck_faces import DeckError, DeckFaces
     from sisepai.vision.decks.grid import cut_grid
 
     if not 1 <= len(files) <= MAX_PHOTOS:
-        raise HTTPException(422, f"send 1 to {MAX_PHOTOS} photos of the grid")
+        raise Refusal(422, "grid_photos", f"send 1 to {MAX_PHOTOS} photos of the grid", max=MAX_PHOTOS)
     uploads = [await read_upload(f, settings) for f in files]
     # recognizer: None while the model loads, then the colour finder alone cuts
 
@@ -94,7 +96,7 @@ async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, d
             grid = cut_grid(images, recognizer, "auto" if recognizer is not None else "colour")
             return DeckFaces(grid), grid.notes
         except DeckError as exc:
-            raise HTTPException(422, str(exc)) from None
+            raise Refusal(422, "grid_not_whole", str(exc)) from None
 
     faces, notes = await pool.run(work)
     drafts = _fresh(drafts)
@@ -103,6 +105,7 @@ async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, d
     draft = secrets.token_hex(8)
     drafts[draft] = (time.time(), faces)
     return {"draft": draft, "notes": notes,
+            "note_codes": [{"code": getattr(n, "code", "note"), "params": getattr(n, "params", {})} for n in notes],
             "faces": [{"code": c, "image": _thumbnail(faces.faces[c])} for c in faces.codes]}
 
 
@@ -196,6 +199,7 @@ def _running(jobs: dict) -> dict | None:
 def _public(job: dict) -> dict:
     return {"job": job["id"], "name": job["name"], "fraction": round(job["fraction"], 3), "message": job["message"],
             "done": job["done"], "error": job["error"], "cancelled": job.get("cancelled", False),
+            "code": "enrol_failed" if job["error"] is not None and not job.get("cancelled") else None,
             "seconds_left": seconds_left(job, time.monotonic())}
 
 
@@ -221,14 +225,16 @@ async def stop_enrolments(jobs: dict) -> None:
 async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) -> dict:
     drafts = _fresh(drafts)
     if body.draft not in drafts:
-        raise HTTPException(404, "no such draft (cut the faces again)")
+        raise Refusal(404, "no_draft", "no such draft (cut the faces again)")
     running = _running(jobs)
     if running is not None:
-        raise HTTPException(409, f"deck {running['name']!r} is being enrolled; try again when it is done")
+        raise Refusal(409, "enrolment_running", f"deck {running['name']!r} is being enrolled; try again when it is done",
+                      name=running["name"])
     from sisepai.vision.decks.store import deck_exists
 
     if not body.replace and deck_exists(body.name):
-        raise HTTPException(409, f"a deck named {body.name!r} is enrolled already: replace it, or choose another name")
+        raise Refusal(409, "deck_exists", f"a deck named {body.name!r} is enrolled already: replace it, or choose "
+                      "another name", name=body.name)
     # the slot is taken here, before any await: a second request sees this job
     job = {"id": secrets.token_hex(8), "name": body.name, "fraction": 0.0, "message": "starting",
            "last_line": "", "done": False, "error": None, "started": time.monotonic()}
@@ -246,7 +252,7 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     except OSError as exc:
         job["error"] = f"could not start the enrolment: {exc}"
-        raise HTTPException(503, job["error"]) from None
+        raise Refusal(503, "enrol_start_failed", job["error"]) from None
     job["process"] = process
     job["task"] = asyncio.create_task(_follow(job, process, folder))  # kept, so it is not collected
     return {"job": job["id"], "name": body.name}
@@ -261,7 +267,7 @@ async def list_jobs(jobs: DeckJobsDep) -> JobsAnswer:
 async def job_status(job: str, jobs: DeckJobsDep, loaded: DeckRecognizersDep) -> JobAnswer:
     state = next((j for j in jobs.values() if secrets.compare_digest(j["id"], job[:64])), None)
     if state is None:
-        raise HTTPException(404, "no such job")
+        raise Refusal(404, "no_job", "no such job")
     if state["done"]:
         loaded.pop(state["name"], None)  # a replaced deck loads afresh
     public = _public(state)
@@ -274,10 +280,10 @@ async def job_status(job: str, jobs: DeckJobsDep, loaded: DeckRecognizersDep) ->
 async def cancel_job(job: str, jobs: DeckJobsDep) -> JobAnswer:
     state = next((j for j in jobs.values() if secrets.compare_digest(j["id"], job[:64])), None)
     if state is None:
-        raise HTTPException(404, "no such job")
+        raise Refusal(404, "no_job", "no such job")
     process = state.get("process")
     if state["done"] or state["error"] is not None or process is None:
-        raise HTTPException(409, "that enrolment has ended already")
+        raise Refusal(409, "job_ended", "that enrolment has ended already")
     state["cancelled"] = True
     if process.returncode is None:
         process.terminate()  # deck add removes its half-built folder on SIGTERM

@@ -7,11 +7,12 @@ import itertools
 import re
 import urllib.parse
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
 from sisepai.engine.errors import SisepaiError
 
+from ..refusals import Refusal
 from ..deps import LedgerDep, SettingsDep, Writer
 from ..rules import network_rules
 from ..schemas import DealRequest, PlayerRequest, PlayersPage, TableRequest, TablesAnswer
@@ -67,7 +68,7 @@ def checked_hand(text: str, rules) -> str:
 def undo(ledger: LedgerDep, table: str = TableName) -> dict:
     removed = ledger.undo(check_table_name(table))
     if removed is None:
-        raise HTTPException(404, f"table {table!r} has no deals")
+        raise Refusal(404, "table_no_deals", f"table {table!r} has no deals", table=table)
     return {"removed": removed}
 
 

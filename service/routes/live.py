@@ -23,6 +23,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, WebSocket
 
 from ..deck_readers import DeckReaders
+from ..refusals import body_of
 from ..deps import ClockDep, LedgerDep, PoolDep, RecognizerDep, SettingsDep, StreamSlotsDep, client_key
 
 router = APIRouter()
@@ -35,13 +36,14 @@ async def live(ws: WebSocket, settings: SettingsDep, ledger: LedgerDep, pool: Po
 
     await ws.accept()
     if recognizer is None:
-        await ws.send_json({"type": "error", "detail": "the recognition model is not loaded"})
+        await ws.send_json({"type": "error", **body_of("the recognition model is not loaded", "model_not_loaded", {})})
         await ws.close(code=1011)
         return
     client = client_key(ws.client.host if ws.client else None)
     if not slots.take(client):
-        await ws.send_json({"type": "error", "detail": f"too many live streams (at most {slots.per_client} a client, "
-                                                       f"{slots.total} in all): close one and try again"})
+        await ws.send_json({"type": "error", **body_of(f"too many live streams (at most {slots.per_client} a client, "
+                                                       f"{slots.total} in all): close one and try again", "live_slots",
+                                                       {"per_client": slots.per_client, "total": slots.total})})
         await ws.close(code=1013)  # try again later
         return
     try:

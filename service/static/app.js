@@ -98,8 +98,16 @@ function detailText(j) {
     const label = english["field." + field] ? t("field." + field) : field.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
     return t("error.field", { field: label, what });
   }
-  if (typeof j.detail === "string") return j.detail;
-  return t("error.generic");
+  return codeText("err.", j.code, j.params, j.detail);
+}
+// a server's sentence with a code (service/refusals.py): its own English words on an English page
+// (the most precise), the catalogue's sentence with the params filled in on the others
+function codeText(prefix, code, params, detail) {
+  if (pageLang() === "en" && typeof detail === "string") return detail;
+  if (!code || english[prefix + code] === undefined) return t("error.generic");
+  const vars = { ...(params || {}) };
+  if (typeof vars.card === "string" && names.cards[vars.card]) vars.card = cardName(vars.card);
+  return t(prefix + code, vars);
 }
 
 // simplified characters in simplified Chinese (events, voice and the cards' characters); traditional otherwise
@@ -192,7 +200,7 @@ function connect() {
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
     busy = false;
-    if (msg.type === "error") { $("status").textContent = msg.detail; rendered.delete($("status")); return; }
+    if (msg.type === "error") { show("status", () => detailText(msg)); return; }
     if (msg.type === "busy") { clearOutlines(); showKey("status", "live.busy"); return; }
     frames += 1;
     const cards = msg.detections.length, dropped = msg.dropped || 0;
@@ -628,7 +636,8 @@ $("cutbtn").addEventListener("click", async () => {
     const cap = document.createElement("figcaption"); cap.appendChild(chip(f.code));
     fig.append(img, cap); $("faces").appendChild(fig);
   }
-  show("deckstatus", () => (j.notes && j.notes.length ? t("deck.lookAgain", { notes: j.notes.join("; ") }) : "") + t("deck.check"));
+  const notes = () => (j.note_codes || []).map((n, i) => codeText("note.", n.code, n.params, j.notes[i]).replace(/\.$/, ""));
+  show("deckstatus", () => (j.notes && j.notes.length ? t("deck.lookAgain", { notes: notes().join("; ") }) : "") + t("deck.check"));
   $("adapt").disabled = false;
 });
 $("adapt").addEventListener("click", async () => {
@@ -638,7 +647,7 @@ $("adapt").addEventListener("click", async () => {
                                                    body: JSON.stringify({ draft, name, replace }) });
   let r = await start(false);
   let j = await r.json();
-  if (r.status === 409 && typeof j.detail === "string" && j.detail.includes("enrolled already")) {
+  if (r.status === 409 && j.code === "deck_exists") {
     if (!confirm(t("deck.replace", { name }))) {
       showKey("deckstatus", "deck.kept");
       return;
@@ -674,7 +683,7 @@ function followJob(job) {  // an enrolment's progress, also after a reload of th
     if (!r.ok) return;
     const s = await r.json();
     $("deckprogress").value = s.fraction || 0;
-    show("deckstatus", () => (s.cancelled ? t("deck.cancelled") : s.error ? t("deck.failed", { reason: s.error })
+    show("deckstatus", () => (s.cancelled ? t("deck.cancelled") : s.error ? (pageLang() === "en" ? t("deck.failed", { reason: s.error }) : codeText("err.", s.code, {}, s.error))
       : s.done ? t("deck.ready", { name: s.name }) : stepText(s.message) + timeLeft(s.seconds_left)));
     if (s.done || s.error) {
       enrolling = null;

@@ -460,6 +460,23 @@ def test_every_word_in_the_players_language_on_a_phone(server, tmp_path):
         page.click("#dealform button[type=submit]")
         page.wait_for_function("() => document.querySelector('#ledgerout').textContent.length > 0")
         assert page.locator("#ledgerout").inner_text() == "Người chơi: cần ít nhất 2."
+        # and a refusal the server decides, from its code and params, with the card named as players say it
+        page.fill("#players", "Ann, Bo")
+        page.fill("#winner", "Cy")
+        page.click("#dealform button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#ledgerout').textContent.includes('Cy')")
+        assert page.locator("#ledgerout").inner_text() == "Người thắng, Cy, không phải là người chơi của ván này."
+        page.click("#tab-score")
+        page.fill("#scorecards", "GK GK GK GK GK")
+        page.click("#scorebtn")
+        page.wait_for_function("() => document.querySelector('#scoreout').textContent.includes('5')")
+        assert page.locator("#scoreout").inner_text() == "5 lá Tướng xanh, nhưng bộ bài chỉ có 4."
+        page.select_option("#lang", "zh")  # the shown error follows the language
+        page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
+        assert page.locator("#scoreout").inner_text() == "绿将有 5 张，但这副牌只有 4 张。"
+        page.select_option("#lang", "vi")
+        page.wait_for_function("() => document.documentElement.lang === 'vi'")
+        page.click("#tab-ledger")
         # a long name is cut with an ellipsis, and the page stays as wide as the phone
         page.fill("#players", "Bartholomew-Maximilian-Fitzgerald-Smythe, Bo")
         page.fill("#winner", "Bo")

@@ -189,6 +189,24 @@ def refine_outline(image_bgr: np.ndarray, box: np.ndarray, work_width: int = 64)
     return np.float32([p0 + u * x0 + v * y0, p0 + u * x1 + v * y0, p0 + u * x1 + v * y1, p0 + u * x0 + v * y1])
 
 
+class Note(str):
+    """One line for the player, in English, with a ``code`` and ``params`` a page says in its own
+    language (``note.CODE`` in the service's catalogues).
+
+    >>> n = Note("row 1, column 2 (GA): looks like ...", "cell_looks_like", cell="GA", card="GE")
+    >>> n.code, n.params["card"], n.startswith("row 1")
+    ('cell_looks_like', 'GE', True)
+    """
+
+    code: str
+    params: dict
+
+    def __new__(cls, text: str, code: str, **params: object) -> "Note":
+        note = super().__new__(cls, text)
+        note.code, note.params = code, params
+        return note
+
+
 class GridCut(dict):
     """The faces cut from grid photos, keyed by code (a ``dict``), with what the cut found on the
     way: ``finder`` (``"detector"`` or ``"colour"``), ``notes`` (one line per doubtful card), and
@@ -254,11 +272,13 @@ def place_in_grid(boxes: list[tuple[int, np.ndarray]]) -> tuple[Cells, list[str]
     for k, (photo, b) in enumerate(boxes):
         x, y = b.mean(0)
         if lengths[k] > 1.35 * length or widths[k] > 1.6 * width:
-            notes.append(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something larger than a card "
-                            f"(two cards touching, or another object): leave a gap around each card")
+            notes.append(Note(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something larger than a card "
+                              f"(two cards touching, or another object): leave a gap around each card",
+                              "too_large_thing", photo=photo + 1, x=round(float(x)), y=round(float(y))))
         elif lengths[k] < 0.7 * length:
-            notes.append(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something smaller than a card "
-                            f"(another object, or a card half covered): take it away")
+            notes.append(Note(f"photo {photo + 1}, near ({x:.0f}, {y:.0f}): something smaller than a card "
+                              f"(another object, or a card half covered): take it away",
+                              "too_small_thing", photo=photo + 1, x=round(float(x)), y=round(float(y))))
         else:
             keep.append(k)
     rows: list[list[int]] = []
@@ -371,7 +391,8 @@ def reading_notes(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[in
 
     read = cell_readings(images_bgr, outlines, recognizer)
     cells = {code: _cell_of(code) for code in outlines}
-    return [f"{_cell_name(*cells[code])}: looks like {Card.parse(got).name} ({got}); check that the right card lies there"
+    return [Note(f"{_cell_name(*cells[code])}: looks like {Card.parse(got).name} ({got}); check that the right card "
+                 "lies there", "cell_looks_like", row=cells[code][0] + 1, column=cells[code][1] + 1, cell=code, card=got)
             for code, (got, _) in read.items() if cell_is_doubtful(read, code)]
 
 

@@ -104,7 +104,7 @@ def remove_stale_builds() -> list[str]:
 def check_name(name: str) -> str:
     """``name`` when it is a safe deck name (it becomes a folder name), else a :class:`SisepaiError`."""
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
-        raise SisepaiError(f"deck names are 1 to 40 letters, digits, '-' or '_', not {name!r}")
+        raise SisepaiError(f"deck names are 1 to 40 letters, digits, '-' or '_', not {name!r}", code="deck_name")
     return name
 
 
@@ -135,7 +135,7 @@ def deck_info(name: str) -> dict:
     path = deck_path(name)
     if not (path / "reader.pt").is_file():
         known = ", ".join(list_decks()) or "none yet; add one with: sisepai deck add NAME FACES_DIR"
-        raise SisepaiError(f"no deck named {name!r} (decks: {known})")
+        raise SisepaiError(f"no deck named {name!r} (decks: {known})", code="unknown_deck", name=name)
     info_file = path / "deck.json"
     return json.loads(info_file.read_text()) if info_file.is_file() else {"name": name}
 

@@ -39,6 +39,8 @@ CHANGEABLE = ("hand", "seat", "claimed", "lang")
 class LiveOptionsError(SisepaiError):
     """A live option that cannot be used, with a message for the player."""
 
+    code = "live_options"
+
 
 @dataclass(frozen=True)
 class LiveOptions:
@@ -115,21 +117,21 @@ class LiveOptions:
             try:
                 ids = parse_card_ids(self.hand)
             except SisepaiError as exc:
-                raise LiveOptionsError(f"hand: {exc}") from None
+                raise LiveOptionsError(f"hand: {exc}", code=exc.code, **exc.params) from None
             if len(ids) > rules.hand_size:
                 raise LiveOptionsError(f"hand: a hand holds at most {rules.hand_size} cards under these rules, "
-                                       f"not {len(ids)}")
+                                       f"not {len(ids)}", code="hand_size", n=len(ids), max=rules.hand_size)
             try:
                 check_copies(ids, packs=rules.packs, jokers=rules.jokers)
             except SisepaiError as exc:
-                raise LiveOptionsError(f"hand: {exc}") from None
+                raise LiveOptionsError(f"hand: {exc}", code=exc.code, **exc.params) from None
         if self.deck is not None:
             from sisepai.vision.decks.store import check_name
 
             try:
                 check_name(self.deck)
             except SisepaiError as exc:
-                raise LiveOptionsError(f"deck: {exc}") from None
+                raise LiveOptionsError(f"deck: {exc}", code=exc.code, **exc.params) from None
 
     def resolved_rules(self):
         """The :class:`~sisepai.engine.rules.Rules` these options name."""
