@@ -132,7 +132,7 @@ def show(name: str, r: dict) -> None:
 
 
 def main() -> None:
-    from sisepai.models.records import write_record
+    from sisepai.models.evaluation.records import write_record
 
     figures = {}
     try:

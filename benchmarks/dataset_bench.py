@@ -13,7 +13,7 @@ from pathlib import Path
 
 import psutil
 
-from sisepai.models.records import write_record
+from sisepai.models.evaluation.records import write_record
 
 EXE = Path(sys.executable).with_name("sisepai")
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from sisepai.datasets.deck_faces import DeckFaces
 from sisepai.datasets.standin import standin_deck
-from sisepai.models.records import write_record
+from sisepai.models.evaluation.records import write_record
 from sisepai.vision.recognition.recognize import Recognizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

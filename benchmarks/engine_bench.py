@@ -86,7 +86,7 @@ def bench_waits(n: int = 300) -> dict:
 
 
 def main() -> None:
-    from sisepai.models.records import write_record
+    from sisepai.models.evaluation.records import write_record
 
     ip = bench_in_process()
     for label, rate in ip.items():

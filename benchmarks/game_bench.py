@@ -4,7 +4,7 @@ import time
 
 from sisepai.engine.bots import make_bots, play_out
 from sisepai.engine.game import Game
-from sisepai.models.records import write_record
+from sisepai.models.evaluation.records import write_record
 
 figures = {}
 for names in (["greedy"] * 4, ["greedy", "random", "random", "random"]):

@@ -3,7 +3,7 @@
 import time
 
 from sisepai.engine.gangoffour import simulate
-from sisepai.models.records import write_record
+from sisepai.models.evaluation.records import write_record
 
 MATCHES = 200
 t = time.perf_counter()

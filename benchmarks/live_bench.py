@@ -31,9 +31,9 @@ import numpy as np
 from sisepai.datasets.splits import FONTS as FONT_SPLITS, VIDEO_SEEDS
 from sisepai.datasets.standin import standin_deck, standin_style
 from sisepai.datasets.video import TurnVideo
-from sisepai.models.live_eval import match_events
-from sisepai.models.deck_eval import MEASURE_ENROL_STEPS
-from sisepai.models.records import write_record
+from sisepai.models.evaluation.live_eval import match_events
+from sisepai.models.evaluation.deck_eval import MEASURE_ENROL_STEPS
+from sisepai.models.evaluation.records import write_record
 
 SPLIT = os.environ.get("LIVE_SPLIT", "test")
 SEEDS = VIDEO_SEEDS[SPLIT]
@@ -47,7 +47,7 @@ EXE = Path(sys.executable).with_name("sisepai")
 def enrolled_reader(k: int) -> Path:
     """Stand-in deck k's enrolled reader, enrolled here once (``sisepai deck add``'s adaptation)."""
     from sisepai.datasets.deck_faces import DeckFaces
-    from sisepai.models.enrol import EnrolOptions, adapt_reader
+    from sisepai.models.enrolment.enrol import EnrolOptions, adapt_reader
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 
     weights = WORK / "readers" / f"{SPLIT}-{k}.pt"

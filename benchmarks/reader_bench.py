@@ -11,7 +11,7 @@ import numpy as np
 from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
 from sisepai.datasets.scene import make_scene
 from sisepai.datasets.splits import BENCH_SEEDS, FONTS
-from sisepai.models.records import write_record
+from sisepai.models.evaluation.records import write_record
 from sisepai.vision.recognition.reader import Reader
 
 SEED, SCENES, BATCH, ROUNDS = BENCH_SEEDS["reader_bench"], 40, 64, 3

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import scene_jpegs  # noqa: E402
 
 from sisepai.datasets.splits import FONT_SCENE_SEEDS, REAL_DECKS, REAL_SCENE_SEEDS, real_deck_folder  # noqa: E402
-from sisepai.models.records import write_record  # noqa: E402
+from sisepai.models.evaluation.records import write_record  # noqa: E402
 from sisepai.vision.recognition.images import decode_image  # noqa: E402
 from sisepai.vision.recognition.runtime import RUNTIMES, installed  # noqa: E402
 
@@ -38,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--frames", type=int, default=24, help="frames timed (default 24)")
     p.add_argument("--scenes", type=int, default=60, help="tuning scenes a set for F1 (default 60)")
     args = p.parse_args(argv)
-    from sisepai.models.deck_eval import write_scenes
-    from sisepai.models.evaluate import evaluate_recognizer
+    from sisepai.models.evaluation.deck_eval import write_scenes
+    from sisepai.models.evaluation.evaluate import evaluate_recognizer
     from sisepai.vision.recognition.detector import Detector
     from sisepai.vision.recognition.reader import Reader
     from sisepai.vision.recognition.recognize import Recognizer

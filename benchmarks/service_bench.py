@@ -118,7 +118,7 @@ async def main(port):
         line, part = await phase(port, photos, recognising, streams)
         print(line, flush=True)
         figures.update(part)
-    from sisepai.models.records import write_record
+    from sisepai.models.evaluation.records import write_record
 
     write_record("service_bench", "python benchmarks/service_bench.py", figures,
                  options={"scoring_clients": 8, "seconds": DURATION})

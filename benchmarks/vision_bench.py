@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sisepai.datasets.splits import BENCH_SEEDS, FONTS
-from sisepai.models.records import write_record
+from sisepai.models.evaluation.records import write_record
 from sisepai.vision.recognition.recognize import Recognizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

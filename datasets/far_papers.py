@@ -4,7 +4,7 @@ training draws (:func:`.render.suit_palette` and :data:`.printed.PRINTED_PAPERS`
 another suit's training papers than their own suit's, so that a player would still name the suit.
 
 They are what a deck printed on unusual stock looks like: teal greens, grey and blue-tinted
-whites, mustards and oranges, pinks and corals. ``sisepai.models.paper_eval`` measures the
+whites, mustards and oranges, pinks and corals. ``sisepai.models.evaluation.paper_eval`` measures the
 recogniser on decks printed on them; ``tests/datasets/test_far_papers.py`` measures the distance
 again against a fresh sample of training's papers.
 

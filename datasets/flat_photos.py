@@ -3,7 +3,7 @@
 A player enrols a deck from a photo of its grid (:mod:`.grid_photo`) or from scans; the detector
 must find every card there and no card in the table's tiles or on the scanner bed's margin. This
 module writes such pictures of generated training decks in the dataset layout of
-:mod:`.export` (``images/``, ``annotations/``), so :func:`sisepai.models.prepare.prepare_detector`
+:mod:`.export` (``images/``, ``annotations/``), so :func:`sisepai.models.training.prepare.prepare_detector`
 turns them into detector labels like any scene: each card and its two ends, fully visible.
 
 ``sisepai dataset flat --out DIR --n N`` writes them (half grid photos, half scanned sheets).

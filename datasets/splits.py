@@ -26,7 +26,7 @@ FONTS = {"train": "train", "tune": "tune", "test": "honest"}
 STANDIN_DECKS = {"tune": 2, "test": 4}
 """How many stand-in decks (:mod:`.standin`) each split has; tune and test decks differ in fonts and seeds."""
 DECK_SCENE_SEEDS = {"tune": 7050, "test": 7000}
-"""Scenes of stand-in deck k: seed DECK_SCENE_SEEDS[split] + k (:mod:`sisepai.models.deck_eval`)."""
+"""Scenes of stand-in deck k: seed DECK_SCENE_SEEDS[split] + k (:mod:`sisepai.models.evaluation.deck_eval`)."""
 DECK_HAND_SEEDS = {"tune": 7250, "test": 7200}
 """Finished hands of stand-in deck k: seed DECK_HAND_SEEDS[split] + k."""
 FONT_SCENE_SEEDS = {"tune": 7150, "test": 7100}
@@ -36,15 +36,15 @@ VIDEO_SEEDS = {"tune": {"design": [1], "standin": [(0, 11), (1, 12)], "real": [(
 """The live benchmark's videos: seeds of generated designs, (stand-in deck, seed) pairs and
 (real deck, seed) pairs (:data:`REAL_DECKS`)."""
 PAPER_DECKS = {"tune": 2, "test": 4}
-"""How many paper decks (:mod:`sisepai.models.paper_eval`: training fonts on far papers) each split has."""
+"""How many paper decks (:mod:`sisepai.models.evaluation.paper_eval`: training fonts on far papers) each split has."""
 PAPER_SEEDS = {"tune": 7450, "test": 7400}
 """Paper deck k's style and far papers: this seed; its scenes: the seed + 10 + k."""
 FAMILY_SCENE_SEEDS = {"tune": 7950}
 """Scenes of generated decks of printed family k (:data:`sisepai.datasets.families.FAMILIES`) in the
-split's held-out fonts: seed + k (:mod:`sisepai.models.choose`). Tuning only: the test split's
+split's held-out fonts: seed + k (:mod:`sisepai.models.tuning.choose`). Tuning only: the test split's
 families are the real decks of each style it holds."""
 SCAN_SEEDS = {"tune": 58, "test": 8}
-"""Scans of cards (:mod:`sisepai.models.scan_eval`): the random seed of each split's sheets and single cards."""
+"""Scans of cards (:mod:`sisepai.models.evaluation.scan_eval`): the random seed of each split's sheets and single cards."""
 BENCH_SEEDS = {"vision_bench": 2024, "deck_bench": 2025, "reader_bench": 2026, "service_bench": 77}
 """Speed benchmarks' scenes, drawn in the tuning fonts (``FONTS["tune"]``): never a test font or seed."""
 FAMILY_COUNT = 3

@@ -20,7 +20,7 @@ measures each claim, and :data:`HELD_OUT_BY_LOOK` lists what holds):
 
 So a stand-in deck tests a new face in familiar colours and layouts; a printed deck with papers
 or ornaments unlike any training draws is not among them. Papers held out by look are measured
-apart, on decks in the training fonts (:mod:`.far_papers`, :mod:`sisepai.models.paper_eval`).
+apart, on decks in the training fonts (:mod:`.far_papers`, :mod:`sisepai.models.evaluation.paper_eval`).
 
 >>> deck = standin_deck(0, "test", width=60)
 >>> len(deck.faces) >= 28, 3.0 <= deck.aspect <= 6.6

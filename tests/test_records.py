@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from sisepai.models.records import LOG, RESULTS, published, read_log, write_record
+from sisepai.models.evaluation.records import LOG, RESULTS, published, read_log, write_record
 
 ROOT = Path(__file__).resolve().parent.parent
 

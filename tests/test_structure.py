@@ -15,6 +15,16 @@ def test_vision_is_split_into_rooms_by_job():
     assert len(list(vision.glob("*.py"))) <= 8
 
 
+def test_models_is_split_into_rooms_by_job():
+    models = ROOT / "models"
+    subpackages = {p.name for p in models.iterdir() if (p / "__init__.py").is_file()}
+    assert subpackages == {"training", "evaluation", "tuning", "enrolment"}
+    assert [p.name for p in models.glob("*.py")] == ["__init__.py"]
+    tests = ROOT / "tests" / "models"
+    assert {p.name for p in tests.iterdir() if p.is_dir() and (p / "__init__.py").is_file()} <= subpackages
+    assert not list(tests.glob("test_*.py"))  # the tests mirror the rooms
+
+
 def test_routes_take_what_they_use_as_dependencies():
     for path in (ROOT / "service" / "routes").glob("*.py"):
         text = path.read_text()

@@ -34,7 +34,7 @@ def test_tuning_and_test_far_papers_differ():
 
 
 def test_paper_decks_differ_only_in_their_papers():
-    from sisepai.models.paper_eval import paper_decks
+    from sisepai.models.evaluation.paper_eval import paper_decks
 
     own, far, colours = paper_decks(0, "tune", width=40)
     assert own.codes == far.codes and own.aspect == far.aspect

@@ -2,7 +2,7 @@
 
 from sisepai.datasets import splits
 from sisepai.datasets.font_splits import fonts_of
-from sisepai.models import deck_eval
+from sisepai.models.evaluation import deck_eval
 
 
 def test_the_splits_share_no_font():

@@ -5,7 +5,7 @@ import pytest
 
 from sisepai.datasets.video import GameVideo
 from sisepai.engine.cards import CARD_CODES
-from sisepai.models.live_eval import match_events
+from sisepai.models.evaluation.live_eval import match_events
 from sisepai.vision.live.announce import announce, card_name
 from sisepai.vision.live.assistant import TableAssistant
 from sisepai.vision.recognition.detections import Detections

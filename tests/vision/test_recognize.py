@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from sisepai.datasets.scene import make_scene
-from sisepai.models.evaluate import _match
-from sisepai.models.scan_eval import on_bed, sheet_of
+from sisepai.models.evaluation.evaluate import _match
+from sisepai.models.evaluation.scan_eval import on_bed, sheet_of
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.geometry import card_ends, order_upright
 from sisepai.vision.recognition.images import ImageError, check_image
@@ -151,7 +151,7 @@ def test_watch_a_short_game_video(tmp_path):
     assert proc.returncode == 0, proc.stderr
     events = [json.loads(x) for x in proc.stdout.splitlines()]
     assert all({"t", "type"} <= set(e) for e in events)
-    from sisepai.models.live_eval import match_events
+    from sisepai.models.evaluation.live_eval import match_events
 
     score = match_events(truth, events)  # the card and its seat, within 1.5 s
     assert score.truth == 6

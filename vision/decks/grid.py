@@ -342,7 +342,7 @@ def _overlaps(cells: Cells) -> list[str]:
 NOTE_CONFIDENCE = 0.8
 """How surely a cell's card must read as another kind to be doubted (the shipped reader has not
 seen the deck, so a note asks the player to look; it does not stop the cut). Chosen with the rule
-of :func:`cell_is_doubtful` on the tuning decks' grids (``python -m sisepai.models.grid_note_tune``,
+of :func:`cell_is_doubtful` on the tuning decks' grids (``python -m sisepai.models.tuning.grid_note_tune``,
 ``docs/training-logs/grid_note_tune.json``): no false doubt on 24 grids laid right, 45 of 48 cells
 of two swapped cards noted; doubting every sure misreading, as before, gave 27 false doubts there
 at 0.9 (a real deck's seal 卒 surely read as a general, say)."""

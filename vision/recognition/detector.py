@@ -45,7 +45,7 @@ AGNOSTIC_NMS = True
 """One NMS over every class of outline, so one outline is one part: a face-down pile card also
 taken for a face-up card (read as a joker with a plain face) is kept only as what the detector is
 surer of. Ends are too small inside their card to overlap it past ``iou``. Chosen again on the
-tuning scenes and videos (``models/recognition_tune.py``): the same events either way, and F1
+tuning scenes and videos (``models/tuning/recognition_tune.py``): the same events either way, and F1
 0.911 against 0.910 per class (``docs/training-logs/recognizer-floors.md``)."""
 
 

@@ -41,12 +41,12 @@ PALETTE_MODES = ("image", "session", "off")
 INNER_ENDS_BELOW = 0.95
 """The ends detected inside a whole card are read too only when its two ends agree on one kind
 with less belief than this. First set on the held-out set of its day, which held the test fonts;
-one of ``models/recognition_tune.py``'s choices, to be made on tuning scenes."""
+one of ``models/tuning/recognition_tune.py``'s choices, to be made on tuning scenes."""
 TURNS_BELOW = 0.0
 """A still picture's end read less surely than this, on a card whose two ends leave it less sure
 than this (or a lone end), is read again at the three other quarter turns and the four readings
 are averaged (:meth:`Reader.read_turned`); 0 never does. Chosen on the tuning scenes
-(``models/recognition_tune.py``): never turning reads them best (F1 0.917, against 0.911 at 0.8
+(``models/tuning/recognition_tune.py``): never turning reads them best (F1 0.917, against 0.911 at 0.8
 and 0.9 and 0.906 at 0.95, ``docs/training-logs/recognizer-floors.md``). Live video never turns."""
 MIN_CONFIDENCE = 0.25
 """A card is reported only when its confidence (the detector's times the reading's) is at least
@@ -59,7 +59,7 @@ tuning scenes with the shipped models (``docs/training-logs/recognizer-floors.md
 COVERED_SURE = 0.5
 """:func:`covered_ends` takes an end for another card's only when both ends' readings are at least
 this sure: a covered end shows half a character and reads less surely. Chosen on the tuning scenes
-and videos (``models/recognition_tune.py``): 0.2, 0.3 and 0.5 announce the same events on the
+and videos (``models/tuning/recognition_tune.py``): 0.2, 0.3 and 0.5 announce the same events on the
 videos, and 0.5 reads the scenes best by a hair (``docs/training-logs/recognizer-floors.md``)."""
 ZOOM_OUT_MIN_CONFIDENCE = 0.4
 """A first look with no reading this confident is looked at again zoomed out."""
@@ -85,7 +85,7 @@ PAIRED_KINDS = ("J",)
 jokers, which the detector often finds only as their ends. Pairing every kind merged columns of
 overlapping pairs and pongs in finished hands when first tried, on the held-out set of its day
 (hand F1 0.970 -> 0.948; that set held the test fonts, so it is no tuning evidence); the choice is
-one of ``models/recognition_tune.py``'s, to be made on tuning scenes and videos."""
+one of ``models/tuning/recognition_tune.py``'s, to be made on tuning scenes and videos."""
 PAIR_MIN_CARDS = 3
 """Whole cards a picture needs before its card length is known (:func:`picture_card_length`)."""
 

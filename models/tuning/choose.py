@@ -1,0 +1,196 @@
+"""Choose between the shipped models and candidates on tuning data only, side by side in one run.
+
+Every combination of detector and reader (the shipped ones, each candidate, each candidate pair)
+reads the same tuning scenes, zero-shot:
+
+- ``real-NAME``: each real printed tuning deck (:data:`sisepai.datasets.splits.REAL_DECKS`) laid in
+  tables, fans, finished hands and heaps;
+- ``tune-fonts``: generated styles in the tuning fonts;
+- ``standin-K``: each stand-in tuning deck;
+- ``family-NAME``: generated decks of each printed family (:mod:`sisepai.datasets.families`) in
+  the tuning fonts, so that a model is chosen on more than the one real deck's style.
+
+For each set it prints F1, the fans' recall with each miss's source (detector or reader), and the
+difference from the shipped models with a 95% interval from a paired bootstrap over scenes. The
+shipping rule (:func:`verdict`): better on every real deck, and on no other set worse by more than
+:data:`WORSE_BY`.
+
+``python -m sisepai.models.tuning.choose WORK --reader runs/rd/reader.pt`` writes ``WORK/choose.json``. Each
+model pair reads each set once: its readings are kept in ``WORK/readings`` by the models' hashes
+(remove that folder after changing the recogniser's code).
+
+>>> verdict({"real-a": (0.01, -0.002, 0.02), "tune-fonts": (-0.002, -0.01, 0.006)})
+(True, [])
+>>> verdict({"real-a": (0.01, -0.002, 0.02), "tune-fonts": (-0.02, -0.03, -0.01)})
+(False, ['tune-fonts worse by 0.020'])
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from sisepai.datasets.splits import (DECK_SCENE_SEEDS, FAMILY_SCENE_SEEDS, FONT_SCENE_SEEDS, REAL_DECKS,
+                                     REAL_SCENE_SEEDS, STANDIN_DECKS, real_deck_folder)
+
+WORSE_BY = 0.003
+"""How much lower F1 on a set other than a real deck still counts as "no worse": the tolerance
+within which two runtimes are said to read the same."""
+BOOTSTRAP_DRAWS = 2000
+
+
+def scene_sets(work: Path, scenes: int, family_scenes: int) -> dict[str, Path]:
+    """The tuning scene sets (generated once into ``work`` and kept), by name."""
+    from sisepai.datasets.families import FAMILIES
+    from sisepai.datasets.standin import standin_deck
+
+    from ..evaluation.deck_eval import write_scenes
+
+    sets: dict[str, Path] = {}
+    for k, name in enumerate(REAL_DECKS["tune"]):
+        folder = real_deck_folder(name)
+        if folder is not None:
+            sets[f"real-{name}"] = write_scenes(folder, work / f"real-{name}-{scenes}", scenes,
+                                                REAL_SCENE_SEEDS["tune"] + k, layouts=("table", "fan", "hand", "heap"))
+    sets["tune-fonts"] = write_scenes(None, work / f"tune-fonts-{scenes}", scenes, FONT_SCENE_SEEDS["tune"],
+                                      font_split="tune")
+    for k in range(STANDIN_DECKS["tune"]):
+        faces = work / "faces" / f"tune-{k}"
+        if not faces.is_dir():
+            standin_deck(k, "tune").save(faces)
+        sets[f"standin-{k}"] = write_scenes(faces, work / f"standin-{k}-{scenes}", scenes, DECK_SCENE_SEEDS["tune"] + 50 + k)
+    for k, family in enumerate(FAMILIES):
+        sets[f"family-{family}"] = write_scenes(None, work / f"family-{family}-{family_scenes}", family_scenes,
+                                                FAMILY_SCENE_SEEDS["tune"] + k, font_split="tune", family=family)
+    return sets
+
+
+def f1_of(rows: np.ndarray) -> float:
+    """F1 of summed (tp, fp, fn) rows.
+
+    >>> f1_of(np.array([[8, 1, 1], [2, 0, 0]]))
+    0.9091
+    """
+    tp, fp, fn = rows.sum(0)
+    return round(float(2 * tp / max(2 * tp + fp + fn, 1)), 4)
+
+
+def paired_difference(base: np.ndarray, other: np.ndarray, draws: int = BOOTSTRAP_DRAWS,
+                      seed: int = 0) -> tuple[float, float, float]:
+    """``other``'s F1 less ``base``'s over the same scenes (rows of tp, fp, fn), with a 95% interval
+    from resampling the scenes (both models keep the same resample).
+
+    >>> a = np.array([[9, 1, 1]] * 20); b = np.array([[10, 0, 0]] * 20)
+    >>> paired_difference(a, b)
+    (0.1, 0.1, 0.1)
+    """
+    rng = np.random.default_rng(seed)
+    diffs = []
+    for _ in range(draws):
+        pick = rng.integers(len(base), size=len(base))
+        diffs.append(f1_of(other[pick]) - f1_of(base[pick]))
+    lo, hi = np.percentile(diffs, [2.5, 97.5])
+    return round(f1_of(other) - f1_of(base), 4), round(float(lo), 4), round(float(hi), 4)
+
+
+def verdict(differences: dict[str, tuple[float, float, float]]) -> tuple[bool, list[str]]:
+    """Whether a candidate ships on its differences from the shipped models (set -> (difference,
+    low, high)): better on every real deck, no other set worse by more than :data:`WORSE_BY`; the
+    reasons it does not."""
+    reasons = []
+    for name, (diff, _, _) in differences.items():
+        if name.startswith("real-") and diff <= 0:
+            reasons.append(f"{name} not better ({diff:+.3f})")
+        elif not name.startswith("real-") and diff < -WORSE_BY:
+            reasons.append(f"{name} worse by {-diff:.3f}")
+    return not reasons, reasons
+
+
+def measure(recognizer, data: Path) -> dict:
+    """One model combination on one scene set: F1 per layout, fans' recall and misses, per-scene counts."""
+    from ..evaluation.evaluate import evaluate_recognizer
+
+    r = evaluate_recognizer(recognizer, data)
+    fan = r["layouts"].get("fan")
+    return {"f1": r["overall"]["f1"], "layouts": {k: v["f1"] for k, v in r["layouts"].items()},
+            "fan_recall": fan["recall"] if fan else None, "fan_misses": fan["misses"] if fan else None,
+            "top_misreads": dict(list(r["top_misreads"].items())[:6]),
+            "rows": [[tp, fp, fn] for _, tp, fp, fn in r["per_scene"]]}
+
+
+def _hash(model: Path | None, default: Path) -> str:
+    from ..evaluation.records import file_hash
+
+    return file_hash(model or default)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m sisepai.models.tuning.choose", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="example: python -m sisepai.models.tuning.choose out/choose --reader runs/rd18/reader/best.pt")
+    p.add_argument("work", type=Path, help="a folder for the tuning scenes (made once, reused) and choose.json")
+    p.add_argument("--detector", type=Path, action="append", default=[], metavar="PT", help="a candidate detector (repeatable)")
+    p.add_argument("--reader", type=Path, action="append", default=[], metavar="PT", help="a candidate reader (repeatable)")
+    p.add_argument("--scenes", type=int, default=60, help="scenes of each real deck, the tuning fonts and each stand-in deck (default 60)")
+    p.add_argument("--family-scenes", type=int, default=40, help="scenes of each printed family (default 40)")
+    args = p.parse_args(argv)
+    for path in args.detector + args.reader:
+        if not path.is_file():
+            p.error(f"no such model file: {path}")
+    from sisepai.engine.progress import Progress
+    from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER
+    from sisepai.vision.recognition.recognize import Recognizer
+
+    args.work.mkdir(parents=True, exist_ok=True)
+    print("making the tuning scenes (once)...", flush=True)
+    sets = scene_sets(args.work, args.scenes, args.family_scenes)
+    combos = [(None, None)] + [(d, None) for d in args.detector] + [(None, r) for r in args.reader]
+    combos += [(d, r) for d in args.detector for r in args.reader]
+    results: dict[str, dict] = {}
+    bar = Progress(len(combos) * len(sets), "scene sets read")
+    for det, rd in combos:
+        name = f"{det.stem if det else 'shipped'}+{rd.stem if rd else 'shipped'}"
+        if det and rd is None:
+            name = f"{det.parent.parent.name}/{det.stem}+shipped"
+        recognizer = None
+        results[name] = {"detector": str(det) if det else None, "reader": str(rd) if rd else None, "sets": {}}
+        for set_name, data in sets.items():
+            cache = args.work / "readings" / f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}-{data.name}.json"
+            if not cache.exists():  # each model pair reads each set once, whatever run asks again
+                recognizer = recognizer or Recognizer.load(det, reader_weights=rd)
+                cache.parent.mkdir(exist_ok=True)
+                cache.write_text(json.dumps(measure(recognizer, data)))
+            results[name]["sets"][set_name] = json.loads(cache.read_text())
+            bar.update(1)
+    bar.close()
+    shipped = next(iter(results.values()))
+    for name, res in list(results.items())[1:]:
+        diffs = {s: paired_difference(np.array(shipped["sets"][s]["rows"]), np.array(r["rows"]))
+                 for s, r in res["sets"].items()}
+        res["difference"] = diffs
+        res["ships"], res["why_not"] = verdict(diffs)
+    out = args.work / "choose.json"
+    out.write_text(json.dumps({"sets": {k: str(v) for k, v in sets.items()}, "scenes": args.scenes,
+                               "family_scenes": args.family_scenes, "results": results}, indent=1) + "\n")
+    names = list(sets)
+    print(f"{'models':34s} " + " ".join(f"{s[:14]:>14s}" for s in names))
+    for name, res in results.items():
+        cells = []
+        for s in names:
+            f1 = res["sets"][s]["f1"]
+            d = res.get("difference", {}).get(s)
+            cells.append(f"{f1:.3f}" + (f"({d[0]:+.3f})" if d else "       "))
+        print(f"{name[:34]:34s} " + " ".join(f"{c:>14s}" for c in cells))
+        if "ships" in res:
+            print(f"{'':34s} ships: {res['ships']}" + (f" ({'; '.join(res['why_not'])})" if res["why_not"] else ""))
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Enrolment's pieces: the deck's crops, and what is kept aside to measure it."""
+
+import numpy as np
+
+from sisepai.datasets.export import CROP_MIN_VISIBLE
+from sisepai.datasets.scene import make_scene
+from sisepai.datasets.standin import standin_deck
+from sisepai.models.enrolment.enrol import EnrolOptions, make_crops, scene_crops
+from sisepai.vision.recognition.reader_net import INPUT, NONE
+
+
+def test_scene_crops_are_every_visible_end_of_the_deck_and_none_crops():
+    deck = standin_deck(0, "tune", width=60)
+    x, y = scene_crops(5, 0, deck, none_per_scene=4)
+    scene = make_scene(5, 0, deck=deck)
+    assert scene.style.aspect == deck.aspect
+    ends = [c["class_id"] for c in scene.cards if c["face_up"] for e in c["ends"] if e["visible"] >= CROP_MIN_VISIBLE]
+    assert sorted(y[y != NONE].tolist()) == sorted(ends)
+    assert x.shape == (len(y), INPUT, INPUT, 3) and (y == NONE).sum() >= 4
+    generic, _ = scene_crops(5, 0, None, none_per_scene=4)  # the same scene in its generated style
+    assert len(generic) != len(x) or not np.array_equal(generic, x)
+
+
+def test_a_tenth_of_the_decks_scenes_is_kept_aside():
+    deck = standin_deck(1, "tune", width=50)
+    opts = EnrolOptions(scenes=10, replay_scenes=2, workers=1)
+    crops = make_crops(deck, opts)
+    last_x, last_y = scene_crops(opts.seed, 9, deck, opts.none_per_scene)
+    assert np.array_equal(crops["deck_val"][1], last_y)
+    assert len(crops["deck"][0]) > len(last_y) and len(crops["replay"][0]) > 0
+
+
+def test_enrolment_runs_its_steps_whatever_the_clock_says(monkeypatch):
+    """A busy machine makes every step slower; with a fixed number of steps the deck reader is the
+    same, and the progress says the time left from the steps done."""
+    import time
+
+    import torch
+
+    from sisepai.models.enrolment import enrol
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
+
+    deck = standin_deck(1, "tune", width=50)
+    opts = EnrolOptions(scenes=10, replay_scenes=2, workers=1, steps=8, deck_batch=16, replay_batch=8)
+    crops = make_crops(deck, opts)
+
+    def tuned(clock_speed: float) -> tuple[dict, list[str]]:
+        start, real = time.perf_counter(), time.perf_counter
+        monkeypatch.setattr(enrol.time, "perf_counter", lambda: start + (real() - start) * clock_speed)
+        said: list[str] = []
+        model, report = enrol.fine_tune(DEFAULT_WEIGHTS, crops, opts, lambda f, m: said.append(m))
+        monkeypatch.setattr(enrol.time, "perf_counter", real)
+        assert report["steps"] == 4 and report["planned_steps"] == 4  # 8 steps: 4 timed, then 4 planned
+        return model.state_dict(), said
+
+    quiet, said = tuned(1.0)
+    busy, _ = tuned(500.0)  # every step 500 times slower
+    assert all(torch.equal(quiet[k], busy[k]) for k in quiet)
+    assert "left" in said[0] and "left" not in said[-1]  # the last step has nothing left
