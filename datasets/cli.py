@@ -156,7 +156,7 @@ def _generate(args) -> int:
     indices = [i for i in range(args.n) if i % n_shards == k - 1]
     deck_faces = None
     if args.deck_faces is not None:
-        from sisepai.datasets.deck_faces import DeckFaces
+        from sisepai.vision.decks.faces import DeckFaces
 
         DeckFaces.load(args.deck_faces)  # checked here, so a bad folder fails before any worker starts
         deck_faces = str(args.deck_faces.resolve())
@@ -248,7 +248,7 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
 
 def _deck_prints(folder: str) -> dict[str, str]:
     """The prints of the faces a dataset lays (:mod:`.face_prints`): training refuses a tuning deck's by them."""
-    from sisepai.datasets.deck_faces import DeckFaces
+    from sisepai.vision.decks.faces import DeckFaces
     from sisepai.datasets.face_prints import deck_prints, encode_prints
 
     return encode_prints(deck_prints(DeckFaces.load(folder).faces))

@@ -73,7 +73,7 @@ def deck_prints(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def tuning_deck_prints() -> dict[str, dict[str, np.ndarray]]:
     """The prints of every real tuning deck found on this machine (:func:`.splits.real_deck_folder`)."""
-    from .deck_faces import DeckFaces
+    from sisepai.vision.decks.faces import DeckFaces
     from .splits import REAL_DECKS, real_deck_folder
 
     out = {}

@@ -32,10 +32,11 @@ from sisepai.engine.melds import all_melds
 from .backgrounds import background
 from .camera import Camera
 from .families import bend_shading, gloss
+from .deck_faces import printed_face
 from .render import DeckStyle, END_FRACTION, render_back, render_face
 
 if TYPE_CHECKING:
-    from .deck_faces import DeckFaces
+    from sisepai.vision.decks.faces import DeckFaces
 
 LAYOUTS = ("table", "fan", "hand")
 """The layouts a dataset draws by default (and every measurement's scenes)."""
@@ -371,7 +372,7 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
                family: str | None = None) -> Scene:
     """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments).
 
-    ``deck`` lays a real deck's faces (:class:`~sisepai.datasets.deck_faces.DeckFaces`) instead of
+    ``deck`` lays a real deck's faces (:class:`~sisepai.vision.decks.faces.DeckFaces`) instead of
     the generated style's, at that deck's aspect; a deck with no joker face gets the style's.
 
     ``plain`` draws on a flat magenta table with no clutter and no light, blur or noise (the
@@ -426,7 +427,7 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
         else:
             if p.code not in faces:
                 if deck is not None and p.code in deck.faces:
-                    faces[p.code] = deck.face(p.code, face_w, rng)
+                    faces[p.code] = printed_face(deck, p.code, face_w, rng)
                 else:
                     faces[p.code] = render_face(p.code, style, face_w, rng)
             image = faces[p.code].image

@@ -40,7 +40,7 @@ import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
 
-from .deck_faces import DeckFaces
+from sisepai.vision.decks.faces import DeckFaces
 from .font_splits import fonts_of
 from .render import DeckStyle, _hsv, choose_glyphs, render_face
 

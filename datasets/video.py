@@ -24,11 +24,12 @@ import cv2
 import numpy as np
 
 from sisepai.engine.bots import make_bots
-from sisepai.engine.cards import CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, SEATS
+from sisepai.engine.cards import CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, SEATS, seat_after
 from sisepai.engine.game import Game
 
 from .backgrounds import background
 from .camera import Camera
+from .deck_faces import printed_face
 from .render import DeckStyle, render_back, render_face
 from .scene import Placed, _paste
 
@@ -52,7 +53,7 @@ class GameVideo:
     def __init__(self, seed: int = 0, seconds: float = 60.0, fps: float = 10.0, size: tuple[int, int] = (1280, 720),
                  step: float = 1.6, hands_over: bool = True, font_split: str = "train",
                  style: DeckStyle | None = None, deck=None):
-        """``deck`` (a :class:`~sisepai.datasets.deck_faces.DeckFaces`) plays a real deck's faces,
+        """``deck`` (a :class:`~sisepai.vision.decks.faces.DeckFaces`) plays a real deck's faces,
         at its own proportions, instead of a generated style's."""
         self.seed, self.seconds, self.fps, self.size = seed, seconds, fps, size
         self.rng = np.random.default_rng([seed, 0x71DE0])
@@ -78,7 +79,7 @@ class GameVideo:
         self._script(step)
         face_w = int(max(24, self.card_w * 1.4))
         self.face_w = face_w
-        self.faces = {c: deck.face(c, face_w, np.random.default_rng([seed, i])) if deck is not None and c in deck.faces
+        self.faces = {c: printed_face(deck, c, face_w, np.random.default_rng([seed, i])) if deck is not None and c in deck.faces
                       else render_face(c, self.style, face_w, np.random.default_rng([seed, i]))
                       for i, c in enumerate(CARD_CODES)}
         self.back = render_back(self.style, face_w, np.random.default_rng(seed))
@@ -381,7 +382,7 @@ class TurnVideo(GameVideo):
             shown = Slot(code, seat, "shown", t, None, pos, ANGLE[seat] + float(rng.normal(0, 4)))
             self.slots.append(shown)
             self.events.append({"t": round(t, 3), "type": "card_shown", "card": code, "seat": seat})
-            seat = SEATS[(SEATS.index(seat) + 1) % 4]
+            seat = seat_after(seat)
             t += float(rng.uniform(3.0, 5.0))
         self.end = t
 

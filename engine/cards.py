@@ -34,6 +34,15 @@ GENERAL = 0
 SEATS = ("S", "E", "N", "W")
 """The four seats, in turn order: the next player is to the right (counterclockwise seen from above)."""
 
+
+def seat_after(seat: str, steps: int = 1) -> str:
+    """The seat that plays ``steps`` turns after ``seat`` (``-1``: the one before).
+
+    >>> seat_after("S"), seat_after("W"), seat_after("S", -1)
+    ('E', 'S', 'W')
+    """
+    return SEATS[(SEATS.index(seat) + steps) % len(SEATS)]
+
 SUIT_NAMES = {"G": "Green", "W": "White", "Y": "Yellow", "R": "Red"}
 RANK_NAMES = {
     "K": "General", "A": "Advisor", "E": "Elephant", "R": "Chariot",

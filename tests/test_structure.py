@@ -91,8 +91,8 @@ DATASETS_USES_VISION = {
     "sisepai.vision": "require_vision: a command that needs OpenCV says so in one line, as vision's do",
     "sisepai.vision.recognition.geometry": "END_FRACTION: the end region the generator prints a character "
                                             "in is the region the reader reads; one number, or the labels drift",
-    "sisepai.vision.decks.faces": "a deck's face rules (codes, sizes, proportions): the generator lays a "
-                                  "real deck's faces by the rules enrolment checks them by",
+    "sisepai.vision.decks.faces": "the deck value (DeckFaces) and its face rules: the generator renders the "
+                                  "very deck enrolment adapts to, checked by the same rules",
 }
 """Why the generator (datasets) imports vision, module by module: STYLE.md has datasets above the
 engine only, and these are the three things both must agree on. A new import needs its reason here."""
@@ -106,6 +106,37 @@ def test_the_generator_imports_vision_only_where_a_reason_is_written_down():
     unexplained = sorted(modules - set(DATASETS_USES_VISION))
     assert not unexplained, f"datasets imports {unexplained} with no reason written in DATASETS_USES_VISION"
     assert modules == set(DATASETS_USES_VISION)  # and no reason outlives its import
+
+
+def test_the_deck_has_one_home():
+    """Only vision/decks/ writes a deck folder or builds a deck's recogniser; the service does not
+    import the generator."""
+    writers, builders = [], []
+    for top in ("engine", "vision", "datasets", "models", "service"):
+        for path in (ROOT / top).rglob("*.py"):
+            text = path.read_text()
+            rel = path.relative_to(ROOT).as_posix()
+            if re.search(r'"deck\.json"|DECK_FILE|\.tmp-\{', text) and not rel.startswith("vision/decks/"):
+                writers.append(rel)
+            if re.search(r"reader_weights\(|detector_weights\(", text) and not rel.startswith("vision/decks/"):
+                builders.append(rel)
+            if rel.startswith("service/"):
+                assert "sisepai.datasets" not in text, rel
+    assert not writers, writers
+    assert builders == ["models/enrolment/deck_cli.py"], builders  # its contact sheet reads the deck's faces
+
+
+def test_the_live_table_is_in_parts_of_one_job_each():
+    import ast
+
+    counts = {}
+    for path in (ROOT / "vision" / "live").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                counts[f"{path.stem}.{node.name}"] = sum(isinstance(n, ast.FunctionDef) for n in node.body)
+    assert {"identity.TableCards", "seats.SeatGeometry", "turns.TurnOrder", "pile.DrawPile",
+            "assistant.TableAssistant"} <= set(counts)
+    assert max(counts.values()) <= 15, {k: v for k, v in counts.items() if v > 15}
 
 
 def test_no_modules_import_each_other_in_a_circle():

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -81,6 +80,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scenes", type=int, default=None, metavar="N", help="scenes of the deck to learn from (default 240)")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="processes making scenes (default: all cores)")
     p.add_argument("--force", action="store_true", help="replace a deck of that name")
+    p.add_argument("--as-cut", action="store_true",
+                   help="the folder's faces are cut already (by 'deck cut' or the page's My deck): take them as "
+                        "they are, without trimming a scanner's margin again")
     p.add_argument("--adapt-detector", type=int, default=0, metavar="STEPS",
                    help="also fine-tune the detector on the deck's scenes for about STEPS image-steps (400: about "
                         "5 more minutes) and keep it with the deck; off by default, as it measured no better "
@@ -114,13 +116,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_remove)
 
 
-def load_source(sources: list[str]):
-    """The :class:`~sisepai.datasets.deck_faces.DeckFaces` of a folder, or of grid photos."""
-    from sisepai.datasets.deck_faces import DeckError, DeckFaces
+def load_source(sources: list[str], as_cut: bool = False):
+    """The :class:`~sisepai.vision.decks.faces.DeckFaces` of a folder (``as_cut``: faces cut
+    already, taken as they are), or of grid photos."""
+    from sisepai.vision.decks.faces import DeckError, DeckFaces
 
     paths = [Path(s) for s in sources]
+    if as_cut:
+        if len(paths) != 1 or not paths[0].is_dir():
+            raise DeckError("--as-cut takes one folder of faces cut already")
+        return DeckFaces.load(paths[0])
     if len(paths) == 1 and paths[0].is_dir():
-        from sisepai.datasets.deck_faces import find_face_files, read_face
+        from sisepai.vision.decks.faces import find_face_files, read_face
         from sisepai.vision.decks.grid import trim_face
 
         # a scan with a margin of scanner bed is cut to the card; a face cut to its edges stays
@@ -195,79 +202,47 @@ def _cut(args) -> int:
     return 0
 
 
-def check_new_deck(name: str, force: bool = False) -> None:
-    """A :class:`SisepaiError` unless ``name`` is a safe deck name not taken (or ``force``)."""
-    from sisepai.vision.decks.store import deck_path
-
-    if deck_path(name).exists() and not force:
-        raise SisepaiError(f"a deck named {name!r} exists: choose another name, or --force to replace it")
-
-
-def paper_colours(deck) -> dict[str, list[float]]:
-    """Each suit's (and the joker's) paper colour over all its faces, CIELAB (L, a*, b*) as
-    :func:`sisepai.vision.recognition.palette.paper_lab` measures a card end's."""
-    import numpy as np
-
-    from sisepai.vision.recognition.palette import paper_lab
-
-    out = {}
-    for suit in "GWYRJ":
-        pix = [img.reshape(-1, 3) for code, img in deck.faces.items() if code[0] == suit]
-        if pix:
-            out[suit] = [round(float(v), 1) for v in paper_lab(np.concatenate(pix)[None])]
-    return out
-
-
 def enrol(name: str, deck, opts=None, progress=None, force: bool = False, detector_opts=None) -> dict:
     """Enrol ``deck`` (:class:`DeckFaces`) as ``name``: faces, adapted reader and ``deck.json``
-    (and an adapted detector, with ``detector_opts``), built in a hidden folder and moved into place
-    whole; returns the ``deck.json`` contents."""
-    from sisepai.vision.decks.store import deck_path, decks_dir, remove_stale_builds
+    (and an adapted detector, with ``detector_opts``), built by :func:`~sisepai.vision.decks.folder.building`
+    and moved into place whole; returns the enrolment's whole report (``deck.json`` keeps a part)."""
+    import tempfile
+
+    from sisepai.vision.decks.folder import building, write_deck_json
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 
     from .enrol import EnrolOptions, adapt_reader, peak_memory_mb
 
-    check_new_deck(name, force)
-    final = deck_path(name)
     opts = opts or EnrolOptions()
-    decks_dir().mkdir(parents=True, exist_ok=True)
-    remove_stale_builds()  # what a killed enrolment left
-    tmp = decks_dir() / f".{name}.tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
     t0 = time.perf_counter()
-    scratch = tmp / "scratch"  # every temporary file of the enrolment, its workers' and torch's included
-    scratch.mkdir(parents=True)
     saved_env = {k: os.environ.get(k) for k in ("TMPDIR", "TORCHINDUCTOR_CACHE_DIR")}
-    os.environ["TMPDIR"] = os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(scratch)
-    import tempfile
-
-    tempfile.tempdir = None  # read TMPDIR again
     try:
-        deck.save(tmp / "faces")
-        report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, progress or (lambda f, m: None))
-        detector_report = None
-        if detector_opts is not None:
-            from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
+        with building(name, force) as tmp:
+            scratch = tmp / "scratch"  # every temporary file of the enrolment, its workers' and torch's included
+            scratch.mkdir()
+            os.environ["TMPDIR"] = os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(scratch)
+            tempfile.tempdir = None  # read TMPDIR again
+            deck.save(tmp / "faces")
+            report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, progress or (lambda f, m: None))
+            detector_report = None
+            if detector_opts is not None:
+                from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
 
-            from .enrol_detector import adapt_detector
+                from .enrol_detector import adapt_detector
 
-            if progress:
-                progress(0.99, "adapting the detector")
-            detector_report = adapt_detector(deck, tmp / "faces", DETECTOR, tmp / "detector.pt", scratch / "detector",
-                                             detector_opts)
-        info = {"name": name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "faces": deck.codes,
-                "aspect": round(deck.aspect, 2), "has_joker": deck.has_joker, "paper_colours": paper_colours(deck),
-                "enrol_seconds": round(time.perf_counter() - t0, 1), "peak_memory_mb": peak_memory_mb(),
-                "reading_before": report["held_aside_before"], "reading_after": report["held_aside_after"],
-                "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
-                                                      "replay_crops", "crop_seconds", "options")}}
-        if detector_report:
-            info["detector_adaptation"] = detector_report
-        (tmp / "deck.json").write_text(json.dumps(info, indent=1) + "\n")
-        shutil.rmtree(scratch, ignore_errors=True)
-        if final.exists():
-            shutil.rmtree(final)
-        tmp.rename(final)
+                if progress:
+                    progress(0.99, "adapting the detector")
+                detector_report = adapt_detector(deck, tmp / "faces", DETECTOR, tmp / "detector.pt",
+                                                 scratch / "detector", detector_opts)
+            info = {"name": name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "faces": deck.codes,
+                    "aspect": round(deck.aspect, 2), "has_joker": deck.has_joker,
+                    "enrol_seconds": round(time.perf_counter() - t0, 1), "peak_memory_mb": peak_memory_mb(),
+                    "reading_before": report["held_aside_before"], "reading_after": report["held_aside_after"],
+                    "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
+                                                          "replay_crops", "crop_seconds", "options")}}
+            if detector_report:
+                info["detector_adaptation"] = detector_report
+            write_deck_json(tmp, info)
         return info
     finally:
         for k, v in saved_env.items():
@@ -276,7 +251,6 @@ def enrol(name: str, deck, opts=None, progress=None, force: bool = False, detect
             else:
                 os.environ[k] = v
         tempfile.tempdir = None
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _bar(stream=sys.stderr):
@@ -340,6 +314,8 @@ def _add(args) -> int:
     from sisepai.vision import require_vision
 
     require_vision()
+    from sisepai.vision.decks.folder import check_new_deck
+
     from .enrol import EnrolOptions
 
     check_new_deck(args.name, args.force)  # before the faces are read
@@ -370,7 +346,7 @@ def _add(args) -> int:
         if args.adapt_detector < 100:  # a quick look: fewer scenes to write
             detector_opts.deck_scenes, detector_opts.replay_scenes = 6, 2
     _stop_cleanly_on_term()
-    deck = load_source(args.source)
+    deck = load_source(args.source, args.as_cut)
     print(f"deck {args.name}: {len(deck.faces)} faces, aspect 1:{deck.aspect:.1f}"
           f"{', with a joker' if deck.has_joker else ', no joker face'}; adapting the reader", file=sys.stderr)
     info = enrol(args.name, deck, opts, _progress(args.progress), force=args.force, detector_opts=detector_opts)
@@ -386,8 +362,9 @@ def contact_sheet(name: str):
     import cv2
     import numpy as np
 
-    from sisepai.datasets.deck_faces import DeckFaces
+    from sisepai.datasets.deck_faces import printed_face
     from sisepai.datasets.export import end_crop
+    from sisepai.vision.decks.faces import DeckFaces
     from sisepai.vision.decks.store import deck_path, reader_weights
     from sisepai.vision.recognition.reader import Reader
 
@@ -396,7 +373,7 @@ def contact_sheet(name: str):
     tiles = []
     height = 260
     for code in deck.codes:
-        face = deck.face(code, 80)
+        face = printed_face(deck, code, 80)
         img = np.ascontiguousarray(face.image[..., :3])
         probs = reader.read([end_crop(img, e.tolist()) for e in face.ends])
         joint = probs.mean(axis=0)

@@ -20,7 +20,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from sisepai.datasets.deck_faces import DeckFaces
+from sisepai.vision.decks.faces import DeckFaces
 
 
 @dataclass

@@ -82,7 +82,7 @@ def _fresh(drafts: dict) -> dict:
                          "for a page that says them in its own language.")
 async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, drafts: DeckDraftsDep,
               files: list[UploadFile] = File(...)) -> dict:
-    from sisepai.datasets.deck_faces import DeckError, DeckFaces
+    from sisepai.vision.decks.faces import DeckError, DeckFaces
     from sisepai.vision.decks.grid import cut_grid
 
     if not 1 <= len(files) <= MAX_PHOTOS:
@@ -115,13 +115,15 @@ def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | No
     ``sisepai deck add`` command in a process of its own and imports no training code itself.
     An enrolled deck of that name is replaced only when ``replace`` says so.
 
-    >>> enrol_command("fam", Path("/tmp/f"))[-8:]
-    ['deck', 'add', 'fam', '/tmp/f', '--steps', '240', '--progress', 'lines']
+    The faces in ``folder`` are the page's cut, saved once: ``--as-cut`` takes them as they are.
+
+    >>> enrol_command("fam", Path("/tmp/f"))[-9:]
+    ['deck', 'add', 'fam', '/tmp/f', '--as-cut', '--steps', '240', '--progress', 'lines']
     >>> enrol_command("fam", Path("/tmp/f"), minutes=0.5, replace=True)[-5:-2]
     ['--force', '--minutes', '0.5']
     """
     budget = ["--minutes", str(minutes)] if minutes else ["--steps", str(steps)]
-    return [sys.executable, "-m", "sisepai.engine.cli", "deck", "add", name, str(folder),
+    return [sys.executable, "-m", "sisepai.engine.cli", "deck", "add", name, str(folder), "--as-cut",
             *(["--force"] if replace else []), *budget, "--progress", "lines"]
 
 

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from sisepai.datasets.deck_faces import DeckFaces
+from sisepai.datasets.deck_faces import printed_face
+from sisepai.vision.decks.faces import DeckFaces
 from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, VIDEO_SEEDS, real_deck_folder, seeds_of
 
 
@@ -36,7 +37,7 @@ def test_a_video_plays_the_real_faces(deck):
     video = TurnVideo(seed=VIDEO_SEEDS["tune"]["real"][0][1], cards=10, seconds=12, fps=2, size=(640, 360), deck=deck)
     assert video.style.aspect == deck.aspect
     face = video.faces["GK"].image[..., :3].astype(np.float32)
-    scan = deck.face("GK", video.face_w).image[..., :3].astype(np.float32)
+    scan = printed_face(deck, "GK", video.face_w).image[..., :3].astype(np.float32)
     assert np.abs(face - scan).mean() < 12  # the scan, a little brighter or darker per copy
     assert len(video.events) >= 1
 

@@ -206,7 +206,7 @@ def test_decks_are_listed_and_chosen_by_name_only(tmp_path, monkeypatch):
     deck.mkdir(parents=True)
     shutil.copyfile(DEFAULT_WEIGHTS, deck / "reader.pt")
     (deck / "deck.json").write_text(json.dumps({"name": "family", "aspect": 4.2, "has_joker": True,
-                                                "created": "2026-11-30T12:00:00", "paper_colours": {}}))
+                                                "created": "2026-11-30T12:00:00"}))
     with client(tmp_path) as c:
         listed = c.get("/api/decks").json()
         assert listed["decks"] == [{"name": "family", "aspect": 4.2, "has_joker": True, "created": "2026-11-30T12:00:00"}]

@@ -146,7 +146,7 @@ def test_cards_lying_on_each_other_are_reported():
 def test_two_cards_swapped_get_a_note_each_and_a_grid_laid_right_none(recognizer):
     """WK and WA laid in each other's cells: the grid is whole, but the cut says which cells to
     check; the same grid laid right gets no note."""
-    from sisepai.datasets.deck_faces import DeckFaces
+    from sisepai.vision.decks.faces import DeckFaces
 
     deck = standin_deck(0, "tune", width=120)
     faces = dict(deck.faces)
@@ -200,7 +200,7 @@ def test_a_face_with_black_bars_along_its_long_edges_keeps_them(seed):
 
 
 def test_the_real_tuning_decks_faces_stay_as_they_were_scanned():
-    from sisepai.datasets.deck_faces import DeckFaces
+    from sisepai.vision.decks.faces import DeckFaces
     from sisepai.datasets.splits import real_deck_folder
     from sisepai.vision.decks.grid import trim_face
 

@@ -52,7 +52,7 @@ def decks_dir() -> Path:
     return home() / "decks"
 
 
-TMP_PATTERN = re.compile(r"\.(?P<name>[A-Za-z0-9_-]{1,40})\.tmp-(?P<pid>[0-9]+)|\.faces-(?P<server>[0-9]+)-[A-Za-z0-9_]+")
+TMP_PATTERN = re.compile(r"\.(?P<name>[A-Za-z0-9_-]{1,40})\.tmp-(?P<pid>[0-9]+)(?:-old)?|\.faces-(?P<server>[0-9]+)-[A-Za-z0-9_]+")
 """A deck being built: ``.NAME.tmp-PID`` in the decks folder, by process PID; or the faces a
 server (PID) handed to one: ``.faces-PID-XXXX``."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from sisepai.engine.advice import best_discard
-from sisepai.engine.cards import SEATS, parse_card_id
+from sisepai.engine.cards import SEATS, parse_card_id, seat_after
 from sisepai.engine.claims import claims as claim_options, hand_after
 from sisepai.engine.rules import Rules
 from sisepai.engine.scoring import check_claim, score
@@ -30,7 +30,7 @@ def relation_to(owner: str, user_seat: str) -> str:
     >>> relation_to("W", "S"), relation_to("E", "S"), relation_to("center", "S")
     ('previous', 'other', 'other')
     """
-    if owner in SEATS and user_seat in SEATS and owner == SEATS[(SEATS.index(user_seat) - 1) % len(SEATS)]:
+    if owner in SEATS and user_seat in SEATS and owner == seat_after(user_seat, -1):
         return "previous"
     return "other"
 

@@ -54,11 +54,18 @@ class Track:
         return float(min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[1])))
 
     @property
-    def code(self) -> str:
+    def card_id(self) -> int:
+        """The card the readings vote for, as a class id (-1 before any reading)."""
         tally: Counter = Counter()
         for cid, conf in self.votes:
             tally[cid] += conf
-        return CARD_CODES[tally.most_common(1)[0][0]] if tally else "?"
+        return int(tally.most_common(1)[0][0]) if tally else -1
+
+    @property
+    def code(self) -> str:
+        """:attr:`card_id` as a code, for events and JSON (``?`` before any reading)."""
+        card_id = self.card_id
+        return CARD_CODES[card_id] if card_id >= 0 else "?"
 
     @property
     def mean_confidence(self) -> float:
