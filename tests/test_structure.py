@@ -48,11 +48,11 @@ LAYERS = {
     "vision": {"engine", "vision"},
     "datasets": {"engine", "vision", "datasets"},
     "models": {"engine", "vision", "datasets", "models"},
-    "service": {"engine", "vision", "datasets", "service"},
+    "service": {"engine", "vision", "service"},
 }
 """What each package may import: the engine is a leaf, vision uses only the engine, the generator
-uses vision's geometry and deck rules, training uses all three, and the service and the training
-code never import each other."""
+uses vision's geometry and the deck value (DATASETS_USES_VISION says why), training uses all
+three, and the service uses the engine and vision, never the generator or the training code."""
 
 
 def _import_graph() -> dict[str, set[str]]:
