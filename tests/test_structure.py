@@ -13,6 +13,9 @@ def test_vision_is_split_into_rooms_by_job():
     subpackages = [p for p in vision.iterdir() if (p / "__init__.py").is_file()]
     assert {p.name for p in subpackages} >= {"recognition", "live", "hand", "decks"}
     assert len(list(vision.glob("*.py"))) <= 8
+    tests = ROOT / "tests" / "vision"
+    assert {p.name for p in tests.iterdir() if (p / "__init__.py").is_file()} <= {p.name for p in subpackages}
+    assert not list(tests.glob("test_*.py"))  # the tests mirror the rooms
 
 
 def test_models_is_split_into_rooms_by_job():

@@ -223,7 +223,7 @@ def test_decks_are_listed_and_chosen_by_name_only(tmp_path, monkeypatch):
 
 def test_my_deck_flow_cuts_the_grid_and_checks_its_input(tmp_path, monkeypatch):
     from sisepai.datasets.standin import standin_deck
-    from tests.vision.test_deck_grid import grid_photo
+    from tests.vision.decks.test_deck_grid import grid_photo
 
     monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
     photo = grid_photo(standin_deck(0, "tune", width=70), joker=True)
@@ -251,7 +251,7 @@ def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_pa
 
     from sisepai.datasets.standin import standin_deck
     from sisepai.service.routes import decks
-    from tests.vision.test_deck_grid import grid_photo
+    from tests.vision.decks.test_deck_grid import grid_photo
 
     monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
     full = decks.enrol_command
@@ -317,7 +317,7 @@ def test_one_enrolment_at_a_time_listed_and_ended_with_the_server(tmp_path, monk
 
     from sisepai.datasets.standin import standin_deck
     from sisepai.service.routes import decks
-    from tests.vision.test_deck_grid import grid_photo
+    from tests.vision.decks.test_deck_grid import grid_photo
 
     home = tmp_path / "home"
     monkeypatch.setenv("SISEPAI_HOME", str(home))

@@ -104,6 +104,11 @@ def announce(event: Event | dict, lang: str = "en") -> str:
         name = card_name(event["card"], lang)
         verb = {None: ("shows", "亮出", "亮出", "lật"), "draw": ("draws", "摸到", "摸到", "bốc"),
                 "discard": ("discards", "打出", "打出", "đánh")}[event.get("action")]
+        said = event.get("turn_said")
+        if said:  # the table says another seat than the turn order did: say so, do not guess silently
+            other = SEAT_WORDS[lang].get(said, said)
+            return _say(lang, f"{seat} {verb[0]} {name} ({other} was expected).", f"{seat}{verb[1]}{name}（应轮到{other}）。",
+                        f"{seat}{verb[2]}{name}（應輪到{other}）。", f"{seat} {verb[3]} {name} (đúng lượt là {other}).")
         return _say(lang, f"{seat} {verb[0]} {name}.", f"{seat}{verb[1]}{name}。", f"{seat}{verb[2]}{name}。",
                     f"{seat} {verb[3]} {name}.")
     if t == "meld":

@@ -136,7 +136,7 @@ class TableAssistant:
         if twin is not None:  # a second reading of a card followed already: one card, one place
             self._adopt(tr, twin, zone)
             return []
-        fresh = cards.fresh_show(tr, zone, turns.turn)
+        fresh = cards.fresh_show(tr, zone, turns.turn, turns.last_shown)
         same = cards.take_moved(tr, fresh, t, turns.turn)
         if same is None:
             same = cards.take_returned(tr, t, FRESH_RETURN_SECONDS if fresh else RETURN_SECONDS)
@@ -162,7 +162,8 @@ class TableAssistant:
             return []
         seat = self.seats.seat(tr, zone, turns.turn)
         cards.seat_of_track[tr.id] = seat
-        shown = CardShown(t, tr.code, seat, tr.id, tr.first_seen, self.pile.action(seat))
+        doubt = turns.turn if turns.turn is not None and seat in SEATS and seat != turns.turn else None
+        shown = CardShown(t, tr.code, seat, tr.id, tr.first_seen, self.pile.action(seat), doubt)
         turns.shown(seat, tr.id)
         out: list[Event] = [shown]
         if self.hand is not None and seat != self.user_seat and seat in SEATS:

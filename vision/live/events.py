@@ -7,7 +7,9 @@ fields; a field left ``None`` is left out).
 - :class:`TableSeen` (``table``): what lay on the table when the source started (or the page
   connected): one state, no announcements for those cards.
 - :class:`CardShown` (``card_shown``): a card turned face up, exactly once per card; ``action`` is
-  ``draw`` when the draw pile shrank before it, else ``discard`` (None when its seat is unknown).
+  ``draw`` when the draw pile shrank before it, else ``discard`` (None when its seat is unknown);
+  ``turn_said`` names the seat the turn order expected when the table says another (a card missed
+  before it, most likely).
 - :class:`CardCorrected` (``card_corrected``): a card seen moments ago was misread.
 - :class:`CardRemoved` (``card_removed``): a card gone for good.
 - :class:`MeldSeen` (``meld``): cards of one seat lying together that form a meld.
@@ -60,6 +62,7 @@ class CardShown(Event):
     id: int
     first_seen: float
     action: str | None = None
+    turn_said: str | None = None
     type: ClassVar[str] = "card_shown"
 
 

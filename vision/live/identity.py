@@ -31,6 +31,8 @@ the tuning videos, a Soldier shown where another had lain 10 s before was taken 
 START_SECONDS = 1.5
 """The cards first seen in this many seconds from the start of the source (or the page's
 connection) are the table as it was: one ``table`` event, no announcements."""
+LOST_SECONDS = 0.25
+"""A card not seen for this long is lost where it lay: moved, taken away, or under a hand."""
 NOW_SECONDS = 1.0
 """The state lists the cards seen in this many seconds: what is on the table now (a card under a
 passing hand stays; a card gone, or a scene the camera left, does not)."""
@@ -110,7 +112,7 @@ class TableCards:
             if not r.track.replaced and t - r.track.last_seen <= MOVE_SECONDS and fits(r.track):
                 return self.removed.pop(i).track
         for old in self.tracker.all():
-            if old is not tr and old.confirmed and t - old.last_seen > 0.25 and fits(old):
+            if old is not tr and old.confirmed and t - old.last_seen > LOST_SECONDS and fits(old):
                 self.tracker.forget(old)
                 return old
         return None
@@ -120,16 +122,23 @@ class TableCards:
         """Whether two cards' centres lie within half of ``a``'s width."""
         return float(np.linalg.norm(a.center - b.center)) <= 0.5 * max(a.size, 8.0)
 
-    def fresh_show(self, tr: Track, zone: str, turn: str | None) -> bool:
+    def fresh_show(self, tr: Track, zone: str, turn: str | None, last_shown: int | None = None) -> bool:
         """Whether ``tr`` lies alone where the player whose turn it is shows a card: in their zone,
         or near the middle. A card moved into a meld lands beside others (the cards that claim it
-        are laid down with it), and a meld-row card read again has neighbours."""
+        are laid down with it), and a meld-row card read again has neighbours. The card shown
+        last (track ``last_shown``), once it is no longer seen, is no neighbour: it was taken away,
+        and the next card is often laid where it lay."""
         if turn is None or (zone in SEATS and zone != turn):
             return False
         width = max(tr.size, 8.0)
-        # neighbours: cards beside it (seen lately or under a passing hand), not one lost where it lies
-        return not any(o is not tr and 0.5 * width < float(np.linalg.norm(o.center - tr.center)) <= 2 * MELD_LINK * width
-                       for o in self.tracker.all())
+        now = self.tracker.now
+
+        def neighbour(o: Track) -> bool:  # beside it (seen lately or under a passing hand), not lost where it lies
+            if o is tr or (o.id == last_shown and now - o.last_seen > LOST_SECONDS):
+                return False
+            return 0.5 * width < float(np.linalg.norm(o.center - tr.center)) <= 2 * MELD_LINK * width
+
+        return not any(neighbour(o) for o in self.tracker.all())
 
     def take_removed(self, track: Track) -> bool:
         """Forget a removed track before its ``card_removed`` is reported; whether it was there."""

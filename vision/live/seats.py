@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sisepai.engine.cards import SEATS
+from sisepai.engine.cards import SEATS, seat_after
 
 from .table import Zones
 
@@ -38,14 +38,18 @@ class SeatGeometry:
         with no turn known yet, the seat the card points at. A card in a seat's zone that lies
         across that seat's line to the middle, and along the line of the seat whose turn it is, on
         that seat's side of the frame, is that seat's: laid at the corner between them (unless
-        ``--seats`` drew the zones)."""
+        ``--seats`` drew the zones).
+
+        Near the middle, the turn and the card's lie must agree: a card lying across the line of
+        the seat whose turn it is was laid by a later seat (a card before it was missed), the first
+        in turn order along whose line it lies. So one missed card never shifts the next ones."""
         if zone in SEATS:
             if (turn is not None and turn != zone and not self.zones.polygons
                     and not self.lies_along(tr, zone) and self.lies_along(tr, turn) and self.on_side(tr, turn)):
                 return turn
             return zone
         if turn is not None:
-            return turn
+            return next((s for s in (seat_after(turn, k) for k in range(4)) if self.lies_along(tr, s)), turn)
         return self.pointed_seat(tr)
 
     @staticmethod

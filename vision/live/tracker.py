@@ -93,9 +93,38 @@ LEFT_SECONDS = 0.3
 """A card unseen for longer than this (taken away, or under a hand) is not matched to a card of
 another kind found where it lay: that is a new card (a card shown where the last one was), or
 the same card read otherwise, which the assistant tells apart."""
+SAME_SPOT = 0.25
+"""A card unseen for longer than LEFT_SECONDS is found again only on its very spot: its centre
+within this many card widths of where it lay, lying the same way. A card covered by a hand and
+uncovered has not moved; a card of the same kind laid where one was taken away lands a little
+apart, or turned: that is a new card."""
+SAME_SPOT_DEGREES = 15.0
+"""... and its long side within this many degrees of the way the card lay."""
 REPLACE_CONFIDENCE_RATIO = 0.9
 """A replacing card's readings must average this share of the replaced card's, so a misread
 card's later, less sure reading does not replace it (``docs/training-logs/live-thresholds.md``)."""
+
+
+def _long_side_angle(polygon: np.ndarray) -> float:
+    """The direction of a quadrilateral's long side, in degrees, 0 to 180."""
+    a, b = polygon[1] - polygon[0], polygon[2] - polygon[1]
+    v = a if np.hypot(*a) >= np.hypot(*b) else b
+    return float(np.degrees(np.arctan2(v[1], v[0])) % 180.0)
+
+
+def _on_its_spot(track: Track, polygon: np.ndarray, distance: float) -> bool:
+    """Whether ``polygon`` lies where ``track`` lay: centre within SAME_SPOT widths, turned at most
+    SAME_SPOT_DEGREES (see :data:`SAME_SPOT`).
+
+    >>> card = np.float32([[0, 0], [40, 0], [40, 150], [0, 150]])
+    >>> tr = Track(1, card, 0.0, 0.0)
+    >>> _on_its_spot(tr, card + 3, 4.2), _on_its_spot(tr, card + 14, 19.8), _on_its_spot(tr, card[[1, 2, 3, 0]], 0.0)
+    (True, False, True)
+    """
+    if distance > SAME_SPOT * max(track.size, 8.0):
+        return False
+    turn = abs(_long_side_angle(track.polygon) - _long_side_angle(polygon))
+    return min(turn, 180.0 - turn) <= SAME_SPOT_DEGREES
 
 
 class CardTracker:
@@ -131,7 +160,8 @@ class CardTracker:
             det_codes = [CARD_CODES[int(c)] for c in det.class_id]
             unseen = np.array([t - self.tracks[k].last_seen > LEFT_SECONDS for k in tids])
             for a, i in zip(*np.nonzero(dist < reach[:, None])):
-                if unseen[a] and det_codes[i] != track_codes[a]:
+                if unseen[a] and (det_codes[i] != track_codes[a] or
+                                  not _on_its_spot(self.tracks[tids[a]], det.polygons[i], float(dist[a, i]))):
                     continue  # another card where one lay a while ago: a new card, not a new reading
                 d = float(dist[a, i])
                 pairs.append((d * (0.5 if det_codes[i] == track_codes[a] else 1.0), tids[a], int(i)))

@@ -7,7 +7,7 @@ Two stages, both trained here on generated scenes:
    multiplied), or the lone visible end of a card in a fan. Two lone ends that are one card
    (:mod:`.end_pairs`) are one reading.
 
-Used as (the shipped weights load in a second or two; ``tests/vision`` runs this)::
+Used as (the shipped weights load in a second or two; ``tests/vision/recognition`` runs this)::
 
     from sisepai.vision.recognition.recognize import Recognizer
     rec = Recognizer.load()

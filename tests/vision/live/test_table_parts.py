@@ -27,7 +27,10 @@ def test_a_card_belongs_to_its_zone_and_near_the_middle_to_the_turn():
     middle_upright, middle_across = _card(640, 300), _card(900, 360, w=120, h=30)
     assert seats.zone(south) == "S" and seats.seat(south, "S", turn="E") == "S"
     assert seats.zone(middle_upright) == "center"
-    assert seats.seat(middle_upright, "center", turn="W") == "W"  # the turn tells
+    assert seats.seat(middle_upright, "center", turn="N") == "N"  # the turn tells
+    # the turn and the card's lie disagree: the first seat after the turn along whose line it lies
+    assert seats.seat(middle_upright, "center", turn="W") == "S"
+    assert seats.seat(middle_across, "center", turn="S") == "E"
     assert seats.seat(middle_upright, "center", turn=None) == "N"  # no turn: the card points north
     assert seats.seat(middle_across, "center", turn=None) == "E"  # lying across, right of the middle
 

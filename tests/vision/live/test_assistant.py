@@ -178,3 +178,45 @@ def test_a_card_at_the_corner_goes_to_the_seat_whose_turn_it_is_when_it_lies_tha
     upright = [(2 + k / 10, Detections.merge([north[-1][1], one_card("RH", 150, 560)])) for k in range(20)]
     shown = [e for e in feed(TableAssistant(), north + upright) if e["type"] == "card_shown"]
     assert [(e["card"], e["seat"]) for e in shown] == [("GK", "N"), ("RH", "S")]
+
+
+def _lying(center, seat, w=40.0, h=150.0):
+    """A card's outline at ``center``, laid by ``seat``: upright for South and North, across for
+    East and West (as a player lays a card along their line to the middle)."""
+    half = np.float32([w / 2, h / 2]) if seat in ("S", "N") else np.float32([h / 2, w / 2])
+    x, y = center
+    return np.float32([[x - half[0], y - half[1]], [x + half[0], y - half[1]], [x + half[0], y + half[1]],
+                       [x - half[0], y + half[1]]])
+
+
+def _play(script, seconds, fps=10.0):
+    """Run the assistant over a script of cards: (code, seat, centre, shown at, gone at)."""
+    a = TableAssistant()
+    events = []
+    for i in range(int(seconds * fps)):
+        t = i / fps
+        cards = [(code, _lying(c, seat)) for code, seat, c, start, end in script if start <= t < end]
+        det = Detections(np.stack([p for _, p in cards]), np.full(len(cards), 0.9),
+                         np.array([CARD_CODES.index(c) for c, _ in cards])) if cards else Detections.empty()
+        events += [e.to_json() for e in a.process(det, t, 1280, 720, backs=4)[1]]
+    return [(e["card"], e["seat"], e.get("turn_said")) for e in events if e["type"] == "card_shown"]
+
+
+def test_a_card_laid_on_the_spot_of_one_just_taken_is_new_and_the_seats_stay_right():
+    """North's Yellow Soldier is taken away; West lays a Yellow Soldier where it lay: that is West's
+    card, announced, and the cards after it go to the right players."""
+    spot = (704.0, 330.0)
+    script = [("YP", "N", spot, 3.0, 7.4),
+              ("YP", "W", (spot[0] + 14, spot[1] + 6), 8.0, 11.4),
+              ("RR", "S", (700.0, 380.0), 12.0, 15.4),
+              ("WK", "E", (720.0, 350.0), 16.0, 19.4)]
+    assert _play(script, 21.0) == [("YP", "N", None), ("YP", "W", None), ("RR", "S", None), ("WK", "E", None)]
+
+
+def test_a_missed_card_does_not_shift_the_next_seats_and_the_event_says_so():
+    """West's card is never seen (a hand, a glare): South's card, upright in the middle, is South's
+    though the turn order said West, and the event names the seat the turn order expected."""
+    script = [("YP", "N", (704.0, 330.0), 3.0, 7.4),
+              ("RR", "S", (700.0, 380.0), 12.0, 15.4),
+              ("WK", "E", (720.0, 350.0), 16.0, 19.4)]
+    assert _play(script, 21.0) == [("YP", "N", None), ("RR", "S", "W"), ("WK", "E", None)]
