@@ -75,12 +75,11 @@ class Detector:
         imgsz = kwargs.get("imgsz", 640)
         det = cls(yolo()(str(exported_detector(path, runtime, imgsz)), task="obb"), runtime=runtime, **kwargs)
         det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the predictor up now, not on the first frame
-        import os
-
         import torch
 
-        # ultralytics' device set-up leaves torch at cores - 1 threads; inference wants them all
-        torch.set_num_threads(max(1, min(8, os.cpu_count() or 1)))
+        from sisepai.vision.recognition.runtime import inference_threads
+
+        torch.set_num_threads(inference_threads())  # a core left for the rest of a busy machine
         return det
 
     def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:

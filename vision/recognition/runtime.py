@@ -38,6 +38,33 @@ FORMATS = {"openvino": "openvino", "onnx": "onnx"}
 ENV = "SISEPAI_RUNTIME"
 
 
+THREADS_ENV = "SISEPAI_THREADS"
+"""How many threads PyTorch's inference uses (a whole number of at least 1)."""
+
+
+def inference_threads(setting: str | None = None, cores: int | None = None) -> int:
+    """PyTorch's threads for inference: ``SISEPAI_THREADS`` when set, else one fewer than the
+    cores (at least one, at most eight). A player's machine is always busy with something: on 2
+    cores with both busy, two inference threads made a frame's detection 8x slower than one, and
+    ``watch`` lost 10 of 14 cards (``benchmarks/results/busy_bench.json``); quiet, one thread
+    costs about 40 ms a looked-at frame.
+
+    >>> inference_threads(cores=2), inference_threads(cores=16), inference_threads("3", cores=2)
+    (1, 8, 3)
+    >>> inference_threads("none", cores=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: SISEPAI_THREADS must be a whole number of at least 1, not 'none'
+    """
+    setting = os.environ.get(THREADS_ENV) if setting is None else setting
+    if setting:
+        if not setting.strip().isdigit() or int(setting) < 1:
+            raise ValueError(f"{THREADS_ENV} must be a whole number of at least 1, not {setting[:12]!r}")
+        return int(setting)
+    cores = cores or os.cpu_count() or 1
+    return max(1, min(8, cores - 1))
+
+
 def installed(runtime: str) -> bool:
     """Whether ``runtime``'s package is installed (found, not imported)."""
     return importlib.util.find_spec(PACKAGES[runtime]) is not None

@@ -1,0 +1,85 @@
+"""`sisepai watch` on a busy machine: the tuning videos (60 s, 1280x720, 10 fps, 30 cards in view),
+watched as a user runs it (keeping the video's clock), on a quiet machine and with one and with
+every core kept busy by other processes, with PyTorch given every core (at most 8) or the default
+(:func:`sisepai.vision.recognition.runtime.inference_threads`: one core left for the rest).
+
+For each setting: card_shown recall with a 95% Wilson interval (card and seat within 1.5 s),
+false card_shown events, the share of frames skipped and the detector's milliseconds per frame
+looked at. Tuning videos only: this chooses a default. BUSY_VIDEOS=N takes the first N of them
+(default 2; the videos are made once into BUSY_WORK, default the system's temp folder).
+"""
+
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def wilson(found: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a share ``found`` of ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = found / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (round(centre - half, 3), round(centre + half, 3))
+
+
+def main() -> None:
+    from sisepai.models.evaluation.live_eval import match_events
+    from sisepai.models.evaluation.records import write_record
+    from sisepai.models.tuning.live_tune import tuning_videos
+    from sisepai.vision.live.session import VideoSession
+    from sisepai.vision.live.watch import watch
+    from sisepai.vision.recognition.recognize import Recognizer
+    from sisepai.vision.recognition.runtime import inference_threads
+
+    import torch
+
+    work = Path(os.environ.get("BUSY_WORK") or Path(tempfile.gettempdir()) / "sisepai-busy-bench")
+    videos = list(tuning_videos(work, (30,)))[: int(os.environ.get("BUSY_VIDEOS", "2"))]
+    cores = os.cpu_count() or 1
+    threads = {"every core": max(1, min(8, cores)), "default": inference_threads()}
+    recognizer = Recognizer.load()
+    figures = {}
+    for busy in (0, 1, cores):  # other programs, each keeping a core busy
+        loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
+        time.sleep(1.0)
+        try:
+            for label, n in threads.items():
+                torch.set_num_threads(n)
+                found = truth = false = frames = skipped = looked = 0
+                detect = 0.0
+                for _, video, events in videos:
+                    out = io.StringIO()
+                    session = VideoSession(recognizer)
+                    summary = watch(str(video), session, out=out, as_json=True)
+                    said = [json.loads(line) for line in out.getvalue().splitlines()]
+                    score = match_events([e for e in events if e.get("type", "card_shown") == "card_shown"], said)
+                    found, truth, false = found + score.found, truth + score.truth, false + score.false
+                    frames += summary["source_frames"]
+                    skipped += summary["skipped"]
+                    looked += summary["looked"]
+                    detect += summary["parts"]["detect"]
+                key = f"busy {busy}, {label} ({n} threads)"
+                figures[key] = {"busy_cores": busy, "threads": n, "found": found, "cards": truth,
+                                "recall": round(found / max(truth, 1), 3), "recall_95": wilson(found, truth),
+                                "false": false, "skipped_share": round(skipped / max(frames, 1), 3),
+                                "detect_ms": round(1000 * detect / max(looked, 1), 1)}
+                print(f"busy   {key:34} recall {found}/{truth} {figures[key]['recall_95']}  false {false}  "
+                      f"skipped {figures[key]['skipped_share']:.0%}  detect {figures[key]['detect_ms']:.0f} ms", flush=True)
+        finally:
+            for p in loops:
+                p.kill()
+                p.wait()
+    write_record("busy_bench", "python benchmarks/busy_bench.py", figures, split="tune",
+                 options={"videos": [name for name, _, _ in videos], "cores": cores})
+
+
+if __name__ == "__main__":
+    sys.exit(main())
