@@ -21,7 +21,6 @@ is), :mod:`.pile` (the draw pile), :mod:`.groups` (a seat's melds as they lie) a
 
 from __future__ import annotations
 
-import numpy as np
 
 from sisepai.engine.cards import SEATS, counts_of, parse_card_ids
 from sisepai.engine.errors import SisepaiError
@@ -34,7 +33,7 @@ from .groups import groups
 from .identity import FRESH_RETURN_SECONDS, RETURN_SECONDS, START_SECONDS, TableCards
 from .pile import DrawPile
 from .seats import SeatGeometry
-from .table import TableState, Zones
+from .table import CardOnTable, TableState, Zones
 from .table_advice import claim_advice, win_claimed
 from .tracker import CardTracker, Track
 from .turns import TurnOrder
@@ -192,8 +191,7 @@ class TableAssistant:
         st = TableState(t, w, h, pile=self.pile.size())
         for tr in self.cards.on_table():
             zone = self.cards.zone_of_track.get(tr.id, self.seats.zone(tr))
-            st.cards.append({"id": tr.id, "card": tr.code, "zone": zone, "confidence": round(tr.confidence, 3),
-                             "polygon": np.round(tr.polygon, 1).tolist()})
+            st.cards.append(CardOnTable(tr.id, tr.card_id, zone, tr.confidence, tr.polygon.copy()))
             if zone == "center":
                 st.shown.append(tr.code)
         for seat, seat_groups in self._seat_groups().items():

@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.engine.cards import SEATS
+from sisepai.engine.cards import CARD_CODES, SEATS
 from sisepai.engine.errors import SisepaiError
 
 
@@ -68,6 +68,27 @@ class Zones:
         return "center" if d[seat] > (0.5 - self.center) * min(width, height) else seat
 
 
+@dataclass(frozen=True)
+class CardOnTable:
+    """One card followed on the table: its track ``id``, the card (a class id, as the engine
+    counts it; a code only at the edge, in :meth:`to_json`), its zone, how surely it is read, and
+    its outline in the frame.
+
+    >>> CardOnTable(4, 12, "S", 0.91, np.float32([[0, 0], [2, 0], [2, 8], [0, 8]])).to_json()["card"]
+    'YE'
+    """
+
+    id: int
+    card_id: int
+    zone: str
+    confidence: float
+    polygon: np.ndarray
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "card": CARD_CODES[self.card_id], "zone": self.zone,
+                "confidence": round(self.confidence, 3), "polygon": np.round(self.polygon, 1).tolist()}
+
+
 @dataclass
 class TableState:
     """One value the service can send as JSON: every tracked card and what the table holds."""
@@ -75,7 +96,7 @@ class TableState:
     t: float
     width: int
     height: int
-    cards: list[dict] = field(default_factory=list)
+    cards: list[CardOnTable] = field(default_factory=list)
     pile: int = 0
     shown: list[str] = field(default_factory=list)
     melds: dict[str, list[list[str]]] = field(default_factory=lambda: {s: [] for s in SEATS})
@@ -86,6 +107,7 @@ class TableState:
     """Seconds this frame was behind its source's clock when it was taken up."""
 
     def to_json(self) -> dict:
-        return {"t": round(self.t, 3), "width": self.width, "height": self.height, "cards": self.cards,
+        return {"t": round(self.t, 3), "width": self.width, "height": self.height,
+                "cards": [c.to_json() for c in self.cards],
                 "pile": self.pile, "shown": self.shown, "melds": self.melds, "discards": self.discards,
                 "skipped": self.skipped, "behind": round(self.behind, 3)}
