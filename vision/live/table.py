@@ -74,7 +74,7 @@ class CardOnTable:
     counts it; a code only at the edge, in :meth:`to_json`), its zone, how surely it is read, and
     its outline in the frame.
 
-    >>> CardOnTable(4, 12, "S", 0.91, np.float32([[0, 0], [2, 0], [2, 8], [0, 8]])).to_json()["card"]
+    >>> CardOnTable(4, 16, "S", 0.91, np.float32([[0, 0], [2, 0], [2, 8], [0, 8]])).to_json()["card"]
     'YE'
     """
 
