@@ -34,6 +34,7 @@ def main() -> None:
     from sisepai.models.evaluation.live_eval import match_events
     from sisepai.models.evaluation.records import write_record
     from sisepai.models.tuning.live_tune import tuning_videos
+    from sisepai.vision.live.camera import open_source
     from sisepai.vision.live.session import VideoSession
     from sisepai.vision.live.watch import watch
     from sisepai.vision.recognition.recognize import Recognizer
@@ -58,7 +59,7 @@ def main() -> None:
                 for _, video, events in videos:
                     out = io.StringIO()
                     session = VideoSession(recognizer)
-                    summary = watch(str(video), session, out=out, as_json=True)
+                    summary = watch(open_source(str(video)), session, out=out, as_json=True)
                     said = [json.loads(line) for line in out.getvalue().splitlines()]
                     score = match_events([e for e in events if e.get("type", "card_shown") == "card_shown"], said)
                     found, truth, false = found + score.found, truth + score.truth, false + score.false

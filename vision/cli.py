@@ -225,7 +225,7 @@ def _watch(args) -> int:
     options = LiveOptions.from_args(args)  # checked before the model loads
     rec = _load(args)
     summary = watch(source, options.session(rec), as_json=args.json, speak=args.speak, show=args.show,
-                    realtime=args.realtime, lang=args.lang)
+                    lang=args.lang)
     print(f"sisepai watch: {summary_line(summary)}", file=sys.stderr)
     print("sisepai watch: time spent " + ", ".join(f"{k} {v:.1f} s" for k, v in summary["parts"].items())
           + " (decoding the video is the rest)", file=sys.stderr)

@@ -37,24 +37,15 @@ class Speaker:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
-          speak: bool = False, show: bool = False, realtime: bool = False, lang: str = "en",
-          max_seconds: float | None = None, pace: str | None = None) -> dict:
-    """Run a :class:`~.session.VideoSession` over a source until it ends; returns a summary
-    (frames read, frames looked at, frames skipped, the most seconds behind, events, timing).
-
-    A camera always gives its newest frame; a video file keeps its own clock (``pace``, see
-    :class:`~.camera.VideoSource`)."""
-    from sisepai.vision.live.camera import SourceError, open_source
+def watch(src, session, out: IO[str] = sys.stdout, as_json: bool = False, speak: bool = False,
+          show: bool = False, lang: str = "en") -> dict:
+    """Run a :class:`~.session.VideoSession` over an opened source (``(t, frame)`` pairs, as
+    :func:`~.camera.open_source` gives: a camera its newest frame, a video file at its own clock)
+    until it ends; returns a summary (frames read, looked at, skipped, the most seconds behind,
+    events, timing)."""
+    from sisepai.vision.live.camera import SourceError
     from sisepai.vision.live.events import SPOKEN
 
-    if isinstance(source, str):
-        try:
-            src = open_source(source, realtime=realtime, pace=pace)
-        except SourceError as exc:
-            raise SisepaiError(str(exc)) from None
-    else:
-        src = source
     speaker = Speaker(lang) if speak else None
     if show and not os.environ.get("DISPLAY") and sys.platform.startswith("linux"):
         print("sisepai watch: no display found; --show is off", file=sys.stderr)
@@ -63,8 +54,6 @@ def watch(source, session, out: IO[str] = sys.stdout, as_json: bool = False,
     t0 = time.perf_counter()
     try:
         for t, frame in src:
-            if max_seconds is not None and t > max_seconds:
-                break
             _, events, seen = session.step(frame, t, getattr(src, "skipped", 0), getattr(src, "behind", 0.0))
             for ev in events:
                 n_events += 1

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -39,7 +39,6 @@ class Detections:
     kind: np.ndarray | None = None
     probs: np.ndarray | None = None
     detector_confidence: np.ndarray | None = None
-    data: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.confidence)
