@@ -120,6 +120,21 @@ def one_card(card: str | Card | int) -> int:
     return ids[0]
 
 
+def check_hand(cards: HandLike, rules: Rules | str | None = None) -> list[int]:
+    """A concealed hand's class ids, checked: no more cards than a hand holds under ``rules``, and
+    no more copies than the deck has. The one check every caller of a hand uses (the CLI, the
+    service, a live session's options and its assistant).
+
+    >>> len(check_hand("GK GA GE"))
+    3
+    >>> check_hand(" ".join(["GP"] * 22))
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.TooManyCardsError: 22 cards, but a hand holds at most 21
+    """
+    return _prepare(cards, (), resolve_rules(rules))[0]
+
+
 def _prepare(cards: HandLike, exposed: Sequence[MeldLike], rules: Rules) -> tuple[list[int], list[Meld]]:
     """Card ids and exposed melds, checked: within the deck's copies, and no more cards than a
     hand holds (a longer hand would only make the search slow)."""

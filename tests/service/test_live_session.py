@@ -71,7 +71,8 @@ def test_a_hand_too_large_is_an_error_message_and_no_traceback(tmp_path, caplog)
     with caplog.at_level(logging.WARNING), TestClient(create_app(settings, recognizer=CountingRecognizer())) as c:
         with c.websocket_connect("/api/live?hand=" + hand.replace(" ", "%20")) as ws:
             message = ws.receive_json()
-        assert message["type"] == "error" and "at most 21 cards" in message["detail"] and "not 25" in message["detail"]
+        assert message["type"] == "error" and message["detail"] == "hand: 25 cards, but a hand holds at most 21"
+        assert message["code"] == "hand_size" and message["params"] == {"n": 25, "max": 21}
         with c.websocket_connect("/api/live?hand=GK%20XX") as ws:
             assert ws.receive_json()["type"] == "error"
     assert "Traceback" not in caplog.text and not [r for r in caplog.records if r.exc_info]

@@ -22,10 +22,11 @@ is), :mod:`.pile` (the draw pile), :mod:`.groups` (a seat's melds as they lie) a
 from __future__ import annotations
 
 
-from sisepai.engine.cards import SEATS, counts_of, parse_card_ids
+from sisepai.engine.cards import SEATS, counts_of
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.melds import Meld, why_not_meld
 from sisepai.engine.rules import Rules
+from sisepai.engine.scoring import check_hand
 from sisepai.vision.recognition.detections import Detections
 
 from .events import CardCorrected, CardShown, Event, MeldSeen, TableSeen
@@ -91,11 +92,7 @@ class TableAssistant:
         """The user's concealed hand (``"GK GA ..."``, or None) and seat, for advice."""
         if user_seat not in SEATS:
             raise SisepaiError(f"seat must be one of {', '.join(SEATS)}")
-        ids = parse_card_ids(hand) if hand else []
-        if len(ids) > self.rules.hand_size:
-            raise SisepaiError(f"a hand holds at most {self.rules.hand_size} cards under these rules, "
-                               f"not {len(ids)}")
-        self.hand = counts_of(ids) if hand else None
+        self.hand = counts_of(check_hand(hand, self.rules)) if hand else None
         self.user_seat = user_seat
 
     # --- the frame loop --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ sisepai.vision.live.options.LiveOptionsError: hand: unknown card 'ZZ': use a sui
 >>> LiveOptions.from_mapping({"hand": " ".join(["GK"] * 25)})
 Traceback (most recent call last):
 ...
-sisepai.vision.live.options.LiveOptionsError: hand: a hand holds at most 21 cards under these rules, not 25
+sisepai.vision.live.options.LiveOptionsError: hand: 25 cards, but a hand holds at most 21
 >>> LiveOptions.from_mapping({"hand": "J J J J J J"})
 Traceback (most recent call last):
 ...
@@ -104,7 +104,7 @@ class LiveOptions:
 
     def check(self) -> None:
         """Raise :class:`LiveOptionsError` for options no session can use."""
-        from sisepai.engine.cards import check_copies, parse_card_ids
+        from sisepai.engine.scoring import check_hand
 
         from .announce import LANGUAGES
 
@@ -115,14 +115,7 @@ class LiveOptions:
             raise LiveOptionsError(f"seat: one of {', '.join(SEATS)}, not {self.seat[:8]!r}")
         if self.hand:
             try:
-                ids = parse_card_ids(self.hand)
-            except SisepaiError as exc:
-                raise LiveOptionsError(f"hand: {exc}", code=exc.code, **exc.params) from None
-            if len(ids) > rules.hand_size:
-                raise LiveOptionsError(f"hand: a hand holds at most {rules.hand_size} cards under these rules, "
-                                       f"not {len(ids)}", code="hand_size", n=len(ids), max=rules.hand_size)
-            try:
-                check_copies(ids, packs=rules.packs, jokers=rules.jokers)
+                check_hand(self.hand, rules)
             except SisepaiError as exc:
                 raise LiveOptionsError(f"hand: {exc}", code=exc.code, **exc.params) from None
         if self.deck is not None:

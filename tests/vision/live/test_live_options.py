@@ -18,7 +18,7 @@ def test_options_build_the_session_they_name():
 
 @pytest.mark.parametrize("values,needle", [
     ({"hand": "GK XX"}, "hand: unknown card 'XX'"),
-    ({"hand": " ".join(["GK"] * 22)}, "at most 21 cards under these rules, not 22"),
+    ({"hand": " ".join(["GK"] * 22)}, "22 cards, but a hand holds at most 21"),
     ({"seat": "Q"}, "seat: one of S, E, N, W"),
     ({"rules": "poker"}, "rules: unknown rules 'poker' (known: korean, seesek)"),
     ({"rules": "../../etc/passwd.toml"}, "rules: unknown rules"),  # never a path from the network
@@ -54,7 +54,7 @@ def test_watch_arguments_may_name_a_rules_file(tmp_path):
     rules.write_text('preset = "seesek"\nhand_size = 20\n')
     args = argparse.Namespace(rules=str(rules), hand=" ".join(["GK"] * 21), seat="S", claimed=None, deck=None,
                               seats=None)
-    with pytest.raises(LiveOptionsError, match="at most 20 cards"):  # the file's rules check the hand
+    with pytest.raises(LiveOptionsError, match="hand holds at most 20"):  # the file's rules check the hand
         LiveOptions.from_args(args)
     args.hand = None
     assert LiveOptions.from_args(args).assistant().rules.hand_size == 20
