@@ -375,9 +375,9 @@ def cell_readings(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[in
 
     rec = recognizer or _default()
     read: dict[str, tuple[str, float]] = {}
+    rgbs = [np.ascontiguousarray(image[..., ::-1]) for image in images_bgr]  # once a photo, not once a cell
     for code, (photo, box) in outlines.items():
-        rgb = np.ascontiguousarray(images_bgr[photo][..., ::-1])
-        crops = [straighten(rgb, e, rec.crop) for e in card_ends(order_upright(box))]
+        crops = [straighten(rgbs[photo], e, rec.crop) for e in card_ends(order_upright(box))]
         belief = card_reading(list(rec.reader.read(crops)))
         k = int(np.argmax(belief[:len(CARD_CODES)]))
         read[code] = (CARD_CODES[k], float(belief[k]))
@@ -492,7 +492,7 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
         return face_rgb
     card = straighten_card(bgr, boxes[0])
     margin = border_colour(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), 3)
-    card_lab = cv2.cvtColor(np.ascontiguousarray(card[..., ::-1]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    card_lab = cv2.cvtColor(card, cv2.COLOR_RGB2LAB).astype(np.float32)
     k = max(2, min(card.shape[:2]) // 12)
     edge = np.median(np.concatenate([card_lab[k:2 * k].reshape(-1, 3), card_lab[-2 * k:-k].reshape(-1, 3)]), axis=0)
     return card if float(np.linalg.norm(edge - margin)) >= min_contrast else face_rgb
