@@ -45,7 +45,7 @@ def test_only_training_decks_draw_printed_traits():
     own = [s for s in train if not s.printed.get("family")]  # a family deck prints its family's borders instead
     assert len(own) >= 12 and sum(bool(s.printed.get("border")) for s in own) >= 0.3 * len(own)
     assert sum(bool(s.printed["papers"]) for s in train) >= 20
-    assert all(not DeckStyle.random(rng, "holdout").printed for _ in range(5))
+    assert all(not DeckStyle.random(rng, "tune").printed for _ in range(5))
     style, _ = standin.standin_style(0, "test")
     assert style.printed == {}
 

@@ -83,7 +83,7 @@ def test_every_card_renders_in_every_style():
 
 def test_holdout_fonts_are_kept_apart():
     train = {DeckStyle.random(np.random.default_rng(s), "train").font.family for s in range(60)}
-    hold = {DeckStyle.random(np.random.default_rng(s), "holdout").font.family for s in range(60)}
+    hold = {DeckStyle.random(np.random.default_rng(s), "tune").font.family for s in range(60)}
     assert train and hold and not (train & hold)
 
 

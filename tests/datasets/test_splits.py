@@ -39,7 +39,7 @@ def test_benchmarks_and_evaluations_take_their_seeds_and_fonts_from_the_splits()
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    files = [*sorted((root / "benchmarks").glob("*.py")), *sorted((root / "models").glob("*_eval.py"))]
+    files = [*sorted((root / "benchmarks").glob("*.py")), *sorted((root / "models").rglob("*_eval.py"))]
     assert len(files) > 10
     for path in files:
         text = path.read_text()
@@ -48,3 +48,17 @@ def test_benchmarks_and_evaluations_take_their_seeds_and_fonts_from_the_splits()
         assert not re.search(r"font_split=\"(holdout|honest)\"", text), f"{path.name} names a held-out font split itself"
     assert splits.SCAN_SEEDS["tune"] in splits.seeds_of("tune") and splits.SCAN_SEEDS["test"] in splits.seeds_of("test")
     assert set(splits.BENCH_SEEDS.values()) <= splits.seeds_of("tune")
+
+
+def test_the_tests_never_draw_the_test_fonts():
+    """Tests tune and check on the tuning fonts: the held-out split (which holds the test fonts)
+    and the honest test fonts are for measurements of record only."""
+    import re
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parents[1]
+    for path in tests.rglob("test_*.py"):
+        if path.name == "test_splits.py":
+            continue
+        text = path.read_text()
+        assert not re.search(r"font_split=\"(holdout|honest)\"|DeckStyle\.random\([^)]*\"(holdout|honest)\"", text), path.name

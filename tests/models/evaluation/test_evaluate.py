@@ -10,7 +10,7 @@ from sisepai.models.evaluation.evaluate import LABEL_BAND, LABEL_RULE, evaluate_
 def scenes(tmp_path_factory):
     out = tmp_path_factory.mktemp("holdout")
     prepare_folders(out)
-    opts = GenerateOptions(seed=7, val=1.0, font_split="holdout")
+    opts = GenerateOptions(seed=7, val=1.0, font_split="tune")
     for i in range(6):
         generate_one(out, i, opts)
     return out

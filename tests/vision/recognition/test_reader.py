@@ -12,7 +12,7 @@ def visible_end_crops(n_scenes=6):
     """Straightened crops of every mostly visible card end in a few held-out-font scenes, and their codes."""
     crops, codes = [], []
     for i in range(n_scenes):
-        scene = make_scene(31, i, ("table", "hand", "fan")[i % 3], font_split="holdout")
+        scene = make_scene(31, i, ("table", "hand", "fan")[i % 3], font_split="tune")
         rgb = scene.image[..., :3]
         for card in scene.labelled():
             for end in card["ends"]:

@@ -22,7 +22,7 @@ SISEPAI = Path(sys.executable).with_name("sisepai")
 def f1(recognizer, layout, n, seed=123):
     tp = fp = fn = 0
     for i in range(n):
-        scene = make_scene(seed, i, layout, font_split="holdout")
+        scene = make_scene(seed, i, layout, font_split="tune")
         det = recognizer.recognize(scene.image[..., ::-1].copy()).detections
         a, b, c, _ = _match(det.codes, det.centers, det.confidence, scene.labelled())
         tp, fp, fn = tp + a, fp + b, fn + c
@@ -120,7 +120,7 @@ def test_recognize_cli_contract(tmp_path):
 def test_weak_readings_are_left_out(recognizer):
     from sisepai.vision.recognition.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE
 
-    scene = make_scene(11, 1, "fan", font_split="holdout")  # one reading at 0.13
+    scene = make_scene(11, 1, "fan", font_split="tune")  # one reading at 0.13
     img = scene.image[..., ::-1].copy()
     reported = recognizer.recognize(img).detections
     floors = recognizer.min_confidence, recognizer.min_end_confidence
@@ -169,7 +169,7 @@ def test_reads_a_close_up_scan_of_single_cards(recognizer):
     right = 0
     codes = []
     for k in range(6):
-        style = DeckStyle.random(rng, "holdout")
+        style = DeckStyle.random(rng, "tune")
         code = str(rng.choice(CARD_CODES))
         scan = on_bed(render_face(code, style, 90, rng).image[..., :3], 40, bed=245)
         det = recognizer.recognize(scan[..., ::-1].copy()).detections
@@ -188,7 +188,7 @@ def test_reads_a_scan_cut_to_one_card(recognizer):
     rng = np.random.default_rng(21)
     wrong = []
     for k in range(8):
-        style = DeckStyle.random(rng, "holdout")
+        style = DeckStyle.random(rng, "tune")
         code = str(rng.choice(CARD_CODES))
         rgb = render_face(code, style, int(rng.integers(60, 300)), rng).image[..., :3]
         scan = on_bed(rgb, (0, 6, 30, 0)[k % 4])
@@ -204,7 +204,7 @@ def scan_sheet(rng, width, per_row, n):
     from sisepai.datasets.render import DeckStyle, render_face
     from sisepai.engine.cards import CARD_CODES
 
-    style = DeckStyle.random(rng, "holdout")
+    style = DeckStyle.random(rng, "tune")
     codes = [str(c) for c in rng.choice(CARD_CODES, n)]
     faces = [render_face(c, style, width, rng).image[..., :3] for c in codes]
     return sheet_of(faces, per_row, width // 3)[..., ::-1].copy(), codes
@@ -255,7 +255,7 @@ def test_a_session_palette_learns_the_decks_colours(recognizer):
     from sisepai.vision.recognition.recognize import VideoMemory
 
     palette = SuitPalette()
-    image = make_scene(5, 0, "table", font_split="holdout").image[..., ::-1].copy()
+    image = make_scene(5, 0, "table", font_split="tune").image[..., ::-1].copy()
     plain = recognizer.recognize(image).detections
     with_palette = recognizer.recognize(image, memory=VideoMemory(still=None, palette=palette)).detections
     assert len(palette.centres()) >= 2  # learned from this picture's sure cards, into the session's palette
@@ -284,7 +284,7 @@ def test_inner_ends_are_read_only_for_cards_their_two_ends_leave_unsure():
 def test_doubtful_ends_are_read_again_turned(recognizer):
     from sisepai.vision.recognition.recognize import ReadingProfile, Recognizer
 
-    image = make_scene(9, 0, "table", font_split="holdout").image[..., ::-1].copy()
+    image = make_scene(9, 0, "table", font_split="tune").image[..., ::-1].copy()
     crop = cv2.resize(image[300:348, 600:648], (48, 48))[..., ::-1].copy()
     reader = recognizer.reader
     turned = reader.read_turned([crop])[0]
@@ -315,7 +315,7 @@ def test_doubtful_ends_are_read_again_turned(recognizer):
 def test_a_portrait_picture_reads_like_its_landscape_original(recognizer):
     # a phone held upright: the detector learned landscape frames, so it looks at the picture
     # turned a quarter, and the outlines come back in the portrait picture's pixels
-    scene = make_scene(14, 0, "table", font_split="holdout")
+    scene = make_scene(14, 0, "table", font_split="tune")
     landscape = scene.image[..., ::-1].copy()
     h, w = landscape.shape[:2]
     portrait = np.ascontiguousarray(np.rot90(landscape))  # a quarter anticlockwise: (x, y) -> (y, w - x)
