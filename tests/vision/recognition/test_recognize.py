@@ -33,10 +33,11 @@ def f1(recognizer, layout, n, seed=123):
 
 @pytest.mark.model
 def test_reads_tables_and_finished_hands(recognizer):
-    # just under what the shipped models read on these three scenes each (hand 0.926, table 0.958):
-    # a regression of a card or two fails; the full measurement is in models/MODEL_CARD.md
-    assert f1(recognizer, "hand", 3) >= 0.90
-    assert f1(recognizer, "table", 3) >= 0.94
+    # just under what the shipped models read on these three scenes each in the tuning fonts
+    # (hand 0.940, table 0.976): a regression of a card or two fails; the full measurement is in
+    # models/MODEL_CARD.md
+    assert f1(recognizer, "hand", 3) >= 0.925
+    assert f1(recognizer, "table", 3) >= 0.965
 
 
 @pytest.mark.model
