@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test bench bench-quick clean setup
+.PHONY: run test test-slow bench bench-quick clean setup
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,12 @@ test: $(STAMP)
 	bash scripts/system-deps.sh
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
+
+# the slowest end-to-end tests (enrolments with the default workers, a killed enrolment, the
+# detector's adaptation, the GPU script on a CPU), which `make test` leaves out
+test-slow: $(STAMP)
+	bash scripts/system-deps.sh
+	$(PY) -m pytest -m "slow and not gpu"
 
 # every benchmark behind the performance tables (about an hour here); each writes benchmarks/results/NAME.json
 bench: $(STAMP)

@@ -128,6 +128,7 @@ def test_cut_faces_are_phone_sized(phone_grid_faces):
     assert face.shape[1] >= 100 and face.shape[0] >= 380
 
 
+@pytest.mark.slow
 def test_enrolment_with_the_default_workers_always_finishes(phone_grid_faces, tmp_path):
     """The parent cuts and trims the faces with OpenCV (its threads start) before the scene
     workers start: with forked workers this hung in 4 of 5 runs. Three runs, each with a budget,
@@ -143,6 +144,7 @@ def test_enrolment_with_the_default_workers_always_finishes(phone_grid_faces, tm
     assert not list(tmp.iterdir())
 
 
+@pytest.mark.slow
 def test_a_killed_enrolment_leaves_nothing_and_starts_again(faces, tmp_path):
     import signal
     import time
