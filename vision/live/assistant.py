@@ -163,7 +163,7 @@ class TableAssistant:
         turns.shown(seat, tr.id)
         out: list[Event] = [shown]
         if self.hand is not None and seat != self.user_seat and seat in SEATS:
-            out.extend(claim_advice(self.hand, shown, self.user_seat, self.rules))
+            out.extend(claim_advice(self.hand, shown, self.user_seat, self.rules, tr.card_id))
         return out
 
     def _adopt(self, tr: Track, same: Track, zone: str) -> None:

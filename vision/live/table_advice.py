@@ -35,10 +35,12 @@ def relation_to(owner: str, user_seat: str) -> str:
     return "other"
 
 
-def claim_advice(hand: Sequence[int], shown: CardShown, user_seat: str, rules: Rules) -> list[Advice]:
+def claim_advice(hand: Sequence[int], shown: CardShown, user_seat: str, rules: Rules,
+                 card_id: int | None = None) -> list[Advice]:
     """An ``advice`` event for a card another seat showed: the best claim the user's concealed
-    ``hand`` (a count vector) has on it, and the discard after it; empty when there is none."""
-    card = parse_card_id(shown.card)
+    ``hand`` (a count vector) has on it, and the discard after it; empty when there is none.
+    ``card_id``: the shown card as the tracker has it (else read from the event's code)."""
+    card = parse_card_id(shown.card) if card_id is None else card_id
     options = claim_options(hand, card, relation_to(shown.seat, user_seat), 0, rules.hand_size,
                             rules.allow_general_pair)
     if not options:
