@@ -58,6 +58,26 @@ class BoundedH11Protocol(H11Protocol):
         self._last_data = self.loop.time()
         super().data_received(data)
 
+    def send_400_response(self, msg: str) -> None:
+        """Headers past :data:`MAX_HEADERS` that arrive in pieces overflow h11's buffer before they
+        end: answer them 431, as :class:`~sisepai.service.guards.Guard` answers whole ones, not 400."""
+        if len(self.conn.trailing_data[0]) <= MAX_HEADERS:
+            return super().send_400_response(msg)
+        import json
+
+        import h11
+
+        from .refusals import body_of
+
+        body = json.dumps(body_of(f"request headers over {MAX_HEADERS // 1024} KB", "headers_too_large",
+                                  {"kb": MAX_HEADERS // 1024})).encode()
+        for event in (h11.Response(status_code=431, reason=b"Request Header Fields Too Large",
+                                   headers=[(b"content-type", b"application/json"), (b"connection", b"close"),
+                                            (b"content-length", str(len(body)).encode())]),
+                      h11.Data(data=body), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
+
     def connection_lost(self, exc) -> None:
         if getattr(self, "_watch", None) is not None:
             self._watch.cancel()
