@@ -353,6 +353,8 @@ def _add(args) -> int:
     before, after = info["reading_before"]["accuracy"], info["reading_after"]["accuracy"]
     print(f"enrolled {args.name} in {info['enrol_seconds'] / 60:.1f} min: its card ends read {before:.1%} -> "
           f"{after:.1%} on scenes kept aside; check the faces with: sisepai deck show {args.name}")
+    if info.get("detector_adaptation"):
+        print(f"its own detector was adapted over {info['detector_adaptation']['image_steps']} image-steps")
     return 0
 
 
