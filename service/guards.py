@@ -28,7 +28,7 @@ import json
 from typing import Iterable
 from urllib.parse import urlsplit
 
-from starlette.exceptions import HTTPException
+from .refusals import Refusal, body_of
 
 JSON_LIMIT = 64 * 1024
 """Largest JSON (or other non-upload) body, in bytes: a 21-card hand is under 100."""
@@ -109,8 +109,6 @@ def _header(scope: dict, name: bytes) -> str | None:
 
 
 async def _refuse(send, status: int, detail: str, code: str, **params: int) -> None:
-    from .refusals import body_of
-
     body = json.dumps(body_of(detail, code, params)).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
@@ -118,13 +116,12 @@ async def _refuse(send, status: int, detail: str, code: str, **params: int) -> N
     await send({"type": "http.response.body", "body": body})
 
 
-class BodyTooLarge(HTTPException):
+class BodyTooLarge(Refusal):
     """Raised from ``receive`` once a streamed body passes its limit: an HTTP exception, so a
     route that is parsing the body answers 413 rather than a parse error."""
 
     def __init__(self, limit: int):
-        super().__init__(413, f"request body over {limit // 1024} KB")
-        self.code, self.params = "body_too_large", {"kb": limit // 1024}
+        super().__init__(413, "body_too_large", f"request body over {limit // 1024} KB", kb=limit // 1024)
 
 
 MAX_HEADER_BYTES = 16 * 1024

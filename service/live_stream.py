@@ -87,7 +87,8 @@ class LiveStream:
         try:
             table = check_table_name(opts.table or self.settings.table)
         except SisepaiError:
-            return body_of(f"table: no table named {(opts.table or '')[:40]!r}", "unknown_table", {"table": opts.table})
+            return body_of(f"table: no table named {(opts.table or '')[:40]!r}", "unknown_table",
+                           {"table": opts.table or ""})
         if not await run_in_threadpool(self.ledger.has_table, table):
             return body_of(f"no table named {table!r} (open it first: POST /api/tables)", "unknown_table",
                            {"table": table})

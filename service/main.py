@@ -77,8 +77,8 @@ def add_error_handlers(app: FastAPI) -> None:
         errors = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", ""), "type": e.get("type", ""),
                    "ctx": {k: v for k, v in (e.get("ctx") or {}).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}}
                   for e in exc.errors()]
-        return JSONResponse(status_code=422, content={"detail": plain_sentence(exc.errors()), "code": "invalid_field",
-                                                      "params": {}, "errors": errors})
+        return JSONResponse(status_code=422, content={**body_of(plain_sentence(exc.errors()), "invalid_field", {}),
+                                                      "errors": errors})
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception):

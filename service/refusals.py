@@ -32,7 +32,7 @@ CODES: dict[str, tuple[str, ...]] = {
     "upload_too_large": ("mb",), "empty_file": (), "image_format": (), "image_pixels": (), "image_unreadable": (),
     # decks
     "model_not_loaded": (), "unknown_deck": ("name",), "deck_name": (), "grid_photos": ("max",),
-    "grid_not_whole": (), "no_draft": (), "enrolment_running": ("name",), "deck_exists": ("name",),
+    "grid_not_whole": (), "deck_faces": (), "no_draft": (), "enrolment_running": ("name",), "deck_exists": ("name",),
     "no_job": (), "job_ended": (), "enrol_start_failed": (), "enrol_failed": (),
     # live streams
     "live_options": (), "live_slots": ("per_client", "total"), "live_idle": ("seconds",),

@@ -28,20 +28,19 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from fastapi import HTTPException
+from .refusals import Refusal
 
 RETRY_AFTER_S = 2
 FAIR_WAIT_S = 2.0
 """The longest a live stream waits in line for a worker before it is told the server is busy."""
 
 
-class PoolFull(HTTPException):
+class PoolFull(Refusal):
     """Every worker is busy and the queue is full: 503, try again shortly."""
 
     def __init__(self) -> None:
-        super().__init__(503, "busy: every recognition worker is taken; try again in a moment",
+        super().__init__(503, "busy", "busy: every recognition worker is taken; try again in a moment",
                          headers={"Retry-After": str(RETRY_AFTER_S)})
-        self.code, self.params = "busy", {}
 
 
 def default_workers() -> int:

@@ -96,7 +96,7 @@ async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, d
             grid = cut_grid(images, recognizer, "auto" if recognizer is not None else "colour")
             return DeckFaces(grid), grid.notes
         except DeckError as exc:
-            raise Refusal(422, "grid_not_whole", str(exc)) from None
+            raise Refusal(422, exc.code, str(exc), **exc.params) from None
 
     faces, notes = await pool.run(work)
     drafts = _fresh(drafts)

@@ -39,6 +39,8 @@ ASPECT_RANGE = (2.2, 8.0)
 class DeckError(SisepaiError):
     """A deck's faces are missing, unreadable or not card-shaped."""
 
+    code = "deck_faces"
+
 
 def read_face(path: Path) -> np.ndarray:
     """One face image as RGB uint8, upright (portrait); a :class:`DeckError` naming the file when

@@ -429,7 +429,7 @@ def cut_grid(images_bgr: Sequence[np.ndarray], recognizer=None, finder: str = "a
     told = "; ".join(shown)
     layout = "" if "4 rows of 7" in told else \
         ". The grid is 4 rows of 7 (G W Y R; K A E R H C P), and a joker alone in a fifth row, cards apart"
-    raise DeckError("the grid is not whole: " + told + layout)
+    raise DeckError("the grid is not whole: " + told + layout, code="grid_not_whole")
 
 
 MARGIN_SIDES = 3

@@ -45,9 +45,9 @@ THREADS_ENV = "SISEPAI_THREADS"
 def inference_threads(setting: str | None = None, cores: int | None = None) -> int:
     """PyTorch's threads for inference: ``SISEPAI_THREADS`` when set, else one fewer than the
     cores (at least one, at most eight). A player's machine is always busy with something: on 2
-    cores with both busy, two inference threads made a frame's detection 8x slower than one, and
-    ``watch`` lost 10 of 14 cards (``benchmarks/results/busy_bench.json``); quiet, one thread
-    costs about 40 ms a looked-at frame.
+    cores with both busy, two inference threads took 662 ms to detect a frame against one's 147,
+    and ``watch`` found 17 of 28 cards against 26 (``benchmarks/results/busy_bench.json``); quiet,
+    one thread costs about 23 ms a looked-at frame (90 against 67).
 
     >>> inference_threads(cores=2), inference_threads(cores=16), inference_threads("3", cores=2)
     (1, 8, 3)
