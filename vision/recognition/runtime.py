@@ -16,7 +16,7 @@ and readings.
 >>> resolve("tensorflow")
 Traceback (most recent call last):
 ...
-ValueError: unknown runtime 'tensorflow' (one of auto, torch, openvino, onnx)
+sisepai.engine.errors.SisepaiError: unknown runtime 'tensorflow' (one of auto, torch, openvino, onnx)
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+
+from sisepai.engine.errors import SisepaiError
 
 RUNTIMES = ("torch", "openvino", "onnx")
 PREFERENCE = ("torch",)
@@ -54,12 +56,12 @@ def inference_threads(setting: str | None = None, cores: int | None = None) -> i
     >>> inference_threads("none", cores=2)
     Traceback (most recent call last):
     ...
-    ValueError: SISEPAI_THREADS must be a whole number of at least 1, not 'none'
+    sisepai.engine.errors.SisepaiError: SISEPAI_THREADS must be a whole number of at least 1, not 'none'
     """
     setting = os.environ.get(THREADS_ENV) if setting is None else setting
     if setting:
         if not setting.strip().isdigit() or int(setting) < 1:
-            raise ValueError(f"{THREADS_ENV} must be a whole number of at least 1, not {setting[:12]!r}")
+            raise SisepaiError(f"{THREADS_ENV} must be a whole number of at least 1, not {setting[:12]!r}")
         return int(setting)
     cores = cores or os.cpu_count() or 1
     return max(1, min(8, cores - 1))
@@ -77,9 +79,9 @@ def resolve(setting: str | None = None) -> str:
     if setting == "auto":
         return next(r for r in PREFERENCE if installed(r))
     if setting not in RUNTIMES:
-        raise ValueError(f"unknown runtime {setting!r} (one of auto, {', '.join(RUNTIMES)})")
+        raise SisepaiError(f"unknown runtime {setting!r} (one of auto, {', '.join(RUNTIMES)})")
     if not installed(setting):
-        raise ValueError(f"runtime {setting!r} needs the package {PACKAGES[setting]!r}: pip install {PACKAGES[setting]}")
+        raise SisepaiError(f"runtime {setting!r} needs the package {PACKAGES[setting]!r}: pip install {PACKAGES[setting]}")
     return setting
 
 
