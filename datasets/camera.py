@@ -14,6 +14,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+EXPOSURE = (0.65, 1.3)
+"""The range of a scene's exposure: every colour of the frame times this."""
+WHITE_BALANCE = (0.85, 1.15)
+"""The range of each channel's white-balance gain, drawn apart for red, green and blue."""
+
 
 @dataclass
 class Camera:
@@ -42,8 +47,8 @@ class Camera:
             tilt=float(rng.uniform(0, max_tilt) if rng.random() < 0.8 else 0.0),
             roll=float(rng.uniform(-8, 8)),
             focal=float(rng.uniform(0.9, 1.6) * width),
-            exposure=float(rng.uniform(0.65, 1.3)),
-            white_balance=tuple(float(x) for x in rng.uniform(0.85, 1.15, 3)),
+            exposure=float(rng.uniform(*EXPOSURE)),
+            white_balance=tuple(float(x) for x in rng.uniform(*WHITE_BALANCE, 3)),
             blur=float(rng.choice([0, 0, rng.uniform(0.3, 1.6)])),
             motion=int(rng.choice([0, 0, 0, int(rng.integers(3, 9))])),
             motion_angle=float(rng.uniform(0, 180)),

@@ -39,15 +39,46 @@ SEARCH_BOXES = {
 
 
 @lru_cache(maxsize=None)
-def training_papers(suit: str, n: int = 6000, seed: int = 0) -> np.ndarray:
-    """``n`` paper colours of ``suit`` as training draws them, as CIELAB (n + n // 4, 3): the
+def training_paper_rgb(suit: str, n: int = 6000, seed: int = 0) -> np.ndarray:
+    """``n`` paper colours of ``suit`` as training draws them, as sRGB (n + n // 4, 3): the
     generated palette's and the printed papers'."""
     from .printed import printed_paper
     from .render import suit_palette
 
     rng = np.random.default_rng(seed)
     colours = [suit_palette(rng)[suit] for _ in range(n)] + [printed_paper(rng, suit) for _ in range(n // 4)]
-    return rgb_to_lab(np.array(colours))
+    return np.array(colours, np.float64)
+
+
+@lru_cache(maxsize=None)
+def training_papers(suit: str, n: int = 6000, seed: int = 0) -> np.ndarray:
+    """:func:`training_paper_rgb` as CIELAB (n + n // 4, 3)."""
+    return rgb_to_lab(training_paper_rgb(suit, n, seed))
+
+
+def least_delta_e_after_camera(rgb: tuple[int, int, int], suit: str, n: int = 6000, seed: int = 0,
+                               steps: int = 27) -> float:
+    """The least ΔE00 from ``rgb`` to a training paper of ``suit`` *as training's camera shows it*:
+    each paper times an exposure and a white balance inside :data:`.camera.EXPOSURE` and
+    :data:`.camera.WHITE_BALANCE`, the gains that bring it nearest (per exposure of a grid of
+    ``steps``, each channel's gain the one that best matches, clipped to its range). Shadows and
+    vignetting darken further, so the true least distance is at most this.
+
+    >>> paper = training_paper_rgb("G")[0]
+    >>> round(least_delta_e_after_camera(tuple(paper * [0.9, 0.95, 1.0]), "G"), 1)  # a camera's tint of a training paper
+    0.0
+    """
+    from .camera import EXPOSURE, WHITE_BALANCE
+
+    target = np.asarray(rgb, np.float64)
+    papers = np.maximum(training_paper_rgb(suit, n, seed), 1.0)
+    lab = rgb_to_lab(target)
+    best = np.inf
+    for exposure in np.linspace(*EXPOSURE, steps):
+        gains = np.clip(target / (exposure * papers), *WHITE_BALANCE)
+        shown = np.clip(papers * exposure * gains, 0, 255)
+        best = min(best, float(delta_e2000(lab[None], rgb_to_lab(shown)).min()))
+    return best
 
 
 def distances(rgb: tuple[int, int, int], n: int = 6000, seed: int = 0) -> dict[str, float]:

@@ -46,7 +46,7 @@ def test_only_training_decks_draw_printed_traits():
     assert len(own) >= 12 and sum(bool(s.printed.get("border")) for s in own) >= 0.3 * len(own)
     assert sum(bool(s.printed["papers"]) for s in train) >= 20
     assert all(not DeckStyle.random(rng, "tune").printed for _ in range(5))
-    style, _ = standin.standin_style(0, "test")
+    style, _ = standin.standin_style(0, "tune")
     assert style.printed == {}
 
 

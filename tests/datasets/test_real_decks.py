@@ -5,7 +5,7 @@ import pytest
 
 from sisepai.datasets.deck_faces import printed_face
 from sisepai.vision.decks.faces import DeckFaces
-from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, VIDEO_SEEDS, real_deck_folder, seeds_of
+from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, VIDEO_SEEDS, real_deck_folder
 
 
 @pytest.fixture(scope="module")
@@ -14,12 +14,6 @@ def deck() -> DeckFaces:
     if folder is None:
         pytest.skip("the real tuning deck is not on this machine")
     return DeckFaces.load(folder)
-
-
-def test_the_real_deck_is_a_tuning_deck_only():
-    assert REAL_DECKS["tune"] and not set(REAL_DECKS["tune"]) & set(REAL_DECKS["test"])
-    assert REAL_SCENE_SEEDS["tune"] in seeds_of("tune") and REAL_SCENE_SEEDS["tune"] not in seeds_of("test")
-    assert all(s in seeds_of("tune") for _, s in VIDEO_SEEDS["tune"]["real"])
 
 
 @pytest.mark.parametrize("layout", ["table", "fan", "hand", "heap"])

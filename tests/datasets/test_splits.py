@@ -24,6 +24,14 @@ def test_tuning_and_test_stand_in_decks_differ():
     tune = {standin_style(k, "tune")[0].font.file for k in range(splits.STANDIN_DECKS["tune"])}
     test = {standin_style(k, "test")[0].font.file for k in range(splits.STANDIN_DECKS["test"])}
     assert not tune & test
+    assert test <= {f.file for f in fonts_of("honest")}  # the test decks print only honest faces
+
+
+def test_the_real_deck_is_a_tuning_deck_only():
+    assert splits.REAL_DECKS["tune"] and not set(splits.REAL_DECKS["tune"]) & set(splits.REAL_DECKS["test"])
+    assert splits.REAL_SCENE_SEEDS["tune"] in splits.seeds_of("tune")
+    assert splits.REAL_SCENE_SEEDS["tune"] not in splits.seeds_of("test")
+    assert all(s in splits.seeds_of("tune") for _, s in splits.VIDEO_SEEDS["tune"]["real"])
 
 
 def test_the_family_tuning_scenes_count_every_family():
@@ -50,9 +58,10 @@ def test_benchmarks_and_evaluations_take_their_seeds_and_fonts_from_the_splits()
     assert set(splits.BENCH_SEEDS.values()) <= splits.seeds_of("tune")
 
 
-def test_the_tests_never_draw_the_test_fonts():
-    """Tests tune and check on the tuning fonts: the held-out split (which holds the test fonts)
-    and the honest test fonts are for measurements of record only."""
+def test_the_tests_never_draw_the_test_fonts_decks_or_seeds():
+    """Tests tune and check on the tuning data: the held-out split (which holds the test fonts),
+    the honest test fonts, the test decks and the test seeds are for measurements of record only
+    (this file alone names them, to check the splits keep apart)."""
     import re
     from pathlib import Path
 
@@ -62,3 +71,4 @@ def test_the_tests_never_draw_the_test_fonts():
             continue
         text = path.read_text()
         assert not re.search(r"font_split=\"(holdout|honest)\"|DeckStyle\.random\([^)]*\"(holdout|honest)\"", text), path.name
+        assert not re.search(r"\[\"test\"\]|(standin_style|standin_deck|paper_decks|far_papers)\([^)]*\"test\"", text), path.name

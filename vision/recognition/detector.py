@@ -65,7 +65,7 @@ class Detector:
         """The detector of ``weights`` (a ``.pt`` file), run by ``runtime`` (default
         ``$SISEPAI_RUNTIME`` or ``auto``: :func:`sisepai.vision.recognition.runtime.resolve`); an
         export for another runtime than PyTorch is made once and kept."""
-        from sisepai.vision.recognition.runtime import exported_detector, resolve
+        from sisepai.vision.recognition.runtime import exported_detector, inference_threads, limit_threads, resolve
         from sisepai.vision.recognition.yolo_env import yolo
 
         path = Path(weights)
@@ -73,13 +73,10 @@ class Detector:
             raise FileNotFoundError(f"detector weights not found: {path} (train them with: sisepai train detector)")
         runtime = resolve(runtime)
         imgsz = kwargs.get("imgsz", 640)
-        det = cls(yolo()(str(exported_detector(path, runtime, imgsz)), task="obb"), runtime=runtime, **kwargs)
+        exported = exported_detector(path, runtime, imgsz)
+        det = cls(yolo()(str(exported), task="obb"), runtime=runtime, **kwargs)
         det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the predictor up now, not on the first frame
-        import torch
-
-        from sisepai.vision.recognition.runtime import inference_threads
-
-        torch.set_num_threads(inference_threads())  # a core left for the rest of a busy machine
+        limit_threads(det.model, inference_threads(), exported)  # a core left for the rest of a busy machine
         return det
 
     def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:

@@ -137,3 +137,36 @@ def exported_detector(weights: Path, runtime: str, imgsz: int = 640, folder: Pat
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return target
+
+
+def limit_threads(model, threads: int, exported: Path) -> None:
+    """Run an ultralytics ``model`` loaded from ``exported`` (:func:`exported_detector`), after its
+    first prediction set it up, on at most ``threads`` threads, whatever its runtime: PyTorch's setting is process-wide, while OpenVINO and ONNX
+    Runtime each compile their network for every core unless told, which on a busy machine
+    contends as PyTorch's second thread did (:func:`inference_threads`)."""
+    import torch
+
+    torch.set_num_threads(threads)
+    backend = getattr(getattr(getattr(model, "predictor", None), "model", None), "backend", None)
+    if hasattr(backend, "ov_compiled_model"):  # OpenVINO: compile again with a thread count
+        from functools import partial
+
+        compile_model = backend.compile_model
+        # full 32-bit arithmetic, as PyTorch's: on a CPU with bfloat16 units OpenVINO would otherwise
+        # compute in bfloat16, faster but reading borderline cards otherwise
+        config = {**compile_model.keywords.get("config", {}), "INFERENCE_NUM_THREADS": threads,
+                  "INFERENCE_PRECISION_HINT": "f32"}
+        backend.compile_model = partial(compile_model.func, *compile_model.args,
+                                        **{**compile_model.keywords, "config": config})
+        xml = exported if exported.suffix == ".xml" else next(exported.glob("*.xml"))
+        core = backend.ov.Core()
+        backend.ov_compiled_model = backend.compile_model(core.read_model(model=str(xml), weights=xml.with_suffix(".bin")))
+    elif hasattr(backend, "session"):  # ONNX Runtime: a session with a thread count
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        backend.session = onnxruntime.InferenceSession(str(exported), options,
+                                                       providers=backend.session.get_providers())
+
