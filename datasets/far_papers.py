@@ -1,7 +1,10 @@
-"""Paper colours training never draws, held out by look: for each suit, colours at least
+"""Paper colours outside training's palette, held out as printed: for each suit, colours at least
 :data:`~.colour_distance.HELD_OUT_MIN_DELTA_E` (ΔE00) from every paper colour of that suit that
 training draws (:func:`.render.suit_palette` and :data:`.printed.PRINTED_PAPERS`), and no nearer
 another suit's training papers than their own suit's, so that a player would still name the suit.
+They are held out as printed only: training's camera scales each channel of every frame, and so
+tinted, a training paper comes within a few ΔE00 of each of them
+(:func:`least_delta_e_after_camera`; ``models/evaluation/held_out_eval.py`` measures the test ones).
 
 They are what a deck printed on unusual stock looks like: teal greens, grey and blue-tinted
 whites, mustards and oranges, pinks and corals. ``sisepai.models.evaluation.paper_eval`` measures the
@@ -88,7 +91,7 @@ def distances(rgb: tuple[int, int, int], n: int = 6000, seed: int = 0) -> dict[s
 
 
 def far_papers(suit: str, n: int, seed: int = 0) -> list[tuple[int, int, int]]:
-    """``n`` paper colours of ``suit`` held out by look (see the module), drawn in :data:`SEARCH_BOXES`."""
+    """``n`` paper colours of ``suit`` held out as printed (see the module), drawn in :data:`SEARCH_BOXES`."""
     from .render import _hsv
 
     rng = np.random.default_rng([seed, SUITS.index(suit), 0xFA2])

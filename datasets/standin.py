@@ -7,11 +7,13 @@ measures each claim, and :data:`HELD_OUT_BY_LOOK` lists what holds):
 
 - **fonts**, held out by look: test decks print in the honest held-out faces (their ink overlaps
   every training face's less than :data:`~.font_overlap.HOLDOUT_MAX_OVERLAP`, see
-  :mod:`.font_overlap`); tuning decks print in the other held-out faces, so no test font ever
-  helps choose a threshold;
+  :mod:`.font_overlap`), measured on the faces as drawn, before the camera, whose blur and
+  small sizes bring any two faces nearer; tuning decks print in the other held-out faces, so no
+  test font ever helps choose a threshold;
 - **paper colours** from other boxes than training's (salmon, brick, deep and pale greens, ochre,
   lemon, grey and cream whites), but *not held out by look*: each lies within ΔE00 1-2 of a
-  colour training draws;
+  colour training draws as printed, and at none once training's camera has tinted it
+  (``models/evaluation/held_out_eval.py``);
 - **traits** training's code does not draw: a border band, a dashed or zigzag border, a flower or
   a circled character (東 南 西 北 中) in the middle, misregistered, faded and halftone print.
   Their shapes are not held out by look either: each border lies on a training frame, and the
@@ -19,8 +21,8 @@ measures each claim, and :data:`HELD_OUT_BY_LOOK` lists what holds):
 - **proportions** from 1:3 to 1:6.4, inside the range training draws.
 
 So a stand-in deck tests a new face in familiar colours and layouts; a printed deck with papers
-or ornaments unlike any training draws is not among them. Papers held out by look are measured
-apart, on decks in the training fonts (:mod:`.far_papers`, :mod:`sisepai.models.evaluation.paper_eval`).
+or ornaments unlike any training draws is not among them. Papers outside training's palette (as
+printed) are measured apart, on decks in the training fonts (:mod:`.far_papers`, :mod:`sisepai.models.evaluation.paper_eval`).
 
 >>> deck = standin_deck(0, "test", width=60)
 >>> len(deck.faces) >= 28, 3.0 <= deck.aspect <= 6.6

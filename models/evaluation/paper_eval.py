@@ -1,9 +1,10 @@
-"""Decks printed on papers training never draws: what an unusual paper alone costs the recogniser.
+"""Decks printed on papers outside training's palette: what an unusual paper alone costs the recogniser.
 
 Each paper deck is a generated style in the training fonts with no printed-deck traits, drawn
 twice with every other choice the same: once on its own papers (training's ranges) and once on
 far papers (:mod:`sisepai.datasets.far_papers`: at least ΔE00 10 from every training paper of
-the suit, the only thing held out). The same scenes of both are read zero-shot; the difference in
+the suit as printed, the only thing held out; training's camera tints its papers near them, see
+:mod:`.held_out_eval`). The same scenes of both are read zero-shot; the difference in
 F1 is the cost of the paper. Each far-paper deck is then enrolled from its faces, as
 ``sisepai deck add`` would (a fixed :data:`~.deck_eval.MEASURE_ENROL_STEPS` steps), and read again.
 

@@ -7,7 +7,7 @@ tuning stand-in decks and the real tuning deck where this machine has it, 30 and
 is read every frame by each runtime's recogniser, as ``sisepai watch --every-frame`` reads it, and
 the shipped assistant is replayed over those readings. For each runtime: card_shown recall within
 1.5 s against the videos' truth, false card_shown events, and how many videos gave exactly
-PyTorch's events. Tuning data only: no test font, deck or seed.
+PyTorch's announcements. Tuning data only: no test font, deck or seed.
 
     python -m sisepai.models.tuning.runtime_events WORK [--runtimes torch,openvino] [--cards 30,60]
 
@@ -33,14 +33,26 @@ def shipped_thresholds() -> tuple[float, float, float]:
     return MIN_CONFIDENCE, tracker.MIN_MEAN_CONFIDENCE, tracker.REPLACE_CONFIDENCE_RATIO
 
 
+def announced(events: list[dict]) -> set[tuple]:
+    """What a player hears of ``events``: each announcement's kind, card or cards, seat and time
+    to a tenth of a second (the table snapshots, with their outlines to the pixel, left out).
+
+    >>> sorted(announced([{"type": "card_shown", "card": "RK", "seat": "N", "t": 3.04, "id": 7},
+    ...                   {"type": "table", "cards": [], "t": 3.0}]))
+    [('card_shown', 'RK', 'N', 3.0)]
+    """
+    return {(e["type"], str(e.get("card") or e.get("cards")), e.get("seat"), round(e["t"], 1))
+            for e in events if e["type"] != "table"}
+
+
 def compare(work: Path, runtimes: tuple[str, ...] = ("torch", "openvino"), cards: tuple[int, ...] = CARDS,
             progress=print) -> dict:
     """Each runtime's events on every tuning video, scored and set beside the first runtime's.
 
     Returns ``{"videos": [...], "runtimes": {name: {"found", "truth", "recall", "false",
-    "same_events", "events_differing"}}}``; ``same_events`` counts the videos whose events (type,
-    card, seat, time) are exactly the first runtime's, ``events_differing`` the events in one
-    list and not the other.
+    "same_events", "events_differing"}}}``; ``same_events`` counts the videos whose announcements
+    (:func:`announced`) are exactly the first runtime's, ``events_differing`` the announcements
+    made by one and not the other.
     """
     from sisepai.vision.recognition.detector import Detector
     from sisepai.vision.recognition.reader import Reader
@@ -67,8 +79,7 @@ def compare(work: Path, runtimes: tuple[str, ...] = ("torch", "openvino"), cards
             said = events[runtime][name]
             score = match_events(truth, said)
             found, truth_n, false = found + score.found, truth_n + score.truth, false + score.false
-            mine = {json.dumps(e, sort_keys=True) for e in said}
-            theirs = {json.dumps(e, sort_keys=True) for e in events[first][name]}
+            mine, theirs = announced(said), announced(events[first][name])
             same += mine == theirs
             differing += len(mine ^ theirs)
         out["runtimes"][runtime] = {"found": found, "truth": truth_n, "recall": round(found / max(truth_n, 1), 4),

@@ -5,6 +5,7 @@ The adapter :func:`from_ultralytics` is the only place that touches ultralytics'
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -65,15 +66,23 @@ class Detector:
         """The detector of ``weights`` (a ``.pt`` file), run by ``runtime`` (default
         ``$SISEPAI_RUNTIME`` or ``auto``: :func:`sisepai.vision.recognition.runtime.resolve`); an
         export for another runtime than PyTorch is made once and kept."""
-        from sisepai.vision.recognition.runtime import exported_detector, inference_threads, limit_threads, resolve
+        from sisepai.vision.recognition.runtime import exported_detector, inference_threads, is_named, limit_threads, resolve
         from sisepai.vision.recognition.yolo_env import yolo
 
         path = Path(weights)
         if not path.is_file():
             raise FileNotFoundError(f"detector weights not found: {path} (train them with: sisepai train detector)")
-        runtime = resolve(runtime)
+        chosen = resolve(runtime)
         imgsz = kwargs.get("imgsz", 640)
-        exported = exported_detector(path, runtime, imgsz)
+        try:
+            exported = exported_detector(path, chosen, imgsz)
+        except Exception as exc:  # noqa: BLE001 - any exporter failure: PyTorch reads the same
+            if is_named(runtime):
+                raise
+            print(f"sisepai: the {chosen} export of the detector failed ({str(exc).splitlines()[0][:160]}); "
+                  "running it in PyTorch", file=sys.stderr)
+            chosen, exported = "torch", path
+        runtime = chosen
         det = cls(yolo()(str(exported), task="obb"), runtime=runtime, **kwargs)
         det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the predictor up now, not on the first frame
         limit_threads(det.model, inference_threads(), exported)  # a core left for the rest of a busy machine

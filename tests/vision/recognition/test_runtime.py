@@ -50,3 +50,28 @@ def test_an_export_is_made_once_per_weights_and_reads_as_pytorch_does(tmp_path, 
     centres = vino_boxes.polygons.mean(1)
     near = [np.linalg.norm(centres - c, axis=1).min() < 3 for c in torch_boxes.polygons.mean(1)]
     assert abs(len(vino_boxes) - len(torch_boxes)) <= 1 and sum(near) >= len(near) - 1
+
+
+def test_a_failed_export_falls_back_to_pytorch_unless_the_runtime_was_named(monkeypatch, capsys):
+    from sisepai.vision.recognition import detector
+
+    def broken(weights, runtime_name, imgsz=640, folder=None):
+        if runtime_name == "torch":
+            return weights
+        raise OSError("read-only file system: exports")
+
+    monkeypatch.setattr(runtime, "exported_detector", broken)
+    monkeypatch.setattr(runtime, "installed", lambda r: True)
+    monkeypatch.delenv(runtime.ENV, raising=False)
+    assert detector.Detector.load().runtime == "torch"
+    assert "export of the detector failed (read-only file system: exports); running it in PyTorch" in capsys.readouterr().err
+    with pytest.raises(OSError, match="read-only"):
+        detector.Detector.load(runtime="openvino")
+
+
+@pytest.mark.skipif(not runtime.installed("openvino"), reason="OpenVINO is not installed")
+def test_openvino_runs_on_the_inference_threads_in_32_bit(monkeypatch):
+    monkeypatch.setenv(runtime.THREADS_ENV, "1")
+    compiled = Detector.load(runtime="openvino").model.predictor.model.backend.ov_compiled_model
+    assert compiled.get_property("INFERENCE_NUM_THREADS") == 1
+    assert str(compiled.get_property("INFERENCE_PRECISION_HINT")) in ("<Type: 'float32'>", "f32")
