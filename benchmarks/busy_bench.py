@@ -1,6 +1,6 @@
 """`sisepai watch` on a busy machine: the tuning videos (60 s, 1280x720, 10 fps, 30 cards in view),
 watched as a user runs it (keeping the video's clock), on a quiet machine and with one and with
-every core kept busy by other processes, with PyTorch given every core (at most 8) or the default
+every core kept busy by other processes, with inference given every core (at most 8) or the default
 (:func:`sisepai.vision.recognition.runtime.inference_threads`: one core left for the rest).
 
 For each setting: card_shown recall with a 95% Wilson interval (card and seat within 1.5 s),
@@ -40,7 +40,6 @@ def main() -> None:
     from sisepai.vision.recognition.recognize import Recognizer
     from sisepai.vision.recognition.runtime import inference_threads
 
-    import torch
 
     work = Path(os.environ.get("BUSY_WORK") or Path(tempfile.gettempdir()) / "sisepai-busy-bench")
     videos = list(tuning_videos(work, (30,)))[: int(os.environ.get("BUSY_VIDEOS", "2"))]
@@ -53,7 +52,7 @@ def main() -> None:
         time.sleep(1.0)
         try:
             for label, n in threads.items():
-                torch.set_num_threads(n)
+                recognizer.detector.set_threads(n)  # the detector's runtime, and PyTorch's reader
                 found = truth = false = frames = skipped = looked = 0
                 detect = 0.0
                 for _, video, events in videos:
@@ -79,7 +78,8 @@ def main() -> None:
                 p.kill()
                 p.wait()
     write_record("busy_bench", "python benchmarks/busy_bench.py", figures, split="tune",
-                 options={"videos": [name for name, _, _ in videos], "cores": cores})
+                 options={"videos": [name for name, _, _ in videos], "cores": cores,
+                          "runtime": recognizer.detector.runtime})
 
 
 if __name__ == "__main__":

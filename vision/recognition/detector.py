@@ -66,7 +66,7 @@ class Detector:
         """The detector of ``weights`` (a ``.pt`` file), run by ``runtime`` (default
         ``$SISEPAI_RUNTIME`` or ``auto``: :func:`sisepai.vision.recognition.runtime.resolve`); an
         export for another runtime than PyTorch is made once and kept."""
-        from sisepai.vision.recognition.runtime import exported_detector, inference_threads, is_named, limit_threads, resolve
+        from sisepai.vision.recognition.runtime import exported_detector, inference_threads, is_named, resolve
         from sisepai.vision.recognition.yolo_env import yolo
 
         path = Path(weights)
@@ -84,9 +84,16 @@ class Detector:
             chosen, exported = "torch", path
         runtime = chosen
         det = cls(yolo()(str(exported), task="obb"), runtime=runtime, **kwargs)
+        det.exported = exported
         det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the predictor up now, not on the first frame
-        limit_threads(det.model, inference_threads(), exported)  # a core left for the rest of a busy machine
+        det.set_threads(inference_threads())  # a core left for the rest of a busy machine
         return det
+
+    def set_threads(self, threads: int) -> None:
+        """Run on at most ``threads`` threads (:func:`~sisepai.vision.recognition.runtime.limit_threads`)."""
+        from sisepai.vision.recognition.runtime import limit_threads
+
+        limit_threads(self.model, threads, getattr(self, "exported", None) or Path(self.model.ckpt_path or ""))
 
     def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:
         """Oriented boxes for each BGR image. A portrait picture is looked at turned a quarter
