@@ -72,11 +72,15 @@ def tag(setting: dict, today_setting: dict) -> str:
     return "-".join(moved) or "today"
 
 
-def settings(today_setting: dict) -> list[dict]:
-    """Today's setting, then each choice moved alone through its values."""
+def settings(today_setting: dict, only: tuple[str, ...] = tuple(VALUES)) -> list[dict]:
+    """Today's setting, then each choice of ``only`` moved alone through its values.
+
+    >>> [s["paired_kinds"] for s in settings(today(), only=("paired_kinds",))]
+    ['J', 'every kind']
+    """
     out = [dict(today_setting)]
-    for k, values in VALUES.items():
-        out += [{**today_setting, k: v} for v in values if v != today_setting[k]]
+    for k in only:
+        out += [{**today_setting, k: v} for v in VALUES[k] if v != today_setting[k]]
     return out
 
 
@@ -121,14 +125,14 @@ def choose(rows: list[dict], choice: str, today_setting: dict) -> dict:
 
 
 def sweep(live_work: Path, datasets: list[Path], stills_cache: Path | None = None, cards: tuple[int, ...] = CARDS,
-          progress=print) -> dict:
-    """Every setting of :func:`settings`, measured; the table and the choice of each."""
+          progress=print, only: tuple[str, ...] = tuple(VALUES)) -> dict:
+    """Every setting of :func:`settings` (the choices of ``only``), measured; the table and the choice of each."""
     from sisepai.vision.recognition.recognize import Recognizer
 
     base = Recognizer.load()
     now = today()
     rows = []
-    for setting in settings(now):
+    for setting in settings(now, only):
         name = tag(setting, now)
         recognizer = recognizer_with(base, setting)
         cache = stills_cache if (name == "today" and stills_cache) else live_work / f"stills-{name}.pkl"
@@ -142,7 +146,7 @@ def sweep(live_work: Path, datasets: list[Path], stills_cache: Path | None = Non
         rows.append(row)
         progress(json.dumps(row))
     return {"datasets": [str(d) for d in datasets], "cards": list(cards), "today": now, "rows": rows,
-            "choices": {k: choose(rows, k, now)[k] for k in VALUES}}
+            "choices": {k: choose(rows, k, now)[k] for k in only}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,8 +157,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stills-cache", type=Path, help="today's unfloored readings of the scenes (floor_tune --cache)")
     p.add_argument("--cards", default=",".join(map(str, CARDS)), help="the tuning videos by cards in view (default %(default)s)")
     p.add_argument("--out", type=Path, help="write the whole table here (JSON)")
+    p.add_argument("--only", default=",".join(VALUES), help="the choices to move, comma-separated (default: every one)")
     args = p.parse_args(argv)
-    out = sweep(args.live_work, args.datasets, args.stills_cache, tuple(int(x) for x in args.cards.split(",")))
+    only = tuple(c.strip() for c in args.only.split(",") if c.strip())
+    if not only or any(c not in VALUES for c in only):
+        p.error(f"--only takes choices among {', '.join(VALUES)}")
+    out = sweep(args.live_work, args.datasets, args.stills_cache, tuple(int(x) for x in args.cards.split(",")),
+                only=only)
     if args.out:
         args.out.write_text(json.dumps(out, indent=1) + "\n")
     print(json.dumps({"today": out["today"], "choices": out["choices"]}, indent=1))
