@@ -45,15 +45,16 @@ ENV = "SISEPAI_RUNTIME"
 
 
 THREADS_ENV = "SISEPAI_THREADS"
-"""How many threads PyTorch's inference uses (a whole number of at least 1)."""
+"""How many threads inference uses, whatever the runtime (a whole number of at least 1)."""
 
 
 def inference_threads(setting: str | None = None, cores: int | None = None) -> int:
-    """PyTorch's threads for inference: ``SISEPAI_THREADS`` when set, else one fewer than the
-    cores (at least one, at most eight). A player's machine is always busy with something: on 2
-    cores with both busy, two inference threads took 662 ms to detect a frame against one's 147,
-    and ``watch`` found 17 of 28 cards against 26 (``benchmarks/results/busy_bench.json``); quiet,
-    one thread costs about 23 ms a looked-at frame (90 against 67).
+    """The threads inference uses (PyTorch's, OpenVINO's or ONNX Runtime's): ``SISEPAI_THREADS``
+    when set, else one fewer than the cores (at least one, at most eight). A player's machine is
+    always busy with something: on 2 cores with both busy, PyTorch on two threads took 662 ms to
+    detect a frame against one's 147, and ``watch`` found 17 of 28 cards against 26; OpenVINO on
+    two threads took 236 ms against one's 125 (``benchmarks/busy_bench.py``, each run in
+    ``benchmarks/results/log.jsonl``). Quiet, one thread costs about 20 ms a looked-at frame.
 
     >>> inference_threads(cores=2), inference_threads(cores=16), inference_threads("3", cores=2)
     (1, 8, 3)
