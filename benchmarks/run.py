@@ -12,7 +12,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}")
 QUICK = ["engine_bench", "gof_bench", "game_bench"]
-EVERY = QUICK + ["dataset_bench", "vision_bench", "runtime_bench", "reader_bench", "scan_eval", "live_bench", "busy_bench", "deck_bench", "service_bench", "club_bench"]
+EVERY = QUICK + ["dataset_bench", "vision_bench", "runtime_bench", "reader_bench", "scan_eval", "live_bench", "live_scale", "busy_bench", "deck_bench", "service_bench", "club_bench"]
 MODULES = {"scan_eval": "sisepai.models.evaluation.scan_eval"}
 """Measurements that live in the package (they are also commands of their own), by benchmark name."""
 names = QUICK if sys.argv[1:] == ["--quick"] else sys.argv[1:] or EVERY

@@ -47,6 +47,10 @@ SCAN_SEEDS = {"tune": 58, "test": 8}
 """Scans of cards (:mod:`sisepai.models.evaluation.scan_eval`): the random seed of each split's sheets and single cards."""
 BENCH_SEEDS = {"vision_bench": 2024, "deck_bench": 2025, "reader_bench": 2026, "service_bench": 77}
 """Speed benchmarks' scenes, drawn in the tuning fonts (``FONTS["tune"]``): never a test font or seed."""
+LIVE_SCALE_SEEDS = {"tune": 8100, "test": 8200}
+"""The live set at scale (``benchmarks/live_scale.py``): video k of a split has seed LIVE_SCALE_SEEDS[split] + k
+(at most :data:`LIVE_SCALE_VIDEOS` of them)."""
+LIVE_SCALE_VIDEOS = 40
 FAMILY_COUNT = 3
 """How many families :data:`FAMILY_SCENE_SEEDS` counts (``tests/datasets/test_splits.py`` checks it
 against :data:`sisepai.datasets.families.FAMILIES`)."""
@@ -60,6 +64,7 @@ def seeds_of(split: str) -> set[int]:
     out |= set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"] + VIDEO_SEEDS[split]["real"]}
     out |= {PAPER_SEEDS[split]} | {PAPER_SEEDS[split] + 10 + k for k in range(PAPER_DECKS[split])}
     out.add(SCAN_SEEDS[split])
+    out |= {LIVE_SCALE_SEEDS[split] + k for k in range(LIVE_SCALE_VIDEOS)}
     if split == "tune":
         out |= set(BENCH_SEEDS.values())
     if split in FAMILY_SCENE_SEEDS:

@@ -1,0 +1,148 @@
+"""The live table at scale: `sisepai watch`, as a user runs it (default options, a new process per
+video, keeping the video's clock), on enough 60 s videos for a few hundred card events, quiet and
+with another process keeping one core busy.
+
+The videos show what a table shows besides the game (``TurnVideo(life=True)``,
+:class:`sisepai.datasets.video.TableLife`): cards slid in fast from their seat's edge, hands
+passing over the cards, cards covered on a discard stack, light that drifts and lamps switched,
+a camera bumped now and then. Video k of a split (seed ``splits.LIVE_SCALE_SEEDS[split] + k``) takes
+its deck in turn from: a generated design in the split's held-out fonts, each stand-in deck of the
+split, and (tuning only) each real tuning deck; and 10, 30 or 60 cards in view in turn. 1280x720,
+10 fps.
+
+For each load (quiet; one core busy) and in all and by cards in view: card_shown recall (card and
+seat within 1.5 s) with its 95% Wilson interval, false card_shown events a minute, the median and
+95th-percentile delay, wall seconds of work for 60 s of video (model loading included) and the
+share of frames skipped.
+
+    python benchmarks/live_scale.py [--split tune|test] [--videos 16] [--load quiet,busy]
+
+The tuning split publishes its latest run (``benchmarks/results/live_scale_tune.json``); the test
+split's record (``live_scale.json``) is written once per model version: measure it once, after
+every choice is made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from busy_bench import wilson  # noqa: E402
+from live_bench import watch  # noqa: E402
+
+from sisepai.datasets.splits import FONTS, LIVE_SCALE_SEEDS, LIVE_SCALE_VIDEOS, REAL_DECKS, STANDIN_DECKS, real_deck_folder  # noqa: E402
+
+CARDS = (10, 30, 60)
+
+
+def plan(split: str, n: int) -> list[dict]:
+    """Video k of ``split``: its seed, deck (``design``, ``standin-K`` or a real deck's name) and cards in view.
+
+    >>> [(v["deck"], v["cards"]) for v in plan("test", 4)]
+    [('design', 10), ('standin-0', 30), ('standin-1', 60), ('standin-2', 10)]
+    """
+    decks = ["design"] + [f"standin-{k}" for k in range(STANDIN_DECKS[split])]
+    decks += [name for name in REAL_DECKS[split] if real_deck_folder(name) is not None]
+    if n > LIVE_SCALE_VIDEOS:
+        raise SystemExit(f"at most {LIVE_SCALE_VIDEOS} videos a split (splits.LIVE_SCALE_VIDEOS)")
+    return [{"seed": LIVE_SCALE_SEEDS[split] + k, "deck": decks[k % len(decks)], "cards": CARDS[k % len(CARDS)]}
+            for k in range(n)]
+
+
+def make_video(split: str, item: dict, folder: Path) -> tuple[Path, list[dict]]:
+    """The video of one plan item and its truth, written once into ``folder``."""
+    from sisepai.datasets.standin import standin_style
+    from sisepai.datasets.video import TurnVideo
+    from sisepai.vision.decks.faces import DeckFaces
+
+    name = f"{split}-{item['seed']}-{item['deck']}-{item['cards']}"
+    video, truth = folder / f"{name}.mp4", folder / f"{name}.json"
+    if not truth.exists():
+        deck = item["deck"]
+        style = standin_style(int(deck.split("-")[1]), split)[0] if deck.startswith("standin-") else None
+        faces = DeckFaces.load(real_deck_folder(deck)) if deck not in ("design",) and style is None else None
+        record = TurnVideo(seed=item["seed"], cards=item["cards"], font_split=FONTS[split], style=style, deck=faces,
+                           life=True).write(video)
+        truth.write_text(json.dumps(record["events"]))
+    return video, json.loads(truth.read_text())
+
+
+def summarise(rows: list[dict]) -> dict:
+    """Recall with its interval, false events a minute, delays, work and skipped frames over ``rows``."""
+    found, truth = sum(r["found"] for r in rows), sum(r["truth"] for r in rows)
+    delays = [d for r in rows for d in r["delays"]]
+    return {"videos": len(rows), "found": found, "truth": truth, "recall": round(found / max(truth, 1), 3),
+            "recall_95": wilson(found, truth), "false": sum(r["false"] for r in rows),
+            "false_per_minute": round(sum(r["false"] for r in rows) / max(len(rows), 1), 2),
+            "delay_s_median": round(float(np.median(delays)), 2) if delays else None,
+            "delay_s_p95": round(float(np.percentile(delays, 95)), 2) if delays else None,
+            "wall_s_per_60s_median": round(float(np.median([r["wall"] for r in rows])), 1),
+            "wall_s_per_60s_max": round(max(r["wall"] for r in rows), 1),
+            "skipped_share": round(sum(r["skipped"] for r in rows) / max(sum(r["frames"] for r in rows), 1), 3),
+            "behind_s_max": round(max(r["behind"] for r in rows), 2)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from sisepai.models.evaluation.live_eval import match_events
+    from sisepai.models.evaluation.records import write_record
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--split", choices=("tune", "test"), default="tune", help="whose videos (default tune)")
+    p.add_argument("--videos", type=int, default=16, help="60 s videos (default 16: about 220 card events)")
+    p.add_argument("--load", default="quiet,busy", help="quiet, busy (one core kept busy) or both (default)")
+    p.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "sisepai-live-scale",
+                   help="where the videos are made once (default: the system's temp folder)")
+    p.add_argument("--make-only", action="store_true", help="make the videos and stop (no timing: any load will do)")
+    args = p.parse_args(argv)
+    loads = [x.strip() for x in args.load.split(",") if x.strip()]
+    if not loads or any(x not in ("quiet", "busy") for x in loads):
+        p.error("--load takes quiet, busy or both")
+    items = plan(args.split, args.videos)
+    folder = args.work / "videos"
+    folder.mkdir(parents=True, exist_ok=True)
+    made = []
+    for i, item in enumerate(items, 1):
+        print(f"scale   making video {i}/{len(items)} ({item['deck']}, {item['cards']} cards)", flush=True)
+        made.append(make_video(args.split, item, folder))
+    if args.make_only:
+        return 0
+    figures: dict = {}
+    for load in loads:
+        loop = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if load == "busy" else None
+        time.sleep(1.0 if loop else 0.0)
+        rows = []
+        try:
+            for item, (video, truth) in zip(items, made):
+                events, wall, counts = watch(video, None)
+                score = match_events([e for e in truth if e.get("type", "card_shown") == "card_shown"], events)
+                rows.append({**item, "found": score.found, "truth": score.truth, "false": score.false,
+                             "delays": score.delays, "wall": wall, "skipped": counts.get("skipped", 0),
+                             "frames": counts.get("read", 0) + counts.get("skipped", 0),
+                             "behind": counts.get("behind", 0.0)})
+                print(f"scale   {load:5s} {video.stem}: {score.found}/{score.truth} found, {score.false} false, "
+                      f"{wall:.1f} s, {counts.get('skipped', '?')} skipped", flush=True)
+        finally:
+            if loop is not None:
+                loop.kill()
+                loop.wait()
+        figures[load] = {"all": summarise(rows)} | {
+            f"{n} cards": summarise([r for r in rows if r["cards"] == n]) for n in CARDS if any(r["cards"] == n for r in rows)}
+        print(f"scale   {load}: " + json.dumps(figures[load]["all"]), flush=True)
+    name = "live_scale" if args.split == "test" else "live_scale_tune"
+    path = write_record(name, f"python benchmarks/live_scale.py --split {args.split}", figures, split=args.split,
+                        options={"videos": len(items), "plan": items, "loads": loads, "life": True,
+                                 "size": "1280x720", "fps": 10})
+    print(f"scale   record: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
