@@ -12,7 +12,8 @@ PyTorch's announcements. Tuning data only: no test font, deck or seed.
     python -m sisepai.models.tuning.runtime_events WORK [--runtimes torch,openvino] [--cards 30,60]
 
 The readings are cached in ``WORK/readings/RUNTIME/``; the figures go to the measurement log
-(``benchmarks/results/runtime_events.json``).
+(``benchmarks/results/runtime_events.json``, or ``runtime_events_REFERENCE.json`` when the first
+runtime is not PyTorch).
 """
 
 from __future__ import annotations
@@ -107,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     out = compare(args.work, runtimes, cards, progress=lambda m: print(m, file=sys.stderr, flush=True))
     from ..evaluation.records import write_record
 
-    write_record("runtime_events", "python -m sisepai.models.tuning.runtime_events WORK", out["runtimes"],
+    name = "runtime_events" if runtimes[0] == "torch" else f"runtime_events_{runtimes[0]}"  # the reference's name
+    write_record(name.replace("-", "_"), f"python -m sisepai.models.tuning.runtime_events WORK --runtimes {','.join(runtimes)}",
+                 out["runtimes"],
                  split="tune", options={"runtimes": list(runtimes), "cards": list(cards), "videos": out["videos"]})
     print(json.dumps(out["runtimes"], indent=1))
     return 0
