@@ -83,6 +83,14 @@ def readings(video: Path, cache: Path, recognizer) -> list:
     return session.assistant.frames
 
 
+def shipped_thresholds() -> tuple[float, float, float]:
+    """The live assistant's thresholds as shipped, in :func:`replay`'s order."""
+    import sisepai.vision.live.tracker as tracker
+    from sisepai.vision.live.assistant import MIN_CONFIDENCE
+
+    return MIN_CONFIDENCE, tracker.MIN_MEAN_CONFIDENCE, tracker.REPLACE_CONFIDENCE_RATIO
+
+
 def replay(frames: list, min_confidence: float, min_mean_confidence: float, replace_ratio: float) -> list[dict]:
     """The events a table assistant with these thresholds announces over recorded frames."""
     import sisepai.vision.live.tracker as tracker
@@ -103,8 +111,6 @@ def replay(frames: list, min_confidence: float, min_mean_confidence: float, repl
 
 def sweep(work: Path, cards: tuple[int, ...] = CARDS, progress=print) -> dict:
     """Every setting of :data:`GRID` on every tuning video; the table and the choice."""
-    import sisepai.vision.live.tracker as tracker
-    from sisepai.vision.live.assistant import MIN_CONFIDENCE
     from sisepai.vision.recognition.recognize import Recognizer
 
     from ..evaluation.live_eval import match_events
@@ -114,7 +120,7 @@ def sweep(work: Path, cards: tuple[int, ...] = CARDS, progress=print) -> dict:
     for name, video, truth in tuning_videos(work, cards):
         progress(f"live-tune: reading {name} (every frame, once)")
         recorded.append((name, readings(video, work / "readings" / f"{name}.pkl", recognizer), truth))
-    today = (MIN_CONFIDENCE, tracker.MIN_MEAN_CONFIDENCE, tracker.REPLACE_CONFIDENCE_RATIO)
+    today = shipped_thresholds()
     rows = []
     for setting in itertools.product(*GRID.values()):
         found = truth_n = false = 0

@@ -95,18 +95,15 @@ def still_scores(datasets: list[Path], recognizer, cache: Path) -> dict:
 
 def video_scores(live_work: Path, recognizer, folder: str, cards: tuple[int, ...] = CARDS, progress=print) -> dict:
     """card_shown recall and false events over the tuning videos, at today's live thresholds."""
-    import sisepai.vision.live.tracker as tracker
-    from sisepai.vision.live.assistant import MIN_CONFIDENCE
-
     from ..evaluation.live_eval import match_events
-    from .live_tune import readings, replay, tuning_videos
+    from .live_tune import readings, replay, shipped_thresholds, tuning_videos
 
+    thresholds = shipped_thresholds()
     found = truth_n = false = 0
     for name, video, truth in tuning_videos(live_work, cards):
         progress(f"recognition-tune: {folder}: {name}")
         frames = readings(video, live_work / folder / f"{name}.pkl", recognizer)
-        score = match_events(truth, replay(frames, MIN_CONFIDENCE, tracker.MIN_MEAN_CONFIDENCE,
-                                           tracker.REPLACE_CONFIDENCE_RATIO))
+        score = match_events(truth, replay(frames, *thresholds))
         found, truth_n, false = found + score.found, truth_n + score.truth, false + score.false
     return {"recall": round(found / max(truth_n, 1), 4), "found": found, "truth": truth_n, "false": false}
 

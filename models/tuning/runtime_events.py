@@ -23,15 +23,7 @@ import json
 import sys
 from pathlib import Path
 
-from .live_tune import CARDS, replay, tuning_videos
-
-
-def shipped_thresholds() -> tuple[float, float, float]:
-    """The live assistant's thresholds as shipped (:func:`.live_tune.replay`'s arguments)."""
-    import sisepai.vision.live.tracker as tracker
-    from sisepai.vision.live.assistant import MIN_CONFIDENCE
-
-    return MIN_CONFIDENCE, tracker.MIN_MEAN_CONFIDENCE, tracker.REPLACE_CONFIDENCE_RATIO
+from .live_tune import CARDS, replay, shipped_thresholds, tuning_videos
 
 
 def announced(events: list[dict]) -> set[tuple]:
@@ -63,6 +55,7 @@ def compare(work: Path, runtimes: tuple[str, ...] = ("torch", "openvino"), cards
     from .live_tune import readings
 
     videos = list(tuning_videos(work, cards))
+    thresholds = shipped_thresholds()
     reader = Reader.load()
     events: dict[str, dict[str, list[dict]]] = {}
     for runtime in runtimes:
@@ -71,7 +64,7 @@ def compare(work: Path, runtimes: tuple[str, ...] = ("torch", "openvino"), cards
         for name, video, _ in videos:
             progress(f"runtime-events: {runtime} reads {name} (every frame)")
             frames = readings(video, work / "readings" / runtime / f"{name}.pkl", recognizer)
-            events[runtime][name] = replay(frames, *shipped_thresholds())
+            events[runtime][name] = replay(frames, *thresholds)
     first = runtimes[0]
     out = {"videos": [name for name, _, _ in videos], "runtimes": {}}
     for runtime in runtimes:
