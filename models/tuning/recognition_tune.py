@@ -59,7 +59,8 @@ def recognizer_with(base, setting: dict):
     from sisepai.engine.cards import CARD_CODES
 
     det = base.detector
-    detector = Detector(det.model, det.imgsz, det.conf, det.iou, agnostic=setting["agnostic"], runtime=det.runtime)
+    detector = Detector(det.model, det.imgsz, det.conf, det.iou, agnostic=setting["agnostic"], runtime=det.runtime,
+                        exported=getattr(det, "exported", None))
     paired = tuple(CARD_CODES) if setting["paired_kinds"] == EVERY_KIND else (setting["paired_kinds"],)
     profile = replace(base.profile, turns_below=setting["turns_below"], covered_sure=setting["covered_sure"],
                       inner_ends_below=setting["inner_ends_below"], paired_kinds=paired)

@@ -52,14 +52,16 @@ tuning scenes and videos (``models/tuning/recognition_tune.py``): the same event
 
 class Detector:
     def __init__(self, model, imgsz: int = 640, conf: float = 0.25, iou: float = 0.5, agnostic: bool = AGNOSTIC_NMS,
-                 runtime: str = "torch"):
+                 runtime: str = "torch", exported: Path | None = None):
         self.model = model
         self.imgsz = imgsz
         self.conf = conf
         self.iou = iou
         self.agnostic = agnostic
         self.runtime = runtime
-        """Where the network runs (:mod:`.runtime`): ``torch``, ``openvino`` or ``onnx``."""
+        """Where the network runs (:mod:`.runtime`): ``torch``, ``openvino``, ``onnx`` or ``openvino-int8``."""
+        self.exported = exported
+        """The file or folder the network was loaded from (:func:`.runtime.exported_detector`)."""
 
     @classmethod
     def load(cls, weights: str | Path = DEFAULT_WEIGHTS, runtime: str | None = None, **kwargs) -> "Detector":
@@ -82,9 +84,7 @@ class Detector:
             print(f"sisepai: the {chosen} export of the detector failed ({str(exc).splitlines()[0][:160]}); "
                   "running it in PyTorch", file=sys.stderr)
             chosen, exported = "torch", path
-        runtime = chosen
-        det = cls(yolo()(str(exported), task="obb"), runtime=runtime, **kwargs)
-        det.exported = exported
+        det = cls(yolo()(str(exported), task="obb"), runtime=chosen, exported=exported, **kwargs)
         det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the predictor up now, not on the first frame
         det.set_threads(inference_threads())  # a core left for the rest of a busy machine
         return det
@@ -93,7 +93,7 @@ class Detector:
         """Run on at most ``threads`` threads (:func:`~sisepai.vision.recognition.runtime.limit_threads`)."""
         from sisepai.vision.recognition.runtime import limit_threads
 
-        limit_threads(self.model, threads, getattr(self, "exported", None) or Path(self.model.ckpt_path or ""))
+        limit_threads(self.model, threads, self.exported)
 
     def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:
         """Oriented boxes for each BGR image. A portrait picture is looked at turned a quarter

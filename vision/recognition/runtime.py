@@ -77,10 +77,15 @@ def installed(runtime: str) -> bool:
     return importlib.util.find_spec(PACKAGES[runtime]) is not None
 
 
+def _setting(setting: str | None) -> str:
+    """The runtime asked for: ``setting``, else ``$SISEPAI_RUNTIME``, else ``auto``."""
+    return (setting or os.environ.get(ENV) or "auto").lower()
+
+
 def resolve(setting: str | None = None) -> str:
     """The runtime a setting names: ``auto`` (or nothing, or ``$SISEPAI_RUNTIME``) picks the first
     installed of :data:`PREFERENCE`; a runtime named outright must be installed."""
-    setting = (setting or os.environ.get(ENV) or "auto").lower()
+    setting = _setting(setting)
     if setting == "auto":
         return next(r for r in PREFERENCE if installed(r))
     if setting not in RUNTIMES:
@@ -96,7 +101,7 @@ def is_named(setting: str | None = None) -> bool:
     >>> is_named("openvino"), is_named("auto")
     (True, False)
     """
-    return (setting or os.environ.get(ENV) or "auto").lower() != "auto"
+    return _setting(setting) != "auto"
 
 
 def exports_dir() -> Path:
@@ -177,15 +182,18 @@ def exported_detector(weights: Path, runtime: str, imgsz: int = 640, folder: Pat
     return target
 
 
-def limit_threads(model, threads: int, exported: Path) -> None:
+def limit_threads(model, threads: int, exported: Path | None) -> None:
     """Run an ultralytics ``model`` loaded from ``exported`` (:func:`exported_detector`), after its
-    first prediction set it up, on at most ``threads`` threads, whatever its runtime: PyTorch's setting is process-wide, while OpenVINO and ONNX
-    Runtime each compile their network for every core unless told, which on a busy machine
-    contends as PyTorch's second thread did (:func:`inference_threads`)."""
+    first prediction set it up, on at most ``threads`` threads, whatever its runtime. PyTorch's
+    setting is process-wide, while OpenVINO and ONNX Runtime each compile their network for every
+    core unless told, which on a busy machine contends as PyTorch's second thread did
+    (:func:`inference_threads`); compiling again needs the export's path."""
     import torch
 
     torch.set_num_threads(threads)
     backend = getattr(getattr(getattr(model, "predictor", None), "model", None), "backend", None)
+    if exported is None and (hasattr(backend, "ov_compiled_model") or hasattr(backend, "session")):
+        raise ValueError("an exported detector's threads are set from its export: pass its path")
     if hasattr(backend, "ov_compiled_model"):  # OpenVINO: compile again with a thread count
         from functools import partial
 
