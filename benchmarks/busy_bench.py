@@ -40,7 +40,6 @@ def main() -> None:
     from sisepai.vision.recognition.recognize import Recognizer
     from sisepai.vision.recognition.runtime import inference_threads
 
-
     work = Path(os.environ.get("BUSY_WORK") or Path(tempfile.gettempdir()) / "sisepai-busy-bench")
     videos = list(tuning_videos(work, (30,)))[: int(os.environ.get("BUSY_VIDEOS", "2"))]
     cores = os.cpu_count() or 1

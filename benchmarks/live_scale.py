@@ -68,7 +68,7 @@ def make_video(split: str, item: dict, folder: Path) -> tuple[Path, list[dict]]:
     if not truth.exists():
         deck = item["deck"]
         style = standin_style(int(deck.split("-")[1]), split)[0] if deck.startswith("standin-") else None
-        faces = DeckFaces.load(real_deck_folder(deck)) if deck not in ("design",) and style is None else None
+        faces = DeckFaces.load(real_deck_folder(deck)) if deck != "design" and style is None else None
         record = TurnVideo(seed=item["seed"], cards=item["cards"], font_split=FONTS[split], style=style, deck=faces,
                            life=True).write(video)
         truth.write_text(json.dumps(record["events"]))

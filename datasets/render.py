@@ -37,6 +37,8 @@ from .scripts import script_mask
 
 
 STAMP_GLYPHS = "福祿壽禄寿喜財囍春吉"
+ASPECTS = (3.0, 6.5)
+"""The range of a generated deck's proportions, long side over short (1:3 to 1:6.5)."""
 
 
 
@@ -112,7 +114,7 @@ class DeckStyle:
         ink["J"] = _hsv(rng.uniform(40, 55), rng.uniform(0.5, 0.9), rng.uniform(0.8, 1.0)) if rng.random() < 0.5 \
             else black_ink
         style = cls(
-            aspect=float(rng.uniform(3.0, 6.5)),
+            aspect=float(rng.uniform(*ASPECTS)),
             corner=float(rng.uniform(0.0, 0.16)),
             palette=palette,
             ink=ink,

@@ -15,10 +15,8 @@ Hands pass over the table now and then. Every card turned face up is a ground-tr
 from __future__ import annotations
 
 import copy
-import dataclasses
-
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import cv2
@@ -350,7 +348,7 @@ class GameVideo:
             writer.release()
         record = {"video": path.name, "seconds": self.seconds, "fps": self.fps, "width": w, "height": h,
                   "seed": self.seed, "events": self.events,
-                  "life": None if self.life is None else dataclasses.asdict(self.life)}
+                  "life": None if self.life is None else asdict(self.life)}
         if truth:
             Path(truth).write_text(json.dumps(record, indent=1))
         return record

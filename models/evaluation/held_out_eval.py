@@ -37,6 +37,7 @@ def measure(split: str = "test") -> dict:
     True
     """
     from sisepai.datasets.far_papers import SUITS, distances, far_papers, least_delta_e_after_camera
+    from sisepai.datasets.render import ASPECTS
     from sisepai.datasets.splits import PAPER_DECKS, PAPER_SEEDS, STANDIN_DECKS
     from sisepai.datasets.standin import standin_style
 
@@ -54,7 +55,7 @@ def measure(split: str = "test") -> dict:
     standin = [(s, tuple(int(c) for c in style.palette[s])) for style in styles for s in SUITS]
     aspects = [round(style.aspect, 2) for style in styles]
     return {"far_papers": papers(far), "standin_papers": papers(standin),
-            "standin_aspects": {"decks": aspects, "inside_training": all(3.0 <= a <= 6.5 for a in aspects)}}
+            "standin_aspects": {"decks": aspects, "inside_training": all(ASPECTS[0] <= a <= ASPECTS[1] for a in aspects)}}
 
 
 def main(argv: list[str] | None = None) -> int:

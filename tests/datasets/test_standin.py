@@ -88,6 +88,7 @@ def _border_likeness() -> dict[str, float]:
 
 def test_what_is_claimed_held_out_by_look_is_measured_so_and_nothing_else_is_claimed():
     from sisepai.datasets.colour_distance import HELD_OUT_MIN_DELTA_E
+    from sisepai.datasets.render import ASPECTS
     from sisepai.datasets.standin import HELD_OUT_BY_LOOK, standin_style
 
     papers = _paper_distances()
@@ -97,7 +98,7 @@ def test_what_is_claimed_held_out_by_look_is_measured_so_and_nothing_else_is_cla
         "font": True,  # test_every_honest_face_is_under_the_limit_against_every_training_face
         "papers": min(papers.values()) >= HELD_OUT_MIN_DELTA_E,
         "borders": max(borders.values()) < 0.5,
-        "proportions": min(aspects) > 6.5 or max(aspects) < 3.0,  # training draws 1:3 to 1:6.5
+        "proportions": min(aspects) > ASPECTS[1] or max(aspects) < ASPECTS[0],  # outside training's draws
     }
     assert {k for k, v in measured.items() if v} == set(HELD_OUT_BY_LOOK), (papers, borders, aspects)
     # the docs' figures: each held-out paper box within ΔE00 2.5 of a training colour
