@@ -147,8 +147,8 @@ class TableAssistant:
             # new face-up card, and seen since it was first seen
             self._adopt(tr, same, zone)
             return []
-        if tr.corrects is not None and cards.take_removed(tr.corrects):
-            if cards.from_start(tr.corrects):  # a starting card read better: still the table
+        if tr.corrects is not None and (cards.take_removed(tr.corrects) or cards.from_start(tr.corrects)):
+            if cards.from_start(tr.corrects):  # a starting card read better (however long it took): still the table
                 cards.start_ids.add(tr.id)
                 return []
             seat = cards.seat_of_track.get(tr.corrects.id, zone)

@@ -22,6 +22,12 @@ from sisepai.engine.cards import SEATS, seat_after
 from .table import Zones
 
 
+ARRIVAL_LENGTHS = 1.0
+"""A card seen on its way in over at least this many of its lengths came from the seat it left."""
+ARRIVAL_COSINE = 0.8
+"""... when its path runs this straight from that seat towards the middle."""
+
+
 class SeatGeometry:
     """The table's zones at the frame's ``size``, and the seat each card belongs to."""
 
@@ -48,9 +54,35 @@ class SeatGeometry:
                     and not self.lies_along(tr, zone) and self.lies_along(tr, turn) and self.on_side(tr, turn)):
                 return turn
             return zone
+        came = self.came_from(tr)
+        if came is not None:
+            return came
         if turn is not None:
             return next((s for s in (seat_after(turn, k) for k in range(4)) if self.lies_along(tr, s)), turn)
         return self.pointed_seat(tr)
+
+    @staticmethod
+    def came_from(tr) -> str | None:
+        """The seat a card was seen coming from: its path (``tr.origin``, where it was first seen)
+        ran at least ARRIVAL_LENGTHS card lengths, from that seat's edge towards the middle.
+
+        >>> from types import SimpleNamespace
+        >>> card = np.float32([[600, 340], [720, 340], [720, 370], [600, 370]])
+        >>> SeatGeometry.came_from(SimpleNamespace(polygon=card, center=card.mean(0), origin=np.float32([150, 360])))
+        'W'
+        """
+        origin = getattr(tr, "origin", None)
+        if origin is None:
+            return None
+        path = np.asarray(tr.center, np.float32) - np.asarray(origin, np.float32)
+        length = float(np.hypot(*SeatGeometry.long_side(tr)))
+        if float(np.hypot(*path)) < ARRIVAL_LENGTHS * max(length, 8.0):
+            return None
+        # the seat lies behind the path's start: a path running down the frame came from North
+        away = {"S": (0.0, -1.0), "N": (0.0, 1.0), "E": (-1.0, 0.0), "W": (1.0, 0.0)}
+        unit = path / float(np.hypot(*path))
+        seat, cos = max(((s, float(np.dot(unit, v))) for s, v in away.items()), key=lambda x: x[1])
+        return seat if cos >= ARRIVAL_COSINE else None
 
     @staticmethod
     def long_side(tr) -> np.ndarray:

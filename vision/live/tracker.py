@@ -43,6 +43,7 @@ class Track:
     other_since: float | None = None  # since when every frame has read one card other than the confirmed one
     corrects: "Track | None" = None  # the seen card this one replaced moments after it was seen: a misreading
     replaced: bool = False  # another card now lies where this one was (it is covered, not moved)
+    origin: np.ndarray | None = None  # where the card was first seen on its way in (see CardTracker._path_start)
 
     @property
     def center(self) -> np.ndarray:
@@ -103,6 +104,12 @@ SAME_SPOT_DEGREES = 15.0
 REPLACE_CONFIDENCE_RATIO = 0.9
 """A replacing card's readings must average this share of the replaced card's, so a misread
 card's later, less sure reading does not replace it (``docs/training-logs/live-thresholds.md``)."""
+
+
+PATH_SECONDS = 1.0
+"""A card on its way in is followed back over at most this many seconds of single-frame tracks."""
+PATH_GAP_SECONDS = 0.25
+"""... each seen at most this long before the next."""
 
 
 def _long_side_angle(polygon: np.ndarray) -> float:
@@ -191,6 +198,7 @@ class CardTracker:
                     host.polygon, host.kind = det.polygons[i].copy(), "card"
                 continue
             tr = Track(self._next_id, det.polygons[i].copy(), t, t, str(det.kind[i]))
+            tr.origin = self._path_start(det, i, t)
             tr.votes.append((int(det.class_id[i]), float(det.confidence[i])))
             tr.hits = 1
             self.tracks[tr.id] = tr
@@ -208,6 +216,22 @@ class CardTracker:
         for tr in removed:
             del self.tracks[tr.id]
         return confirmed, replaced + removed
+
+    def _path_start(self, det: Detections, i: int, t: float) -> np.ndarray:
+        """Where the card of detection ``i`` came from: a card slid in fast leaves a track a frame,
+        each read as this card, each seen moments ago for the first time and not this frame. The
+        last of them hands on the first one's place (and is dropped); with none, the card came
+        from where it is."""
+        code = CARD_CODES[int(det.class_id[i])]
+        here = det.polygons[i].mean(0)
+        trail = [o for o in self.tracks.values()
+                 if not o.confirmed and o.code == code and o.last_seen < t and t - o.last_seen <= PATH_GAP_SECONDS
+                 and t - o.first_seen <= PATH_SECONDS]
+        if not trail:
+            return here.copy()
+        last = min(trail, key=lambda o: (t - o.last_seen, float(np.linalg.norm(o.center - here))))
+        del self.tracks[last.id]
+        return last.origin if last.origin is not None else last.center.copy()
 
     def _whole_of(self, det: Detections, i: int) -> Track | None:
         """The followed card that detection ``i`` is a part of: same code, and the detection is an

@@ -22,7 +22,7 @@ Colours are CIELAB chroma (a*, b*): paper brightness changes with shadows, its c
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from typing import Sequence
 
 import cv2
@@ -133,6 +133,16 @@ def one_colour_per_suit(probs: Sequence[np.ndarray], colours: Sequence[np.ndarra
     return out
 
 
+SPLIT_RADIUS = 4.0
+"""A suit's papers in one frame lie within chains of steps under this (a*b* units)."""
+SPLIT_GAP = 10.0
+"""Two papers of one suit lie at least this far apart to be two suits' (a*b* units)."""
+SPLIT_COSINE = 0.8
+"""... and the step between them points from one suit's usual colour to the other's this well."""
+SPLIT_FRAMES = 5
+"""Frames that must show a split before the palette takes it."""
+
+
 class SuitPalette:
     """Each suit's paper colour from surely-read cards, and the re-ranking of doubtful ones.
 
@@ -146,14 +156,99 @@ class SuitPalette:
     """
 
     def __init__(self, sigma: float = 6.0, min_samples: int = 3, sure: float = 0.99, window: int = 40,
-                 unknown_sigmas: float = 2.0, far_sigmas: float = 4.0, min_belief: float = 0.002):
+                 unknown_sigmas: float = 2.0, far_sigmas: float = 4.0, min_belief: float = 0.002,
+                 split_frames: int = SPLIT_FRAMES):
         self.sigma = sigma
         self.min_belief = min_belief
         self.min_samples = min_samples
         self.sure = sure
         self.unknown_sigmas = unknown_sigmas
         self.far_sigmas = far_sigmas
+        self.window = window
         self.samples: list[deque] = [deque(maxlen=window) for _ in SUITS]
+        self.split_frames = split_frames
+        self.split_votes: Counter = Counter()  # (S, T) -> frames that showed T's paper read as S
+        self.splits: dict[int, int] = {}  # S -> T: this deck's T paper is read as S (see :meth:`observe`)
+
+    def observe(self, colours: Sequence[np.ndarray | None], probs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """One video frame's readings: find a suit read on two papers (:meth:`find_split`), give
+        the papers of a split suit to their own suit (:meth:`unsplit`), learn from the sure
+        readings and re-rank the rest (:meth:`rerank_all`).
+
+        >>> white, green = np.array([12.0, -7.0]), np.array([-10.0, 1.0])  # a pale green read as white
+        >>> wk, wp = np.eye(30)[7], np.eye(30)[13]
+        >>> palette = SuitPalette()
+        >>> for _ in range(SPLIT_FRAMES):
+        ...     out = palette.observe([white, white, green, green], [wk, wp, wk, wp])
+        >>> [CARD_CODES[int(np.argmax(p))] for p in out]
+        ['WK', 'WP', 'GK', 'GP']
+        """
+        self.find_split(colours, probs)
+        probs = self.unsplit(probs, colours)
+        self.learn(colours, probs)
+        return self.rerank_all(probs, colours)
+
+    def find_split(self, colours: Sequence[np.ndarray | None], probs: Sequence[np.ndarray]) -> None:
+        """One deck prints each suit on one paper. When one frame's sure readings of a suit S lie
+        on two papers (groups of at least two within chains of :data:`SPLIT_RADIUS`, at least
+        :data:`SPLIT_GAP` apart), while a suit T is read nowhere in the frame, and the step from
+        one paper to the other points from S's usual colour to T's (``SUIT_PROTOTYPES``, cosine
+        at least :data:`SPLIT_COSINE`), the second paper is T's: a reader sure of S on a deck
+        whose T paper it never saw. After ``split_frames`` such frames the palette takes it: T's
+        colour is that paper's, S's the other's (:meth:`unsplit` then moves the readings)."""
+        beliefs = [self._group_belief(p) for p in probs]
+        read = {int(np.argmax(b)) for b in beliefs}
+        for s, name in enumerate(SUITS):
+            if name not in SUIT_PROTOTYPES or s in self.splits:
+                continue
+            idx = [i for i, (c, b) in enumerate(zip(colours, beliefs))
+                   if c is not None and int(np.argmax(b)) == s and b[s] >= self.sure]
+            groups = [[idx[k] for k in g] for g in colour_groups([colours[i] for i in idx], SPLIT_RADIUS)
+                      if len(g) >= 2]
+            if len(groups) < 2:
+                continue
+            a, b = groups[:2]
+            ca, cb = (np.median([colours[i] for i in g], axis=0) for g in (a, b))
+            if float(np.linalg.norm(cb - ca)) < SPLIT_GAP:
+                continue
+            best: tuple[float, int, list[int], list[int]] | None = None
+            for own, other, step in ((a, b, cb - ca), (b, a, ca - cb)):
+                for t, other_name in enumerate(SUITS):
+                    if other_name not in SUIT_PROTOTYPES or t == s or t in read or t in self.splits.values():
+                        continue
+                    way = np.float32(SUIT_PROTOTYPES[other_name]) - np.float32(SUIT_PROTOTYPES[name])
+                    cos = float(np.dot(step, way) / (np.linalg.norm(step) * np.linalg.norm(way)))
+                    if cos >= SPLIT_COSINE and (best is None or cos > best[0]):
+                        best = (cos, t, own, other)
+            if best is None:
+                continue
+            _, t, own, other = best
+            self.split_votes[(s, t)] += 1
+            if self.split_votes[(s, t)] >= self.split_frames:
+                self.splits[s] = t
+                c_own, c_other = (np.median([colours[i] for i in g], axis=0) for g in (own, other))
+                kept = [x for x in self.samples[s] if np.linalg.norm(x - c_own) < np.linalg.norm(x - c_other)]
+                self.samples[s] = deque(kept + [np.asarray(colours[i], np.float32) for i in own], maxlen=self.window)
+                self.samples[t] = deque((np.asarray(colours[i], np.float32) for i in other), maxlen=self.window)
+
+    def unsplit(self, probs: Sequence[np.ndarray], colours: Sequence[np.ndarray | None]) -> list[np.ndarray]:
+        """Each reading of a split suit S (:meth:`find_split`) whose paper lies nearer T's colour
+        than S's is T's: its S and T beliefs are swapped (the rank read stays)."""
+        if not self.splits:
+            return list(probs)
+        centres = {g: np.median(np.stack(self.samples[g]), axis=0) for pair in self.splits.items() for g in pair
+                   if self.samples[g]}  # a split's two papers, however few their samples yet
+        out = []
+        for p, c in zip(probs, colours):
+            s = int(np.argmax(self._group_belief(p)))
+            t = self.splits.get(s)
+            if t is not None and c is not None and s in centres and t in centres \
+                    and np.linalg.norm(c - centres[t]) < np.linalg.norm(c - centres[s]):
+                p = np.asarray(p).copy()
+                rows_s, rows_t = np.flatnonzero(_GROUP == s), np.flatnonzero(_GROUP == t)  # ranks in the same order
+                p[rows_s], p[rows_t] = p[rows_t].copy(), p[rows_s].copy()
+            out.append(p)
+        return out
 
     def learn(self, colours: Sequence[np.ndarray | None], probs: Sequence[np.ndarray]) -> None:
         """Remember the paper colour of every card whose suit (joker included) is read with at

@@ -696,9 +696,12 @@ class Recognizer:
             # one picture, one deck: its suits' papers can be shared out (not over a video's changing light)
             shared = one_colour_per_suit([c.probs for c in cand], colours)
             cand = [c.with_probs(p) for c, p in zip(cand, shared)]
-        palette = palette or SuitPalette()
-        palette.learn(colours, [c.probs for c in cand])
-        reranked = palette.rerank_all([c.probs for c in cand], colours)
+        if palette is None:  # one picture: its sure readings teach a palette of its own
+            palette = SuitPalette()
+            palette.learn(colours, [c.probs for c in cand])
+            reranked = palette.rerank_all([c.probs for c in cand], colours)
+        else:  # a video's: learned over its frames, a suit read on two papers split (palette.SuitPalette.observe)
+            reranked = palette.observe(colours, [c.probs for c in cand])
         return [c.with_probs(p) for c, p in zip(cand, reranked)]
 
 

@@ -31,6 +31,61 @@ STEADY_CHANGE = 14.0
 this many levels since it was read."""
 
 
+def same_look(before: np.ndarray, now: np.ndarray, max_change: float = STEADY_CHANGE) -> bool:
+    """Whether a card's look (:func:`card_signature`) is the same as before, but for the light:
+    ``before`` brightened or dimmed as a whole to ``now``'s level, no colour of it moved by more
+    than ``max_change``. A lamp switched or a drifting light leaves a card's look; another card
+    laid there, or a hand over it, does not.
+
+    >>> card = np.full((8, 8, 3), 200, np.float32); card[2:6, 3:5] = 40
+    >>> other = np.full((8, 8, 3), 200, np.float32); other[1:3, 1:7] = 40  # another character
+    >>> same_look(card, card * 0.85), same_look(card, other * 0.85)
+    (True, False)
+    """
+    gain = float(np.clip(now.mean() / max(float(before.mean()), 1.0), 0.5, 2.0))
+    return float(np.abs(before * gain - now).max()) <= max_change
+
+
+UNSURE_BELOW = 0.9
+UNSURE_CHANGE = 4.0
+"""A card one of whose ends was read less surely than UNSURE_BELOW keeps that reading only while
+its look stays within UNSURE_CHANGE levels: a card read as it landed, blurred, is read again once
+it lies still, while a card that is read unsurely lying still keeps its one reading."""
+VIEW_MIN_CARDS = 4
+"""A camera's move is told from at least this many cards seen before and now."""
+VIEW_REACH = 24.0
+"""A bumped camera moves a card at most this many pixels (a shift and a small turn)."""
+
+
+def view_move(before: Sequence[np.ndarray], now: Sequence[np.ndarray], tolerance: float = 3.0) -> np.ndarray | None:
+    """How the camera's view moved from the card outlines ``before`` to those ``now``: a turn, a
+    shift and a scale (a 2x3 matrix) that brings at least half of the cards before, and at least
+    :data:`VIEW_MIN_CARDS`, within ``tolerance`` pixels of a card now; None if none does.
+
+    >>> cards = [np.float32([[x, y], [x + 20, y], [x + 20, y + 80], [x, y + 80]]) for x, y in
+    ...          [(100, 100), (300, 120), (500, 400), (900, 300), (700, 600)]]
+    >>> move = view_move(cards, [c + (9, -5) for c in cards])
+    >>> move.round(2).tolist()
+    [[1.0, -0.0, 9.0], [0.0, 1.0, -5.0]]
+    >>> view_move(cards, cards[:1]) is None
+    True
+    """
+    if len(before) < VIEW_MIN_CARDS or len(now) < VIEW_MIN_CARDS:
+        return None
+    a = np.float32([p.mean(0) for p in before])
+    b = np.float32([p.mean(0) for p in now])
+    dist = np.linalg.norm(a[:, None] - b[None], axis=2)
+    nearest = dist.argmin(axis=1)
+    pairs = [(i, int(j)) for i, j in enumerate(nearest) if dist[i, j] <= VIEW_REACH]
+    if len(pairs) < VIEW_MIN_CARDS:
+        return None
+    src, dst = a[[i for i, _ in pairs]], b[[j for _, j in pairs]]
+    move, inliers = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tolerance)
+    if move is None or int(inliers.sum()) < max(VIEW_MIN_CARDS, len(before) / 2):
+        return None
+    return move.astype(np.float32)
+
+
 class StillReadings:
     """Video only: the readings of cards that have not changed, kept while they stay so.
 
@@ -52,6 +107,9 @@ class StillReadings:
     (True, True)
     >>> cache.lookup([card], [look + 40])[0] is None  # another card laid there, or a hand over it
     True
+    >>> cache.remember([card], [ends * 0.5], [0], looks=[look])  # read unsurely
+    >>> cache.lookup([card], [look + 1])[0] is not None, cache.lookup([card], [look + 8]) == [None]
+    (True, True)
     """
 
     class Kept(NamedTuple):
@@ -68,14 +126,28 @@ class StillReadings:
 
     def lookup(self, polys: Sequence[np.ndarray],
                looks: Sequence[np.ndarray | None] | None = None) -> list["StillReadings.Kept | None"]:
-        """For each card outline (and its look now), the reading kept for it, or None."""
+        """For each card outline (and its look now), the reading kept for it, or None. When most
+        cards are not where they were, the camera may have moved: the cards kept are moved as
+        the view moved (:func:`view_move`) and looked up again."""
         looks = looks if looks is not None else [None] * len(polys)
-        return [next((kept for old, kept in self._last
-                      if (self.max_age is None or kept.age < self.max_age)
-                      and float(np.abs(old - poly).max()) <= self.max_shift
-                      and (look is None or kept.look is None
-                           or float(np.abs(kept.look - look).max()) <= self.max_change)), None)
-                for poly, look in zip(polys, looks)]
+        found = [self._find(self._last, poly, look) for poly, look in zip(polys, looks)]
+        if len(self._last) >= VIEW_MIN_CARDS and sum(k is None for k in found) > len(found) / 2:
+            move = view_move([old for old, _ in self._last], polys, self.max_shift)
+            if move is not None:
+                moved = [(cv2.transform(old[None], move)[0], kept) for old, kept in self._last]
+                found = [k if k is not None else self._find(moved, poly, look)
+                         for k, poly, look in zip(found, polys, looks)]
+        return found
+
+    def _find(self, last: list, poly: np.ndarray, look: np.ndarray | None) -> "StillReadings.Kept | None":
+        return next((kept for old, kept in last
+                     if (self.max_age is None or kept.age < self.max_age)
+                     and float(np.abs(old - poly).max()) <= self.max_shift
+                     and (look is None or kept.look is None or same_look(kept.look, look, self._change(kept)))), None)
+
+    def _change(self, kept: "StillReadings.Kept") -> float:
+        """How much a card's look may change and keep its reading: less for an unsure reading."""
+        return UNSURE_CHANGE if float(kept.probs.max(axis=1).min()) < UNSURE_BELOW else self.max_change
 
     def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int],
                  colours: Sequence[list | None] | None = None, looks: Sequence[np.ndarray | None] | None = None) -> None:

@@ -220,3 +220,20 @@ def test_a_missed_card_does_not_shift_the_next_seats_and_the_event_says_so():
               ("RR", "S", (700.0, 380.0), 12.0, 15.4),
               ("WK", "E", (720.0, 350.0), 16.0, 19.4)]
     assert _play(script, 21.0) == [("YP", "N", None), ("RR", "S", "W"), ("WK", "E", None)]
+
+
+def test_a_card_seen_sliding_in_is_the_seat_it_came_from_even_first_and_against_the_turn():
+    """A card slid in fast from its player's edge is seen on its way, a track a frame: where it
+    came from names its seat, whatever side of the middle it lands on, before any turn is known
+    and when the turn order expects another seat (the event says which)."""
+    def slid(code, seat, path, start, end):
+        steps = [(code, seat, p, start + k / 10, start + (k + 1) / 10) for k, p in enumerate(path[:-1])]
+        return steps + [(code, seat, path[-1], start + (len(path) - 1) / 10, end)]
+
+    # West's card lands right of the middle (pointing East by its place alone), then North's
+    # card slides down from the top while the turn order says South
+    script = slid("YA", "W", [(150.0, 362.0), (420.0, 362.0), (690.0, 362.0)], 3.0, 6.4) + \
+        slid("RR", "N", [(660.0, 60.0), (660.0, 200.0), (660.0, 330.0)], 8.0, 11.4)
+    assert _play(script, 13.0) == [("YA", "W", None), ("RR", "N", "S")]
+    # landing where it lands without being seen on the way, the same card is East's by its place
+    assert _play([("YA", "W", (690.0, 362.0), 3.0, 6.4)], 8.0) == [("YA", "E", None)]

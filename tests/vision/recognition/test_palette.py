@@ -119,3 +119,49 @@ def test_colour_groups_chain_near_papers_and_skip_unknown_ones():
     chain = [np.array([0.0, 0.0]), np.array([3.0, 0.0]), np.array([6.0, 0.0]), None, np.array([30.0, 0.0])]
     assert colour_groups(chain, 4.0) == [[0, 1, 2], [4]]
     assert colour_groups([None, None], 4.0) == []
+
+
+# --- a video's suit read on two papers (SuitPalette.observe) ----------------------------------------
+
+CAST_WHITE, CAST_GREEN = np.array([12.0, -7.0], np.float32), np.array([-10.0, 1.0], np.float32)
+
+
+def frame_of(white_codes, green_codes, extra=()):
+    """One frame's readings: white papers and pale green ones, all read as their codes say."""
+    colours = [CAST_WHITE] * len(white_codes) + [CAST_GREEN] * len(green_codes) + [c for c, _ in extra]
+    probs = [sure(c) for c in white_codes + green_codes] + [p for _, p in extra]
+    return colours, probs
+
+
+def codes(out):
+    return [CARD_CODES[int(np.argmax(p))] for p in out]
+
+
+def test_a_pale_green_paper_read_surely_as_white_beside_the_decks_whites_becomes_green():
+    from sisepai.vision.recognition.palette import SPLIT_FRAMES
+
+    palette = SuitPalette()
+    colours, probs = frame_of(["WK", "WP", "WC"], ["WH", "WA"])
+    for _ in range(SPLIT_FRAMES - 1):
+        assert codes(palette.observe(colours, probs)) == ["WK", "WP", "WC", "WH", "WA"]  # not on one glance
+    assert codes(palette.observe(colours, probs)) == ["WK", "WP", "WC", "GH", "GA"]
+    # and from then on, a green paper alone in a frame is green, a white one white
+    assert codes(palette.observe([CAST_GREEN + 1, CAST_WHITE - 1], [sure("WE"), sure("WE")])) == ["GE", "WE"]
+
+
+def test_no_split_while_the_other_suit_is_read_in_the_frame():
+    palette = SuitPalette()
+    colours, probs = frame_of(["WK", "WP"], ["WH", "WA"], extra=[(np.array([-30.0, 20.0]), sure("GK"))])
+    for _ in range(10):
+        out = palette.observe(colours, probs)
+    assert codes(out) == ["WK", "WP", "WH", "WA", "GK"] and palette.splits == {}
+
+
+def test_one_paper_under_a_changing_light_is_not_split():
+    """A lamp switched moves every white paper at once: two frames, one paper each, no split."""
+    palette = SuitPalette()
+    for k in range(10):
+        colour = CAST_WHITE if k % 2 else CAST_GREEN
+        out = palette.observe([colour] * 4, [sure(c) for c in ("WK", "WP", "WH", "WA")])
+        assert codes(out) == ["WK", "WP", "WH", "WA"]
+    assert palette.splits == {}

@@ -342,3 +342,41 @@ def test_with_changes_shares_the_networks_and_changes_only_what_it_is_told():
     assert base.with_profile(VIDEO_PROFILE).profile is VIDEO_PROFILE
     with pytest.raises(TypeError, match="no part 'floor'"):
         base.with_changes(floor=0.1)
+
+
+# --- still readings across a bumped camera and a changing light ------------------------------------
+
+def _still_cards(n=6):
+    return [np.float32([[x, y], [x + 30, y], [x + 30, y + 120], [x, y + 120]])
+            for x, y in zip(np.linspace(100, 1100, n), np.linspace(120, 520, n))]
+
+
+def test_still_cards_keep_their_readings_when_the_camera_is_bumped():
+    from sisepai.vision.recognition.still_readings import StillReadings
+
+    cards, look = _still_cards(), np.full((8, 8, 3), 150, np.float32)
+    ends = [np.full((2, 30), 0.95, np.float32) for _ in cards]
+    cache = StillReadings()
+    cache.remember(cards, ends, [0] * len(cards), looks=[look] * len(cards))
+    turn = cv2.getRotationMatrix2D((640, 360), 0.5, 1.0)
+    turn[:, 2] += (9, -6)  # a bump: shifted 11 px and turned half a degree
+    bumped = [cv2.transform(c[None], turn)[0] for c in cards]
+    assert all(k is not None for k in cache.lookup(bumped, [look] * len(cards)))
+    # cards that moved each their own way (a hand rearranging them) are read again
+    rng = np.random.default_rng(0)
+    scattered = [c + rng.uniform(-15, 15, 2).astype(np.float32) for c in cards]
+    assert sum(k is not None for k in cache.lookup(scattered, [look] * len(cards))) <= 1
+
+
+def test_a_still_card_keeps_its_reading_in_a_dimmer_light_but_not_under_another_card():
+    from sisepai.vision.recognition.still_readings import StillReadings
+
+    card = _still_cards(1)[0]
+    look = np.full((8, 8, 3), 180, np.float32)
+    look[2:6, 3:5] = 50
+    other = np.full((8, 8, 3), 180, np.float32)
+    other[1:3, 1:7] = 50
+    cache = StillReadings()
+    cache.remember([card], [np.full((2, 30), 0.95, np.float32)], [0], looks=[look])
+    assert cache.lookup([card], [look * 0.8])[0] is not None  # a lamp switched off
+    assert cache.lookup([card], [other])[0] is None
