@@ -147,10 +147,13 @@ class TableAssistant:
             # new face-up card, and seen since it was first seen
             self._adopt(tr, same, zone)
             return []
-        if tr.corrects is not None and (cards.take_removed(tr.corrects) or cards.from_start(tr.corrects)):
-            if cards.from_start(tr.corrects):  # a starting card read better (however long it took): still the table
-                cards.start_ids.add(tr.id)
-                return []
+        if tr.replaces is not None and cards.from_start(tr.replaces):
+            # a card of the starting table read otherwise, however long after: still the table
+            # (new cards are laid beside the exposed melds, not on them)
+            cards.take_removed(tr.replaces)
+            cards.start_ids.add(tr.id)
+            return []
+        if tr.corrects is not None and cards.take_removed(tr.corrects):
             seat = cards.seat_of_track.get(tr.corrects.id, zone)
             cards.seat_of_track[tr.id] = seat
             return [CardCorrected(t, tr.code, tr.corrects.code, seat, tr.id, tr.first_seen)]

@@ -3,7 +3,8 @@ is *seen* only once it has been stable for about half a second. A card hidden fo
 hand passing over it) keeps its track. A seen card whose place is taken by another card (a new
 meld laid over old ones, the next draw put where the last one lay) is replaced: once the last
 half second of frames all read one other card of another rank, at least 0.9 times as surely as
-the old card was read, the old track ends and a new one starts.
+the old card was read, the old track ends and a new one starts; but not by a card the spot was
+read as before (one card read two ways, back and forth, is not two new cards).
 
 >>> import numpy as np
 >>> from sisepai.vision.recognition.detections import Detections
@@ -42,25 +43,45 @@ class Track:
     confirmed_code: str | None = None
     other_since: float | None = None  # since when every frame has read one card other than the confirmed one
     corrects: "Track | None" = None  # the seen card this one replaced moments after it was seen: a misreading
+    replaces: "Track | None" = None  # the seen card this one replaced, however long after
     replaced: bool = False  # another card now lies where this one was (it is covered, not moved)
     origin: np.ndarray | None = None  # where the card was first seen on its way in (see CardTracker._path_start)
+    read_as: frozenset = frozenset()  # the codes this spot was seen as before, by the tracks this one replaced
+
+    _shape: tuple = field(default=(None, None, 0.0), repr=False, compare=False)  # (polygon, centre, size), cached
+    _tally: tuple = field(default=((), -1, 0.0), repr=False, compare=False)  # (votes, card id, share), cached
+
+    def _geometry(self) -> tuple:
+        # the polygon is replaced when the card moves, never changed in place: its identity keys the cache
+        if self._shape[0] is not self.polygon:
+            p = self.polygon
+            self._shape = (p, p.mean(0), float(min(np.hypot(*(p[1] - p[0])), np.hypot(*(p[2] - p[1])))))
+        return self._shape
 
     @property
     def center(self) -> np.ndarray:
-        return self.polygon.mean(0)
+        return self._geometry()[1]
 
     @property
     def size(self) -> float:
-        p = self.polygon
-        return float(min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[1])))
+        return self._geometry()[2]
+
+    def _vote(self) -> tuple:
+        """(card id, its share of the confidence) over the readings, worked out once per change."""
+        key = tuple(self.votes)
+        if self._tally[0] != key:
+            tally: Counter = Counter()
+            for cid, conf in key:
+                tally[cid] += conf
+            total = sum(tally.values())
+            best = tally.most_common(1)[0] if tally else (-1, 0.0)
+            self._tally = (key, int(best[0]), float(best[1] / total) if total else 0.0)
+        return self._tally[1:]
 
     @property
     def card_id(self) -> int:
         """The card the readings vote for, as a class id (-1 before any reading)."""
-        tally: Counter = Counter()
-        for cid, conf in self.votes:
-            tally[cid] += conf
-        return int(tally.most_common(1)[0][0]) if tally else -1
+        return self._vote()[0]
 
     @property
     def code(self) -> str:
@@ -77,11 +98,8 @@ class Track:
 
     @property
     def confidence(self) -> float:
-        tally: Counter = Counter()
-        for cid, conf in self.votes:
-            tally[cid] += conf
-        total = sum(tally.values())
-        return float(tally.most_common(1)[0][1] / total) if total else 0.0
+        """The voted card's share of all the readings' confidence."""
+        return self._vote()[1]
 
 
 MIN_MEAN_CONFIDENCE = 0.5
@@ -255,6 +273,8 @@ class CardTracker:
         new = Track(self._next_id, old.polygon.copy(), old.other_since, t, old.kind)
         new.votes.extend(list(old.votes)[-self.replace_frames:])
         new.hits = self.replace_frames
+        new.read_as = old.read_as | {old.confirmed_code}
+        new.replaces = old
         if old.confirmed_at is not None and old.other_since - old.confirmed_at <= CORRECT_SECONDS:
             new.corrects = old
         old.votes = deque((v for v in old.votes if CARD_CODES[v[0]] == old.confirmed_code), maxlen=15)
@@ -282,7 +302,11 @@ class CardTracker:
         if len(codes) != 1 or tr.last_seen - tr.other_since < self.confirm_seconds * 0.8:
             return False
         # the same rank in another suit is far more often a faded colour read two ways than a new card
-        if Card.from_id(codes.pop()).rank == Card.parse(tr.confirmed_code).rank:
+        code = codes.pop()
+        if Card.from_id(code).rank == Card.parse(tr.confirmed_code).rank:
+            return False
+        # a spot read again as it was read before it was replaced: one card read two ways, back and forth
+        if CARD_CODES[code] in tr.read_as:
             return False
         # a new card reads about as surely as the old one did; a misread card's second reading less so
         new = [conf for _, conf in recent]

@@ -10,6 +10,11 @@ card's suit belief is then weighted by how near its paper is to each suit's colo
 
 Colours are CIELAB chroma (a*, b*): paper brightness changes with shadows, its chroma much less.
 
+Over a video, the palette also finds a suit that the reader calls by another's name on every
+card, sure of it: a pale green paper read as white beside the deck's true whites. One deck
+prints each suit on one paper, so one suit read on two papers in one frame, while another suit
+is read nowhere, is two suits (:meth:`SuitPalette.find_split`).
+
 >>> import numpy as np
 >>> palette = SuitPalette(min_samples=2)
 >>> sure_yellow, sure_white = np.eye(30)[14], np.eye(30)[7]  # YK and WK, read with no doubt
@@ -94,7 +99,8 @@ def one_colour_per_suit(probs: Sequence[np.ndarray], colours: Sequence[np.ndarra
     on average, is then T: its members' S and T beliefs are swapped (the ranks read stay).
 
     A suit's papers also differ across one picture (light, shadows, half-hidden ends), so a group
-    read surely as S is never moved. Video uses the :class:`SuitPalette` alone: its light changes.
+    read surely as S is never moved. Video uses the :class:`SuitPalette` (:meth:`SuitPalette.observe`),
+    which splits a suit only on evidence from several frames: its light changes.
 
     >>> yk, gk = np.eye(30)[14], np.eye(30)[0]  # YK and GK
     >>> doubtful = 0.8 * yk + 0.2 * gk

@@ -46,11 +46,6 @@ def same_look(before: np.ndarray, now: np.ndarray, max_change: float = STEADY_CH
     return float(np.abs(before * gain - now).max()) <= max_change
 
 
-UNSURE_BELOW = 0.9
-UNSURE_CHANGE = 4.0
-"""A card one of whose ends was read less surely than UNSURE_BELOW keeps that reading only while
-its look stays within UNSURE_CHANGE levels: a card read as it landed, blurred, is read again once
-it lies still, while a card that is read unsurely lying still keeps its one reading."""
 VIEW_MIN_CARDS = 4
 """A camera's move is told from at least this many cards seen before and now."""
 VIEW_REACH = 24.0
@@ -107,9 +102,6 @@ class StillReadings:
     (True, True)
     >>> cache.lookup([card], [look + 40])[0] is None  # another card laid there, or a hand over it
     True
-    >>> cache.remember([card], [ends * 0.5], [0], looks=[look])  # read unsurely
-    >>> cache.lookup([card], [look + 1])[0] is not None, cache.lookup([card], [look + 8]) == [None]
-    (True, True)
     """
 
     class Kept(NamedTuple):
@@ -143,11 +135,7 @@ class StillReadings:
         return next((kept for old, kept in last
                      if (self.max_age is None or kept.age < self.max_age)
                      and float(np.abs(old - poly).max()) <= self.max_shift
-                     and (look is None or kept.look is None or same_look(kept.look, look, self._change(kept)))), None)
-
-    def _change(self, kept: "StillReadings.Kept") -> float:
-        """How much a card's look may change and keep its reading: less for an unsure reading."""
-        return UNSURE_CHANGE if float(kept.probs.max(axis=1).min()) < UNSURE_BELOW else self.max_change
+                     and (look is None or kept.look is None or same_look(kept.look, look, self.max_change))), None)
 
     def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int],
                  colours: Sequence[list | None] | None = None, looks: Sequence[np.ndarray | None] | None = None) -> None:
