@@ -133,10 +133,6 @@ def frame_of(white_codes, green_codes, extra=()):
     return colours, probs
 
 
-def codes(out):
-    return [CARD_CODES[int(np.argmax(p))] for p in out]
-
-
 def test_a_pale_green_paper_read_surely_as_white_beside_the_decks_whites_becomes_green():
     from sisepai.vision.recognition.palette import SPLIT_FRAMES
 
