@@ -68,6 +68,7 @@ class Detector:
         """The detector of ``weights`` (a ``.pt`` file), run by ``runtime`` (default
         ``$SISEPAI_RUNTIME`` or ``auto``: :func:`sisepai.vision.recognition.runtime.resolve`); an
         export for another runtime than PyTorch is made once and kept."""
+        from sisepai.vision.recognition.obb_nms import install as near_nms
         from sisepai.vision.recognition.runtime import exported_detector, inference_threads, is_named, resolve
         from sisepai.vision.recognition.yolo_env import yolo
 
@@ -85,6 +86,7 @@ class Detector:
                   "running it in PyTorch", file=sys.stderr)
             chosen, exported = "torch", path
         det = cls(yolo()(str(exported), task="obb"), runtime=chosen, exported=exported, **kwargs)
+        near_nms()  # the same boxes, the overlaps of far-apart boxes not worked out (obb_nms)
         det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the predictor up now, not on the first frame
         det.set_threads(inference_threads())  # a core left for the rest of a busy machine
         return det

@@ -77,6 +77,25 @@ def inside(point: np.ndarray, poly: np.ndarray) -> bool:
     return cv2.pointPolygonTest(np.float32(poly).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
 
 
+def first_holder(points: np.ndarray, polys) -> np.ndarray:
+    """For each point, the index of the first convex quadrilateral of ``polys`` that holds it
+    (its edges included), or -1: :func:`inside` for many points and outlines at once.
+
+    >>> cards = [np.float32([[0, 0], [20, 0], [20, 80], [0, 80]]), np.float32([[10, 10], [40, 10], [40, 90], [10, 90]])]
+    >>> first_holder(np.float32([[5, 5], [30, 50], [15, 20], [60, 60]]), cards).tolist()
+    [0, 1, 0, -1]
+    """
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    if not len(points) or not len(polys):
+        return np.full(len(points), -1)
+    corners = np.asarray(polys, np.float64).reshape(-1, 4, 2)
+    edges = np.roll(corners, -1, axis=1) - corners
+    rel = points[:, None, None, :] - corners[None]
+    cross = edges[None, ..., 0] * rel[..., 1] - edges[None, ..., 1] * rel[..., 0]
+    held = (cross >= 0).all(-1) | (cross <= 0).all(-1)
+    return np.where(held.any(1), held.argmax(1), -1)
+
+
 def groups_along(values: np.ndarray, step: float) -> list[list[int]]:
     """Indices of ``values`` (positions along one axis) in rows, nearest first: a new row starts
     where a value lies more than ``step`` past the mean of the row so far.

@@ -30,7 +30,7 @@ from sisepai.engine.cards import CARD_CODES
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.detector import Boxes, Detector
 from sisepai.vision.recognition.end_pairs import pair_lone_ends
-from sisepai.vision.recognition.geometry import card_ends, inside, order_upright, side_lengths, straighten
+from sisepai.vision.recognition.geometry import card_ends, first_holder, order_upright, side_lengths, straighten
 from sisepai.vision.recognition.palette import SuitPalette, crop_paper_colour, one_colour_per_suit, paper_colour, split_by_deck_colours
 from sisepai.vision.recognition.images import ImageError, ImageTooLargeError, check_image, decode_image, load_image  # noqa: F401 - public here too
 from sisepai.vision.recognition.reader import NUM_CARDS, Reader, colour_rank_confidence
@@ -543,7 +543,7 @@ class Recognizer:
         card_polys = [order_upright(p) for p in cards.polygons]
         end_polys = [order_upright(p) for p in ends.polygons]
         # each detected end belongs to the first card whose outline holds its centre, or to none
-        owner = [next((k for k, cp in enumerate(card_polys) if inside(ep.mean(0), cp)), -1) for ep in end_polys]
+        owner = first_holder(np.float32([ep.mean(0) for ep in end_polys]), card_polys).tolist()
         looks = [card_signature(rgb, p) for p in card_polys] if still is not None else [None] * len(card_polys)
         v = Views(cards, ends, card_polys, end_polys, owner, [], [], [-1] * len(end_polys),
                   still.lookup(card_polys, looks) if still is not None else [None] * len(card_polys),

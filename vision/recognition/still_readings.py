@@ -122,20 +122,30 @@ class StillReadings:
         cards are not where they were, the camera may have moved: the cards kept are moved as
         the view moved (:func:`view_move`) and looked up again."""
         looks = looks if looks is not None else [None] * len(polys)
-        found = [self._find(self._last, poly, look) for poly, look in zip(polys, looks)]
+        found = self._find([old for old, _ in self._last], polys, looks, [None] * len(polys))
         if len(self._last) >= VIEW_MIN_CARDS and sum(k is None for k in found) > len(found) / 2:
             move = view_move([old for old, _ in self._last], polys, self.max_shift)
             if move is not None:
-                moved = [(cv2.transform(old[None], move)[0], kept) for old, kept in self._last]
-                found = [k if k is not None else self._find(moved, poly, look)
-                         for k, poly, look in zip(found, polys, looks)]
+                found = self._find([cv2.transform(old[None], move)[0] for old, _ in self._last], polys, looks, found)
         return found
 
-    def _find(self, last: list, poly: np.ndarray, look: np.ndarray | None) -> "StillReadings.Kept | None":
-        return next((kept for old, kept in last
-                     if (self.max_age is None or kept.age < self.max_age)
-                     and float(np.abs(old - poly).max()) <= self.max_shift
-                     and (look is None or kept.look is None or same_look(kept.look, look, self.max_change))), None)
+    def _find(self, olds: list, polys: Sequence[np.ndarray], looks: Sequence, found: list) -> list:
+        """``found``, each None filled with the first kept reading whose outline (from ``olds``) lies
+        within ``max_shift`` of the card's and whose look is the card's (all outlines at once)."""
+        if not olds or not len(polys):
+            return found
+        shift = np.abs(np.asarray(polys, np.float32)[:, None] - np.asarray(olds, np.float32)[None]).max(axis=(2, 3))
+        out = list(found)
+        for k, (near, look) in enumerate(zip(shift <= self.max_shift, looks)):
+            if out[k] is not None:
+                continue
+            for j in np.flatnonzero(near):
+                kept = self._last[j][1]
+                if (self.max_age is None or kept.age < self.max_age) and \
+                        (look is None or kept.look is None or same_look(kept.look, look, self.max_change)):
+                    out[k] = kept
+                    break
+        return out
 
     def remember(self, polys: Sequence[np.ndarray], probs: Sequence[np.ndarray], ages: Sequence[int],
                  colours: Sequence[list | None] | None = None, looks: Sequence[np.ndarray | None] | None = None) -> None:
