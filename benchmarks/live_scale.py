@@ -12,8 +12,9 @@ split, and (tuning only) each real tuning deck; and 10, 30 or 60 cards in view i
 
 For each load (quiet; one core busy) and in all and by cards in view: card_shown recall (card and
 seat within 1.5 s) with its 95% Wilson interval, false card_shown events a minute, the median and
-95th-percentile delay, wall seconds of work for 60 s of video (model loading included) and the
-share of frames skipped.
+95th-percentile delay, wall seconds of work for 60 s of video (model loading included), the
+share of frames skipped, and where the time went (``watch``'s look, detect, read and follow
+seconds, the mean over the videos).
 
     python benchmarks/live_scale.py [--split tune|test] [--videos 16] [--load quiet,busy]
 
@@ -87,6 +88,8 @@ def summarise(rows: list[dict]) -> dict:
             "wall_s_per_60s_median": round(float(np.median([r["wall"] for r in rows])), 1),
             "wall_s_per_60s_max": round(max(r["wall"] for r in rows), 1),
             "skipped_share": round(sum(r["skipped"] for r in rows) / max(sum(r["frames"] for r in rows), 1), 3),
+            "seconds_per_video": {part: round(float(np.mean([r.get("parts", {}).get(part, 0.0) for r in rows])), 2)
+                                  for part in ("look", "detect", "read", "follow")},
             "behind_s_max": round(max(r["behind"] for r in rows), 2)}
 
 
@@ -126,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append({**item, "found": score.found, "truth": score.truth, "false": score.false,
                              "delays": score.delays, "wall": wall, "skipped": counts.get("skipped", 0),
                              "frames": counts.get("read", 0) + counts.get("skipped", 0),
-                             "behind": counts.get("behind", 0.0)})
+                             "behind": counts.get("behind", 0.0), "parts": counts.get("parts", {})})
                 print(f"scale   {load:5s} {video.stem}: {score.found}/{score.truth} found, {score.false} false, "
                       f"{wall:.1f} s, {counts.get('skipped', '?')} skipped", flush=True)
         finally:
