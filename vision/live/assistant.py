@@ -6,10 +6,12 @@
 - Each card turned face up later is one ``card_shown``, with ``action`` (``draw`` when the draw
   pile shrank before it, else ``discard``). A card that vanishes and comes back, or moves to a
   meld row, is the same card and is not announced again.
-- Its seat is the zone it lies in; a card shown near the middle belongs to the seat whose turn
-  it is (the next player is to the right: S, E, N, W), after the last card shown, or after a
-  claim, the claimer. Only with no turn known yet does the card's own lie tell (a card lies
-  along the line from its player to the middle), and ``center`` is left for no clue at all.
+- Its seat is the zone it lies in; a card shown near the middle and seen on its way in is the
+  seat whose edge it came from (:meth:`.seats.SeatGeometry.came_from`); otherwise it belongs to
+  the seat whose turn it is (the next player is to the right: S, E, N, W), after the last card
+  shown, or after a claim, the claimer. Only with no turn known yet does the card's own lie tell
+  (a card lies along the line from its player to the middle), and ``center`` is left for no clue
+  at all. When the seat is not the one the turn order expected, the event says so (``turn_said``).
 - ``meld``, ``card_corrected``, ``card_removed``, ``win_claimed`` and ``advice`` as in
   :mod:`.events`.
 

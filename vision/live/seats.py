@@ -1,7 +1,8 @@
 """Seats from the table's geometry: which zone a card lies in, and whose card it is.
 
-A card in a seat's zone is that seat's; near the middle it is the seat whose turn it is; with no
-turn known, the card's own lie tells (a card lies along the line from its player to the middle).
+A card in a seat's zone is that seat's; near the middle it is the seat it was seen coming from,
+else the seat whose turn it is; with no turn known, the card's own lie tells (a card lies along
+the line from its player to the middle).
 
 >>> import numpy as np
 >>> from types import SimpleNamespace
