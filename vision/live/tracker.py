@@ -42,8 +42,7 @@ class Track:
     confirmed_at: float | None = None
     confirmed_code: str | None = None
     other_since: float | None = None  # since when every frame has read one card other than the confirmed one
-    corrects: "Track | None" = None  # the seen card this one replaced moments after it was seen: a misreading
-    replaces: "Track | None" = None  # the seen card this one replaced, however long after
+    replaces: "Track | None" = None  # the seen card this one replaced (CardTracker._replace)
     replaced: bool = False  # another card now lies where this one was (it is covered, not moved)
     origin: np.ndarray | None = None  # where the card was first seen on its way in (see CardTracker._path_start)
     read_as: frozenset = frozenset()  # the codes this spot was seen as before, by the tracks this one replaced
@@ -82,6 +81,14 @@ class Track:
     def card_id(self) -> int:
         """The card the readings vote for, as a class id (-1 before any reading)."""
         return self._vote()[0]
+
+    @property
+    def corrects(self) -> "Track | None":
+        """The seen card this one replaced within CORRECT_SECONDS of its being seen: a misreading."""
+        old = self.replaces
+        if old is not None and old.confirmed_at is not None and self.first_seen - old.confirmed_at <= CORRECT_SECONDS:
+            return old
+        return None
 
     @property
     def code(self) -> str:
@@ -274,9 +281,7 @@ class CardTracker:
         new.votes.extend(list(old.votes)[-self.replace_frames:])
         new.hits = self.replace_frames
         new.read_as = old.read_as | {old.confirmed_code}
-        new.replaces = old
-        if old.confirmed_at is not None and old.other_since - old.confirmed_at <= CORRECT_SECONDS:
-            new.corrects = old
+        new.replaces, old.replaces = old, None  # what old replaced mattered when it was seen: no chain kept
         old.votes = deque((v for v in old.votes if CARD_CODES[v[0]] == old.confirmed_code), maxlen=15)
         self.tracks[new.id] = new
         self._next_id += 1

@@ -217,22 +217,22 @@ class SuitPalette:
             ca, cb = (np.median([colours[i] for i in g], axis=0) for g in (a, b))
             if float(np.linalg.norm(cb - ca)) < SPLIT_GAP:
                 continue
-            best: tuple[float, int, list[int], list[int]] | None = None
-            for own, other, step in ((a, b, cb - ca), (b, a, ca - cb)):
+            best: tuple | None = None  # (cosine, T, S's group and paper, T's group and paper)
+            for own, other, c_own, c_other in ((a, b, ca, cb), (b, a, cb, ca)):
+                step = c_other - c_own
                 for t, other_name in enumerate(SUITS):
                     if other_name not in SUIT_PROTOTYPES or t == s or t in read or t in self.splits.values():
                         continue
                     way = np.float32(SUIT_PROTOTYPES[other_name]) - np.float32(SUIT_PROTOTYPES[name])
                     cos = float(np.dot(step, way) / (np.linalg.norm(step) * np.linalg.norm(way)))
                     if cos >= SPLIT_COSINE and (best is None or cos > best[0]):
-                        best = (cos, t, own, other)
+                        best = (cos, t, own, c_own, other, c_other)
             if best is None:
                 continue
-            _, t, own, other = best
+            _, t, own, c_own, other, c_other = best
             self.split_votes[(s, t)] += 1
             if self.split_votes[(s, t)] >= self.split_frames:
                 self.splits[s] = t
-                c_own, c_other = (np.median([colours[i] for i in g], axis=0) for g in (own, other))
                 kept = [x for x in self.samples[s] if np.linalg.norm(x - c_own) < np.linalg.norm(x - c_other)]
                 self.samples[s] = deque(kept + [np.asarray(colours[i], np.float32) for i in own], maxlen=self.window)
                 self.samples[t] = deque((np.asarray(colours[i], np.float32) for i in other), maxlen=self.window)

@@ -122,11 +122,12 @@ class StillReadings:
         cards are not where they were, the camera may have moved: the cards kept are moved as
         the view moved (:func:`view_move`) and looked up again."""
         looks = looks if looks is not None else [None] * len(polys)
-        found = self._find([old for old, _ in self._last], polys, looks, [None] * len(polys))
-        if len(self._last) >= VIEW_MIN_CARDS and sum(k is None for k in found) > len(found) / 2:
-            move = view_move([old for old, _ in self._last], polys, self.max_shift)
+        olds = [old for old, _ in self._last]
+        found = self._find(olds, polys, looks, [None] * len(polys))
+        if len(olds) >= VIEW_MIN_CARDS and sum(k is None for k in found) > len(found) / 2:
+            move = view_move(olds, polys, self.max_shift)
             if move is not None:
-                found = self._find([cv2.transform(old[None], move)[0] for old, _ in self._last], polys, looks, found)
+                found = self._find([cv2.transform(old[None], move)[0] for old in olds], polys, looks, found)
         return found
 
     def _find(self, olds: list, polys: Sequence[np.ndarray], looks: Sequence, found: list) -> list:
