@@ -120,7 +120,21 @@ def _photo_bg(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return np.ascontiguousarray(img[y0:y0 + h, x0:x0 + w])
 
 
+def _plastic(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """A smooth plastic or laminate table top: one colour, a broad soft sheen, faint speckle."""
+    base = rng.uniform(30, 235, 3).astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    sheen = np.exp(-(((xx - cx) / (w * rng.uniform(0.3, 0.8))) ** 2 + ((yy - cy) / (h * rng.uniform(0.3, 0.8))) ** 2))
+    img = base + (sheen * rng.uniform(10, 60))[..., None]
+    img += cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.5)[..., None] * rng.uniform(1, 4)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 KINDS = {"wood": _wood, "felt": _felt, "cloth": _cloth, "photo": _photo_bg}
+"""The surfaces a scene draws by default, in its fixed shares."""
+SURFACES = {**KINDS, "plastic": _plastic}
+"""Every surface the generator knows; heaps name theirs (wood, felt, cloth or plastic)."""
 
 
 def background(rng: np.random.Generator, w: int, h: int, kind: str | None = None) -> np.ndarray:
@@ -132,7 +146,7 @@ def background(rng: np.random.Generator, w: int, h: int, kind: str | None = None
     kind = kind or str(rng.choice(list(KINDS), p=[0.3, 0.3, 0.15, 0.25]))
     if kind == "photo":
         return _photo_bg(rng, w, h)
-    small = KINDS[kind](rng, max(8, w // 4), max(8, h // 4))
+    small = SURFACES[kind](rng, max(8, w // 4), max(8, h // 4))
     img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     grain = rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(2, 8)
     return np.clip(img.astype(np.float32) + grain[..., None], 0, 255).astype(np.uint8)

@@ -33,6 +33,8 @@ from .backgrounds import background
 from .camera import Camera
 from .families import bend_shading, gloss
 from .deck_faces import printed_face
+from .held import Heap, draw_hand, layout_heap, layout_held
+from .phone import depth_of_field, phone_look
 from .render import DeckStyle, END_FRACTION, render_back, render_face
 
 if TYPE_CHECKING:
@@ -40,11 +42,14 @@ if TYPE_CHECKING:
 
 LAYOUTS = ("table", "fan", "hand")
 """The layouts a dataset draws by default (and every measurement's scenes)."""
-ALL_LAYOUTS = LAYOUTS + ("heap",)
-"""Every layout the generator knows: ``heap`` lays cards in a pile, as a player tips them out."""
+ALL_LAYOUTS = LAYOUTS + ("heap", "held")
+"""Every layout the generator knows: ``heap`` lays cards in a pile, as a player tips them out, and
+``held`` a tight fan held in a player's hand (:mod:`.held`)."""
+HEAP_SURFACES = ("wood", "felt", "cloth", "plastic")
+"""The surfaces a heap is tipped out on."""
 LABEL_MIN_CHAR_VISIBLE = 0.5
 """A card is labelled only if at least this fraction of one of its characters is visible."""
-GENERATOR_VERSION = "1.6"
+GENERATOR_VERSION = "1.7"
 PLAIN_BACKGROUND = (255, 0, 255)
 
 CLUTTER_TEXT = "中國国人大天上下日月山水火木金土東西南北發发白紅红綠绿黃黄黑一二三四五六七八九十百千萬万元福壽"
@@ -230,26 +235,7 @@ def layout_hand(rng: np.random.Generator, w: int, h: int, aspect: float) -> list
     return cards
 
 
-def layout_heap(rng: np.random.Generator, w: int, h: int, aspect: float) -> list[Placed]:
-    """A pile of 20-45 cards tipped out on the table: every angle, heavily overlapped, some face
-    down, the pile's edge thinner than its heart."""
-    ch = h * rng.uniform(0.28, 0.55)
-    cw = ch / aspect
-    n = int(rng.integers(20, 46))
-    px, py = rng.uniform(-0.15, 0.15) * w, rng.uniform(-0.1, 0.1) * h
-    spread = rng.uniform(0.2, 0.42) * min(w, h)
-    codes = _deal_codes(rng, n)
-    cards: list[Placed] = []
-    for code in codes:
-        r = spread * np.sqrt(rng.random())
-        a = rng.uniform(0, 2 * np.pi)
-        face_down = rng.random() < 0.25
-        cards.append(Placed(None if face_down else code, float(px + r * np.cos(a)), float(py + r * np.sin(a) * 0.8),
-                            float(rng.uniform(-180, 180)), cw, "heap"))
-    return cards
-
-
-LAYOUT_FUNCS = {"table": layout_table, "fan": layout_fan, "hand": layout_hand, "heap": layout_heap}
+LAYOUT_FUNCS = {"table": layout_table, "fan": layout_fan, "hand": layout_hand, "heap": layout_heap, "held": layout_held}
 
 
 # --- clutter ----------------------------------------------------------------------------------
@@ -344,6 +330,30 @@ def _visible_fraction(idmap: np.ndarray, poly: np.ndarray, idx: int) -> float:
     return min(1.0, seen / area)
 
 
+def visible_strip(idmap: np.ndarray, ends: list[dict], idx: int) -> list[list[float]] | None:
+    """The visible part of card ``idx``'s most visible end: the oriented box (4 corners) around its
+    pixels the z-buffer shows, or None when none show. In a held fan it is the strip beside the
+    next card, where the character shows."""
+    if not ends:
+        return None
+    best = max(ends, key=lambda e: e["visible"])
+    if best["visible"] <= 0:
+        return None
+    poly = np.float32(best["corners"])
+    h, w = idmap.shape
+    x0, y0 = np.maximum(np.floor(poly.min(0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(poly.max(0)).astype(int) + 1, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(poly - [x0, y0]).astype(np.int32), 1)
+    ys, xs = np.nonzero((idmap[y0:y1, x0:x1] == idx) & (mask > 0))
+    if len(xs) < 3:
+        return None
+    box = cv2.boxPoints(cv2.minAreaRect(np.float32(np.stack([xs + x0, ys + y0], 1))))
+    return np.round(box, 2).tolist()
+
+
 def _paste(frame: np.ndarray, rgba: np.ndarray, src: np.ndarray, dst: np.ndarray) -> None:
     """Warp ``rgba`` so its corners ``src`` land on ``dst`` in ``frame`` (clipped to a ROI)."""
     h, w = frame.shape[:2]
@@ -394,9 +404,15 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
         camera.noise, camera.shadow, camera.glare, camera.vignette, camera.jpeg = 0.0, False, False, 0.0, 100
     H = camera.homography()
     placed = LAYOUT_FUNCS[layout](rng, w, h, style.aspect)
+    fans, close_heap = [], False
+    if isinstance(placed, tuple):  # a held fan: its cards, and the fans its hands are drawn from
+        placed, fans = placed
+    elif isinstance(placed, Heap):
+        placed, close_heap = placed.cards, placed.close
     # background: a plane texture larger than the frame, projected by the camera
     bw, bh = int(w * 0.9), int(h * 0.9)  # drawn at half scale over 1.8x the frame
-    bg = np.full((bh, bw, 3), PLAIN_BACKGROUND, np.uint8) if plain else background(rng, bw, bh)
+    surface = str(rng.choice(HEAP_SURFACES)) if layout == "heap" else None
+    bg = np.full((bh, bw, 3), PLAIN_BACKGROUND, np.uint8) if plain else background(rng, bw, bh, surface)
     T = np.array([[2, 0, -bw], [0, 2, -bh], [0, 0, 1]], np.float64)
     frame = cv2.warpPerspective(bg, H @ T, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     idmap = np.full((h, w), -1, np.int32)
@@ -437,6 +453,8 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
                 image = bend_shading(image, finish_rng, float(finish_rng.uniform(0.3, 1.0)))
             _paste(frame, image, src, dst)
         cv2.fillConvexPoly(idmap, np.round(dst).astype(np.int32), i)
+    if fans:
+        clutter += draw_hand(frame, idmap, fans, H, rng)
     if not plain:
         clutter += _draw_clutter(frame, idmap, rng, style, face_w * 1.2, on_top=True)
     # labels from the z-buffer
@@ -463,5 +481,9 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
             "zone": p.zone,
             "meld": p.meld,
         })
+        if fans and p.code:
+            cards[-1]["strip"] = visible_strip(idmap, ends, i)
+    if close_heap and not plain:
+        frame = phone_look(depth_of_field(frame, rng), rng)
     image = camera.develop(frame, rng)
     return Scene(image, cards, layout, style, camera, clutter)
