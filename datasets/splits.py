@@ -73,7 +73,9 @@ def seeds_of(split: str) -> set[int]:
     if split in FAMILY_SCENE_SEEDS:
         out |= {FAMILY_SCENE_SEEDS[split] + k for k in range(FAMILY_COUNT)}
     if split in REAL_SCENE_SEEDS:
-        out |= {REAL_SCENE_SEEDS[split] + off + k for k in range(len(REAL_DECKS[split])) for off in (0, 100, 200)}
+        out |= {REAL_SCENE_SEEDS[split] + off + k for k in range(len(REAL_DECKS[split])) for off in (0, 100, 200, 300)}
+    if split in HELD_SCENE_SEEDS:
+        out.add(HELD_SCENE_SEEDS[split])
     return out
 
 REAL_DECKS = {"tune": ("tu-sac-scans",), "test": ()}
@@ -81,7 +83,10 @@ REAL_DECKS = {"tune": ("tu-sac-scans",), "test": ()}
 folder, :func:`real_deck_folder`). A tuning deck chooses, zero-shot and enrolled; its faces never
 train (:func:`sisepai.datasets.face_prints.refuse_tuning_faces` refuses them by content)."""
 REAL_SCENE_SEEDS = {"tune": 7650}
-"""Scenes of real deck k: seed + k; its finished hands: seed + 100 + k; its grid photos: seed + 200 + k."""
+"""Scenes of real deck k: seed + k; its finished hands: seed + 100 + k; its grid photos: seed + 200 + k;
+its fans held in a hand and close heaps: seed + 300 + k."""
+HELD_SCENE_SEEDS = {"tune": 7350}
+"""Fans held in a hand and close heaps (:mod:`.held`) in the split's held-out fonts (:mod:`sisepai.models.tuning.choose`)."""
 DECKS_ENV = "SISEPAI_DECKS"
 """The environment variable naming the folder of real decks (default: ``../shared/decks`` beside the checkout)."""
 
