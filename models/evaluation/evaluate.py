@@ -123,17 +123,35 @@ def miss_sources(pred_codes, pred_centers, pred_conf, truth) -> dict[str, int]:
     return out
 
 
-def explain_false_positives(pred_codes, pred_centers, matched: int, misreads: int, cards: list[dict]) -> dict:
+def explain_false_positives(pred_codes, pred_centers, matched: int, misreads: int, cards: list[dict],
+                            duplicates: int = 0) -> dict:
     """Where the false positives of one image come from: ``misread`` (on a labelled card, wrong
-    code), ``unlabelled_right`` (on a face-up card below the label rule, read right: the picture
-    shows too little of its character for the ground truth to count it), and ``other`` (a
-    duplicate, a wrong code on an unlabelled card, or nothing there)."""
+    code), ``duplicate`` (a second reading of a card already found, :func:`duplicate_readings`),
+    ``unlabelled_right`` (on a face-up card below the label rule, read right: the picture shows
+    too little of its character for the ground truth to count it), and ``other`` (a wrong code on
+    an unlabelled card, or nothing there)."""
     unlabelled = [c for c in cards if c["face_up"] and not c["labelled"]]
     right = sum(any(c["card"] == code and inside(centre, c["corners"]) for c in unlabelled)
                 for code, centre in zip(pred_codes, pred_centers))
     fp = len(pred_codes) - matched
-    right = min(right, fp - misreads)
-    return {"misread": misreads, "unlabelled_right": right, "other": fp - misreads - right}
+    duplicates = min(duplicates, fp - misreads)
+    right = min(right, fp - misreads - duplicates)
+    return {"misread": misreads, "duplicate": duplicates, "unlabelled_right": right,
+            "other": fp - misreads - duplicates - right}
+
+
+def duplicate_readings(pred_codes, pred_centers, pred_conf, truth) -> int:
+    """Predictions left unmatched that lie on a card found already, with its code: one card read
+    twice (two lone ends not paired, or an end and the whole card).
+
+    >>> sq = lambda x: [[x, 0], [x + 10, 0], [x + 10, 30], [x, 30]]
+    >>> duplicate_readings(["GP", "GP", "RK"], [(5, 5), (5, 25), (5, 15)], [0.9, 0.8, 0.7], [{"card": "GP", "corners": sq(0)}])
+    1
+    """
+    owner = _matching(pred_codes, pred_centers, pred_conf, truth)
+    used = set(owner.values())
+    return sum(1 for i in range(len(pred_codes)) if i not in used
+               and any(truth[j]["card"] == pred_codes[i] and inside(pred_centers[i], truth[j]["corners"]) for j in owner))
 
 
 def outside_label_band(pred_codes, pred_centers, pred_conf, cards: list[dict], band: float = LABEL_BAND) -> tuple[int, int, int]:
@@ -207,7 +225,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     misses = defaultdict(lambda: {"detector": 0, "reader": 0})  # layout -> where its missed cards were lost
     banded = defaultdict(lambda: [0, 0, 0])  # layout -> tp, fp, fn outside the label band
     by_width = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0, "scenes": 0})  # (layout, bucket)
-    fp_kinds = defaultdict(lambda: {"misread": 0, "unlabelled_right": 0, "other": 0})
+    fp_kinds = defaultdict(lambda: {"misread": 0, "duplicate": 0, "unlabelled_right": 0, "other": 0})
     exact = {"hands": 0, "exact": 0}
     misreads: dict[str, int] = {}
     times = []
@@ -237,7 +255,8 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
                     by_width[key][k] += v
         for k, v in miss_sources(det.codes, det.centers, det.confidence, truth).items():
             misses[rec["layout"]][k] += v
-        for k, v in explain_false_positives(det.codes, det.centers, tp, len(bad), rec["cards"]).items():
+        twice = duplicate_readings(det.codes, det.centers, det.confidence, truth)
+        for k, v in explain_false_positives(det.codes, det.centers, tp, len(bad), rec["cards"], twice).items():
             fp_kinds[rec["layout"]][k] += v
         for m in bad:
             misreads[m] = misreads.get(m, 0) + 1

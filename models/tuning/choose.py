@@ -153,13 +153,17 @@ def verdict(mean: tuple[float, float, float],
 
 
 def measure(recognizer, data: Path) -> dict:
-    """One model combination on one scene set: F1 per layout, fans' recall and misses, per-scene counts."""
+    """One model combination on one scene set: F1 per layout, fans' recall and misses, each layout's
+    failures (cards the detector missed, cards the reader misread, cards read twice), per-scene counts."""
     from ..evaluation.evaluate import evaluate_recognizer
 
     r = evaluate_recognizer(recognizer, data)
     fan = r["layouts"].get("fan")
     return {"f1": r["overall"]["f1"], "layouts": {k: v["f1"] for k, v in r["layouts"].items()},
             "fan_recall": fan["recall"] if fan else None, "fan_misses": fan["misses"] if fan else None,
+            "failures": {k: {"detector_miss": v["misses"]["detector"], "reader_miss": v["misses"]["reader"],
+                             "duplicate": v["fp_kinds"]["duplicate"], "cards": v["tp"] + v["fn"]}
+                         for k, v in r["layouts"].items()},
             "top_misreads": dict(list(r["top_misreads"].items())[:6]),
             "rows": [[tp, fp, fn] for _, tp, fp, fn in r["per_scene"]]}
 
