@@ -231,8 +231,21 @@ def _flat(args) -> int:
                               [args.val] * args.n, chunksize=2):
                 bar.update()
     bar.close()
+    (args.out / "dataset.json").write_text(json.dumps(flat_meta(args.n, args.seed, args.val), indent=1, sort_keys=True) + "\n")
     print(f"wrote {args.n} grid photos and scanned sheets to {args.out}")
     return 0
+
+
+def flat_meta(n: int, seed: int, val: float) -> dict:
+    """``dataset.json`` of a set of flat pictures: what made it. Its decks are generated styles
+    (no real deck's faces), which training's check against the tuning decks reads here.
+
+    >>> flat_meta(4, 1, 0.1)["deck_faces"] is None
+    True
+    """
+    from sisepai.datasets.scene import GENERATOR_VERSION
+
+    return {"kind": "flat", "generator": GENERATOR_VERSION, "n": n, "seed": seed, "val": val, "deck_faces": None}
 
 
 def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:

@@ -72,7 +72,9 @@ def deck_prints(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def tuning_deck_prints() -> dict[str, dict[str, np.ndarray]]:
-    """The prints of every real tuning deck found on this machine (:func:`.splits.real_deck_folder`)."""
+    """The prints of every real tuning deck found on this machine (:func:`.splits.real_deck_folder`).
+    A tuning deck that is here but cannot be read raises: a deck that cannot be checked is not a
+    passed check."""
     from sisepai.vision.decks.faces import DeckFaces
     from .splits import REAL_DECKS, real_deck_folder
 
@@ -80,7 +82,13 @@ def tuning_deck_prints() -> dict[str, dict[str, np.ndarray]]:
     for name in REAL_DECKS["tune"]:
         folder = real_deck_folder(name)
         if folder is not None:
-            out[name] = deck_prints(DeckFaces.load(folder).faces)
+            try:
+                out[name] = deck_prints(DeckFaces.load(folder).faces)
+            except Exception as exc:  # noqa: BLE001 - any failure to read the deck: refuse, do not go on
+                raise SisepaiError(f"the tuning deck {name} ({folder}) cannot be read to check the training data "
+                                   f"against it: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from exc
+            if not out[name]:
+                raise SisepaiError(f"the tuning deck {name} ({folder}) has no faces to check the training data against")
     return out
 
 
@@ -97,19 +105,38 @@ def tuning_faces_in(prints: dict[str, np.ndarray], tuning: dict[str, dict[str, n
 
 def refuse_tuning_faces(datasets: list[Path], tuning: dict[str, dict[str, np.ndarray]] | None = None) -> None:
     """Raise :class:`SisepaiError` when a dataset of ``datasets`` was drawn with a tuning deck's faces,
-    whatever its folder or files were called: tuning decks choose, they never train."""
-    tuning = tuning_deck_prints() if tuning is None else tuning
-    if not tuning:
-        return
+    whatever its folder or files were called: tuning decks choose, they never train.
+
+    It fails closed: a dataset whose ``dataset.json`` is missing or unreadable, one laid with a real
+    deck's faces but without their prints, or one laid with faces while no tuning deck can be
+    compared on this machine, is refused too. Generated styles alone need no check.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "dataset.json").write_text('{"deck_faces": "mine"}')
+    >>> refuse_tuning_faces([d], tuning={})
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: ... laid a real deck's faces but stores no prints of them ...
+    """
+    tuning_known = tuning_deck_prints() if tuning is None else tuning  # a tuning deck here that cannot be read raises
     for d in datasets:
         meta_file = Path(d) / "dataset.json"
-        if not meta_file.is_file():
-            continue
-        meta = json.loads(meta_file.read_text())
+        try:
+            meta = json.loads(meta_file.read_text())
+        except (OSError, ValueError) as exc:
+            raise SisepaiError(f"{d}: its dataset.json cannot be read ({type(exc).__name__}), so it cannot be "
+                               "checked against the tuning decks; generate it again with sisepai dataset generate") from exc
         prints = meta.get("deck_prints")
+        if not meta.get("deck_faces") and not prints:
+            continue  # generated styles only: no real deck's faces to check
         if not prints:
-            continue
-        found = tuning_faces_in(decode_prints(prints), tuning)
+            raise SisepaiError(f"{d} laid a real deck's faces but stores no prints of them, so it cannot be checked "
+                               "against the tuning decks; generate it again with this version")
+        if not tuning_known:
+            raise SisepaiError(f"{d} laid a real deck's faces, and no tuning deck is on this machine to check them "
+                               f"against (set SISEPAI_DECKS to the shared decks folder)")
+        found = tuning_faces_in(decode_prints(prints), tuning_known)
         if found:
             raise SisepaiError(f"{d} was drawn with the faces of a tuning deck ({', '.join(found[:3])}"
                                f"{' ...' if len(found) > 3 else ''}): tuning decks choose models, they are never trained on")

@@ -69,3 +69,35 @@ def test_training_refuses_a_dataset_drawn_with_the_tuning_deck_under_another_nam
     assert main(["train", "--data", str(tmp_path / "innocent-name"), "--only", "detector",
                  "--runs", str(tmp_path / "runs")]) == 2
     assert not (tmp_path / "runs" / "detector").exists()  # refused before any training started
+
+
+def test_the_check_fails_closed(tmp_path, monkeypatch):
+    """A dataset that cannot be checked is refused, not let through."""
+    unreadable = tmp_path / "no-meta"
+    unreadable.mkdir()
+    with pytest.raises(SisepaiError, match="dataset.json cannot be read"):
+        refuse_tuning_faces([unreadable], tuning={"deck": {}})
+    laid = tmp_path / "laid"
+    laid.mkdir()
+    (laid / "dataset.json").write_text(json.dumps({"deck_faces": "family", "deck_prints": {"GK": "AAAA"}}))
+    with pytest.raises(SisepaiError, match="no tuning deck is on this machine"):
+        refuse_tuning_faces([laid], tuning={})
+    styles = tmp_path / "styles"
+    styles.mkdir()
+    (styles / "dataset.json").write_text(json.dumps({"deck_faces": None}))
+    refuse_tuning_faces([styles], tuning={})  # generated styles only: nothing to check
+    # a tuning deck that is on this machine but cannot be read stops training
+    broken = tmp_path / "decks" / "tu-sac-scans"
+    broken.mkdir(parents=True)
+    (broken / "GK.png").write_bytes(b"not a picture")
+    monkeypatch.setenv("SISEPAI_DECKS", str(tmp_path / "decks"))
+    with pytest.raises(SisepaiError, match="cannot be read to check"):
+        refuse_tuning_faces([styles])
+
+
+def test_flat_pictures_say_they_lay_no_real_deck(tmp_path):
+    from sisepai.engine.cli import main
+
+    out = tmp_path / "flat"
+    assert main(["dataset", "flat", "--out", str(out), "--n", "2", "--workers", "1"]) == 0
+    refuse_tuning_faces([out], tuning={})
