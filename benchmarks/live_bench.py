@@ -12,7 +12,7 @@ Videos draw their decks at 1:3.3 to 1:4.5, so four seats' rows fit the table. Fo
 size: card_shown recall (card and seat within 1.5 s), false card_shown events a minute, median
 delay, wall time from start to end (model loading included) and the share of frames skipped.
 
-Environment: LIVE_SPLIT=test (default) or tune; LIVE_CARDS=10,30,60; LIVE_KINDS=design,standin,enrolled;
+Environment: LIVE_SPLIT=tune (default) or test (read only on purpose; LIVE_AGAIN=REASON to read a key again); LIVE_CARDS=10,30,60; LIVE_KINDS=design,standin,enrolled;
 LIVE_WORK=a folder that keeps enrolled readers between runs (default: the system's temp folder).
 The test split's record is written once per model version (``benchmarks/results/live_bench.json``).
 """
@@ -35,7 +35,7 @@ from sisepai.models.evaluation.live_eval import match_events
 from sisepai.models.evaluation.deck_eval import MEASURE_ENROL_STEPS
 from sisepai.models.evaluation.records import write_record
 
-SPLIT = os.environ.get("LIVE_SPLIT", "test")
+SPLIT = os.environ.get("LIVE_SPLIT", "tune")
 SEEDS = VIDEO_SEEDS[SPLIT]
 FONTS = FONT_SPLITS[SPLIT]
 SIZES = [int(x) for x in os.environ.get("LIVE_CARDS", "10,30,60").split(",")]
@@ -88,6 +88,11 @@ def videos(kind: str, cards: int):
 
 def main() -> None:
     figures: dict = {}
+    key = None
+    if SPLIT == "test" and SIZES == [10, 30, 60] and KINDS == ["design", "standin", "enrolled"]:
+        from sisepai.models.evaluation.records import begin_test
+
+        key = begin_test("live_bench", None, SEEDS, os.environ.get("LIVE_AGAIN"))
     WORK.mkdir(parents=True, exist_ok=True)
     for kind in KINDS:
         for cards in SIZES:
@@ -130,7 +135,7 @@ def main() -> None:
     name = "live_bench" if SPLIT == "test" else "live_bench_tune"
     path = write_record(name, "python benchmarks/run.py live_bench", figures, split=SPLIT,
                         options={"cards": SIZES, "kinds": KINDS, "seeds": SEEDS, "fonts": FONTS,
-                                 "enrol_steps": MEASURE_ENROL_STEPS})
+                                 "enrol_steps": MEASURE_ENROL_STEPS}, key=key, again=os.environ.get("LIVE_AGAIN"))
     print(f"live    record: {path}")
 
 

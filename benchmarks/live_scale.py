@@ -95,7 +95,7 @@ def summarise(rows: list[dict]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     from sisepai.models.evaluation.live_eval import match_events
-    from sisepai.models.evaluation.records import write_record
+    from sisepai.models.evaluation.records import add_again_option, begin_test, write_record
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--split", choices=("tune", "test"), default="tune", help="whose videos (default tune)")
@@ -104,11 +104,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "sisepai-live-scale",
                    help="where the videos are made once (default: the system's temp folder)")
     p.add_argument("--make-only", action="store_true", help="make the videos and stop (no timing: any load will do)")
+    add_again_option(p)
     args = p.parse_args(argv)
     loads = [x.strip() for x in args.load.split(",") if x.strip()]
     if not loads or any(x not in ("quiet", "busy") for x in loads):
         p.error("--load takes quiet, busy or both")
     items = plan(args.split, args.videos)
+    seeds = [item.get("seed") for item in items]
+    key = begin_test("live_scale", None, seeds, args.again) if args.split == "test" and not args.make_only else None
     folder = args.work / "videos"
     folder.mkdir(parents=True, exist_ok=True)
     made = []
@@ -142,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     name = "live_scale" if args.split == "test" else "live_scale_tune"
     path = write_record(name, f"python benchmarks/live_scale.py --split {args.split}", figures, split=args.split,
                         options={"videos": len(items), "plan": items, "loads": loads, "life": True,
-                                 "size": "1280x720", "fps": 10})
+                                 "size": "1280x720", "fps": 10, "seeds": seeds}, key=key, again=args.again)
     print(f"scale   record: {path}")
     return 0
 

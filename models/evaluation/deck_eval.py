@@ -335,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--real-scenes", type=int, default=120, help="scenes of each real tuning deck (default 120)")
     p.add_argument("--real-hand-scenes", type=int, default=100, help="finished hands of each real tuning deck (default 100)")
     p.add_argument("--only-real", action="store_true", help="measure the real tuning decks only (with --split tune)")
+    from .records import add_again_option
+
+    add_again_option(p)
     args = p.parse_args(argv)
     from ..enrolment.enrol import EnrolOptions
 
@@ -364,6 +367,15 @@ def main(argv: list[str] | None = None) -> int:
                                                                 "real_hand_scenes": args.real_hand_scenes,
                                                                 "enrol": vars(opts)})
         return 0
+    key = None
+    if args.split == "test":
+        from sisepai.datasets.splits import DECK_HAND_SEEDS, DECK_SCENE_SEEDS, FONT_SCENE_SEEDS
+
+        from .records import begin_test
+
+        name, models = _record_of("deck_eval", args.detector, args.reader)
+        seeds = {"scenes": DECK_SCENE_SEEDS["test"], "hands": DECK_HAND_SEEDS["test"], "fonts": FONT_SCENE_SEEDS["test"]}
+        key = begin_test(name, models, seeds, args.again)
     summary = run(args.work, args.split, args.scenes, opts, args.label, args.hand_scenes, args.detector, args.reader)
     if args.split == "test":
         summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, reader=args.reader)
@@ -375,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             record = write_record(name, "python -m sisepai.models.evaluation.deck_eval WORK --split test", {
                 k: v for k, v in summary.items() if k not in ("per_deck", "split", "detector")}, split="test",
-                models=models, options={"scenes": args.scenes, "hand_scenes": args.hand_scenes, "enrol": vars(opts)})
+                models=models, options={"scenes": args.scenes, "hand_scenes": args.hand_scenes, "enrol": vars(opts)},
+                key=key, again=args.again)
             if name == "deck_eval" and json.loads(record.read_text())["figures"] == json.loads(json.dumps(
                     {k: v for k, v in summary.items() if k not in ("per_deck", "split", "detector")})):
                 METRICS.write_text(json.dumps(summary, indent=1) + "\n")  # the model card's numbers: the first measurement

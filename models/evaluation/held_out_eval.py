@@ -61,16 +61,19 @@ def measure(split: str = "test") -> dict:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m sisepai.models.evaluation.held_out_eval", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--split", choices=("test", "tune"), default="test", help="whose decks (default test)")
+    p.add_argument("--split", choices=("tune", "test"), default="tune", help="whose decks (default tune; test only on purpose)")
+    from sisepai.datasets.scene import GENERATOR_VERSION
+
+    from .records import add_again_option, begin_test, write_record
+
+    add_again_option(p)
     args = p.parse_args(argv)
+    models = {"generator": GENERATOR_VERSION}
+    key = begin_test("held_out", models, None, args.again) if args.split == "test" else None
     figures = measure(args.split)
     if args.split == "test":
-        from sisepai.datasets.scene import GENERATOR_VERSION
-
-        from .records import write_record
-
         write_record("held_out", "python -m sisepai.models.evaluation.held_out_eval", figures, split="test",
-                     models={"generator": GENERATOR_VERSION})
+                     models=models, key=key, again=args.again)
     print(json.dumps(figures, indent=1))
     return 0
 

@@ -105,24 +105,29 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m sisepai.models.evaluation.paper_eval", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("work", type=Path, help="a folder for the decks' faces and scenes (kept, and reused when run again)")
-    p.add_argument("--split", choices=("test", "tune"), default="test",
-                   help="which decks, papers and scenes: test (with the defaults, writes the record) or tune (default test)")
+    p.add_argument("--split", choices=("tune", "test"), default="tune",
+                   help="which decks, papers and scenes: tune (default) or test (read only on purpose; with the defaults, writes the record)")
     p.add_argument("--scenes", type=int, default=30, help="scenes a deck, each read on both papers (default 30)")
     p.add_argument("--no-enrol", action="store_true",
                    help="only zero-shot: skip enrolling the far-paper decks (about 5 minutes a deck on 2 cores)")
+    from .records import add_again_option, at_defaults, begin_test, write_record
+
+    add_again_option(p)
     args = p.parse_args(argv)
     if args.scenes < 1:
         p.error("--scenes must be at least 1")
+    from sisepai.datasets.splits import PAPER_SEEDS
+
+    recorded = args.split == "test" and at_defaults(p, args, ("scenes", "no_enrol"))
+    key = begin_test("paper_eval", None, PAPER_SEEDS["test"], args.again) if recorded else None
     summary = run(args.work, args.split, args.scenes, enrol=not args.no_enrol)
     print(json.dumps({k: v for k, v in summary.items() if k != "per_deck"}, indent=1))
-    from .records import at_defaults, write_record
-
-    if args.split == "test" and not at_defaults(p, args, ("scenes", "no_enrol")):
+    if args.split == "test" and not recorded:
         print("not recorded: the test record is made with the default scenes, enrolment included")
-    elif args.split == "test":
+    elif recorded:
         path = write_record("paper_eval", "python -m sisepai.models.evaluation.paper_eval WORK --split test",
                             {k: v for k, v in summary.items() if k != "split"}, split="test",
-                            options={"scenes": args.scenes, "enrol": not args.no_enrol})
+                            options={"scenes": args.scenes, "enrol": not args.no_enrol}, key=key, again=args.again)
         print(f"record: {path}")
     return 0
 

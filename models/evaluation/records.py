@@ -3,9 +3,13 @@ its figures, the commit, the machine and the hashes of the models it measured, a
 rewritten. ``benchmarks/results/NAME.json``, the record a document quotes, is derived from the log
 (:func:`published`):
 
-- a **test** measurement is made once per model version: the published record is the *first* test
-  entry of its name for those models (the published number is the first, not the best); a later
-  run is kept in the log and changes nothing;
+- every new entry carries its **key**, what was measured: the models' hashes, the commit, the
+  runtime, the inference threads and the data's seeds (:func:`measurement_key`);
+- a **test** measurement is made once per key: the published record is the *first* test entry of
+  its name for the key of its latest entry (the published number is the first, not the best); a
+  later run is kept in the log and changes nothing. A test measurement for the project's records
+  needs a clean commit, and a key already measured is read again only with a reason
+  (:func:`check_test_read`, ``--again REASON``), which the entry records;
 - a benchmark or a tuning measurement publishes its latest entry.
 
 ``tests/test_records.py`` checks that every published record is what the log derives.
@@ -92,17 +96,68 @@ def read_log(folder: Path = RESULTS) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def measurement_key(models: dict, runtime: str | None = None, threads: int | None = None,
+                    seeds: object = None, commit_id: str | None = None) -> dict:
+    """What a measurement measured: the models' hashes, the commit, the runtime and inference
+    threads (by default the ones a run here would use, :mod:`sisepai.vision.recognition.runtime`)
+    and the data's seeds.
+
+    >>> k = measurement_key({"reader": "ab"}, runtime="torch", threads=1, seeds=[7100], commit_id="c0ffee")
+    >>> sorted(k), k["runtime"]
+    (['commit', 'models', 'runtime', 'seeds', 'threads'], 'torch')
+    """
+    if runtime is None or threads is None:
+        from sisepai.vision.recognition.runtime import inference_threads, resolve
+
+        runtime = resolve() if runtime is None else runtime
+        threads = inference_threads() if threads is None else threads
+    return {"models": models, "commit": commit() if commit_id is None else commit_id, "runtime": runtime,
+            "threads": threads, "seeds": json.loads(json.dumps(seeds))}
+
+
+def key_of(entry: dict) -> dict:
+    """An entry's key; an entry from before keys were kept is known by its models alone."""
+    return entry.get("key") or {"models": entry.get("models")}
+
+
 def published(name: str, entries: list[dict]) -> dict | None:
     """The record of ``name`` that the log ``entries`` publish: for a test record, the first entry
-    of the models of its latest entry (a new model version publishes its own first measurement);
-    otherwise the latest entry."""
+    of the key of its latest entry (a new key publishes its own first measurement); otherwise the
+    latest entry."""
     mine = [e for e in entries if e["name"] == name]
     if not mine:
         return None
     latest = mine[-1]
     if latest.get("split") != "test":
         return latest
-    return next(e for e in mine if e.get("split") == "test" and e.get("models") == latest.get("models"))
+    return next(e for e in mine if e.get("split") == "test" and key_of(e) == key_of(latest))
+
+
+def check_test_read(name: str, key: dict, again: str | None = None, folder: Path = RESULTS) -> None:
+    """Before reading the test split: refuse when the project's records need a clean commit and
+    this checkout is not, or when ``name`` was measured on the test split with this ``key``
+    already, unless ``again`` gives a reason; says on stderr that the test split is being read.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> key = {"models": {"reader": "a"}, "commit": "c", "runtime": "torch", "threads": 1, "seeds": [1]}
+    >>> _ = write_record("demo", "demo", {"f1": 0.9}, split="test", key=key, folder=folder)
+    >>> check_test_read("demo", key, folder=folder)
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: demo was measured on the test split with this key already ...
+    >>> check_test_read("demo", key, again="the videos were remade", folder=folder)
+    """
+    from sisepai.engine.errors import SisepaiError
+
+    if folder == RESULTS and str(key.get("commit", "")).endswith("+dirty"):
+        raise SisepaiError("a test measurement for the records needs a clean commit: commit or stash your changes first")
+    seen = [e for e in read_log(folder) if e["name"] == name and e.get("split") == "test" and key_of(e) == key]
+    if seen and not again:
+        raise SisepaiError(f"{name} was measured on the test split with this key already ({seen[0].get('date', '?')}): "
+                           "the test split is read once a key; to read it again, say why with --again REASON")
+    print(f"reading the TEST split for {name}" + (f" again ({again})" if seen else "")
+          + ": a test set read after a change is a tuning set", file=sys.stderr)
 
 
 def _append(entry: dict, folder: Path) -> None:
@@ -116,13 +171,34 @@ def _append(entry: dict, folder: Path) -> None:
         os.close(fd)
 
 
+def add_again_option(parser) -> None:
+    """``--again REASON``: read the test split again for a key already measured, saying why."""
+    parser.add_argument("--again", metavar="REASON", default=None,
+                        help="measure the test split again for a key already in the log, and record why")
+
+
+def begin_test(name: str, models: dict | None, seeds: object, again: str | None) -> dict:
+    """The key of a test measurement about to start (:func:`measurement_key`), checked first
+    (:func:`check_test_read`): call it before reading any test data."""
+    key = measurement_key(shipped_models() if models is None else models, seeds=seeds)
+    check_test_read(name, key, again)
+    return key
+
+
 def write_record(name: str, command: str, figures: dict, split: str | None = None, models: dict | None = None,
-                 options: dict | None = None, note: str | None = None, folder: Path = RESULTS) -> Path:
-    """Append a measurement to the log and publish ``folder/NAME.json`` from it (see the module)."""
+                 options: dict | None = None, note: str | None = None, folder: Path = RESULTS,
+                 key: dict | None = None, again: str | None = None) -> Path:
+    """Append a measurement to the log and publish ``folder/NAME.json`` from it (see the module).
+    ``key`` is what was measured (:func:`measurement_key`; by default the models, this commit, the
+    runtime and threads a run here uses, and ``options["seeds"]``); ``again``, the reason a test key
+    was measured again."""
     models = shipped_models() if models is None else models
+    key = key or measurement_key(models, seeds=(options or {}).get("seeds"))
     entry = {"name": name, "command": command, "split": split, "date": time.strftime("%Y-%m-%d"),
-             "commit": commit(), "machine": machine(note), "models": models, "options": options or {},
-             "figures": json.loads(json.dumps(figures))}
+             "commit": key.get("commit", commit()), "machine": machine(note), "models": models,
+             "options": options or {}, "key": key, "figures": json.loads(json.dumps(figures))}
+    if again:
+        entry["again"] = again
     _append(entry, folder)
     record = published(name, read_log(folder))
     path = folder / f"{name}.json"
