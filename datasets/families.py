@@ -3,9 +3,9 @@
 A printed training deck (:mod:`.printed`) belongs to one family with :data:`FAMILY_SHARE`'s chance.
 A family sets what its printings share, and :func:`draw_face_family` paints what a plain face lacks:
 
-- ``vietnamese`` (Tứ Sắc, Cantonese See Sek): a thin or seal-like script well inside the card, a
-  small word (福 祿 壽 …) between the two ends, an inner frame, the far end printed turned; cards
-  about 1:3.2, soft papers;
+- ``vietnamese`` (Tứ Sắc, Cantonese See Sek): a book, seal or rounded script of any size well
+  inside the card, often a small word (福 祿 壽 …) between the two ends, often an inner frame, the
+  far end printed turned; cards 1:2.9-1:4.2, soft papers;
 - ``taiwanese`` (四色牌, 九支仔): heavy square glyphs that fill the card's width; black bars along
   both long edges with small light ornaments in them; a coin (a ring with a square hole) on the
   Generals; red ink on the yellow and red suits; an orange "red" suit; short cards, 1:2.8-1:3.6;
@@ -87,10 +87,13 @@ def draw_family(rng: np.random.Generator, name: str | None = None) -> dict:
     out = {"name": name, "papers": papers, "red_ink": {"suits": "", "colour": red}, "edge_bars": 0.0,
            "bar_ornament": None, "inner_frame": 0.0, "script": None, "brush": 0.0, "middle": None}
     if name == "vietnamese":
-        out.update(aspect=rng.uniform(3.0, 3.6), corner=rng.uniform(0.06, 0.16), char_scale=rng.uniform(0.52, 0.7),
-                   char_offset=rng.uniform(0.52, 0.62), stroke=int(rng.choice([-1, 0, 0])),
-                   script=str(rng.choice(["seal", "round", "seal"])) if rng.random() < 0.8 else None,
-                   inner_frame=rng.uniform(0.05, 0.11), middle="word")
+        # drawn wide, so that the real tuning deck (the printing this family was first drawn from:
+        # seal script, an inner frame, 1:3.2) is one point inside the family, not its centre
+        out.update(aspect=rng.uniform(2.9, 4.2), corner=rng.uniform(0.04, 0.18), char_scale=rng.uniform(0.45, 0.85),
+                   char_offset=rng.uniform(0.5, 0.64), stroke=int(rng.choice([-1, 0, 0, 1])),
+                   script=str(rng.choice(["seal", "round"])) if rng.random() < 0.5 else None,
+                   inner_frame=rng.uniform(0.04, 0.12) if rng.random() < 0.6 else 0.0,
+                   middle="word" if rng.random() < 0.7 else None)
         if rng.random() < 0.3:
             out["red_ink"]["suits"] = "YR"
     elif name == "taiwanese":
