@@ -42,6 +42,9 @@ def from_ultralytics(result) -> Boxes:
                  obb.cls.cpu().numpy().astype(np.int64))
 
 
+DIRECT_RUNTIMES = ("openvino",)
+"""Runtimes whose export is called directly (:mod:`.direct`), not through ultralytics' predictor."""
+
 AGNOSTIC_NMS = True
 """One NMS over every class of outline, so one outline is one part: a face-down pile card also
 taken for a face-up card (read as a joker with a plain face) is kept only as what the detector is
@@ -62,6 +65,9 @@ class Detector:
         """Where the network runs (:mod:`.runtime`): ``torch``, ``openvino``, ``onnx`` or ``openvino-int8``."""
         self.exported = exported
         """The file or folder the network was loaded from (:func:`.runtime.exported_detector`)."""
+        self.direct = None
+        """The exported network called without ultralytics' predictor (:mod:`.direct`), where the
+        runtime has such a path; the same boxes."""
 
     @classmethod
     def load(cls, weights: str | Path = DEFAULT_WEIGHTS, runtime: str | None = None, **kwargs) -> "Detector":
@@ -87,7 +93,11 @@ class Detector:
             chosen, exported = "torch", path
         det = cls(yolo()(str(exported), task="obb"), runtime=chosen, exported=exported, **kwargs)
         near_nms()  # the same boxes, the overlaps of far-apart boxes not worked out (obb_nms)
-        det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the predictor up now, not on the first frame
+        if chosen in DIRECT_RUNTIMES:
+            from sisepai.vision.recognition.direct import DirectOpenVINO
+
+            det.direct = DirectOpenVINO(exported, imgsz, inference_threads())
+        det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the network up now, not on the first frame
         det.set_threads(inference_threads())  # a core left for the rest of a busy machine
         return det
 
@@ -95,6 +105,10 @@ class Detector:
         """Run on at most ``threads`` threads (:func:`~sisepai.vision.recognition.runtime.limit_threads`)."""
         from sisepai.vision.recognition.runtime import limit_threads
 
+        if self.direct is not None:
+            if self.direct.threads != threads:
+                self.direct.set_threads(threads)
+            return
         limit_threads(self.model, threads, self.exported)
 
     def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:
@@ -104,10 +118,13 @@ class Detector:
             return []
         portrait = [im.shape[0] > im.shape[1] for im in images_bgr]
         views = [cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE) if turn else im for im, turn in zip(images_bgr, portrait)]
-        results = self.model.predict(views, imgsz=self.imgsz, conf=self.conf, iou=self.iou,
-                                     verbose=False, device="cpu",
-                                     agnostic_nms=self.agnostic)
-        boxes = [from_ultralytics(r) for r in results]
+        if self.direct is not None:
+            boxes = [Boxes(*self.direct.detect_one(v, self.conf, self.iou, self.agnostic)) for v in views]
+        else:
+            results = self.model.predict(views, imgsz=self.imgsz, conf=self.conf, iou=self.iou,
+                                         verbose=False, device="cpu",
+                                         agnostic_nms=self.agnostic)
+            boxes = [from_ultralytics(r) for r in results]
         for b, im, turn in zip(boxes, images_bgr, portrait):
             if turn:
                 b.polygons = unturn_quarter(b.polygons, im.shape[0])

@@ -72,7 +72,7 @@ def test_a_failed_export_falls_back_to_pytorch_unless_the_runtime_was_named(monk
 @pytest.mark.skipif(not runtime.installed("openvino"), reason="OpenVINO is not installed")
 def test_openvino_runs_on_the_inference_threads_in_32_bit(monkeypatch):
     monkeypatch.setenv(runtime.THREADS_ENV, "1")
-    compiled = Detector.load(runtime="openvino").model.predictor.model.backend.ov_compiled_model
+    compiled = Detector.load(runtime="openvino").direct.compiled  # the network the detector calls
     assert compiled.get_property("INFERENCE_NUM_THREADS") == 1
     assert str(compiled.get_property("INFERENCE_PRECISION_HINT")) in ("<Type: 'float32'>", "f32")
 
