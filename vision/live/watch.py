@@ -52,8 +52,11 @@ def watch(src, session, out: IO[str] = sys.stdout, as_json: bool = False, speak:
         show = False
     n_events = 0
     t0 = time.perf_counter()
+    follower = _thread_follower(session)
     try:
         for t, frame in src:
+            if follower is not None:
+                follower.tick()
             _, events, seen = session.step(frame, t, getattr(src, "skipped", 0), getattr(src, "behind", 0.0))
             for ev in events:
                 n_events += 1
@@ -81,6 +84,18 @@ def watch(src, session, out: IO[str] = sys.stdout, as_json: bool = False, speak:
             "steady": session.frames - session.looked, "skipped": skipped,
             "behind": round(session.behind, 3), "events": n_events, "seconds": time.perf_counter() - t0,
             "parts": {k: round(v, 2) for k, v in session.seconds.items()}}
+
+
+def _thread_follower(session):
+    """A :class:`~sisepai.vision.recognition.runtime.ThreadFollower` for the session's detector, so
+    a long watch takes a second core when the machine frees it and gives it back when another
+    program wants it; None for a session without one (a test's stand-in)."""
+    detector = getattr(getattr(session, "recognizer", None), "detector", None)
+    if detector is None or getattr(detector, "threads", None) is None:
+        return None
+    from sisepai.vision.recognition.runtime import ThreadFollower
+
+    return ThreadFollower(detector.set_threads, detector.threads)
 
 
 KEEPS_UP_BELOW = 0.1

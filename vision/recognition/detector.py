@@ -65,6 +65,8 @@ class Detector:
         """Where the network runs (:mod:`.runtime`): ``torch``, ``openvino``, ``onnx`` or ``openvino-int8``."""
         self.exported = exported
         """The file or folder the network was loaded from (:func:`.runtime.exported_detector`)."""
+        self.threads: int | None = None
+        """The inference threads set last (:meth:`set_threads`)."""
         self.direct = None
         """The exported network called without ultralytics' predictor (:mod:`.direct`), where the
         runtime has such a path; the same boxes."""
@@ -91,21 +93,27 @@ class Detector:
             print(f"sisepai: the {chosen} export of the detector failed ({str(exc).splitlines()[0][:160]}); "
                   "running it in PyTorch", file=sys.stderr)
             chosen, exported = "torch", path
+        threads = inference_threads()
         det = cls(yolo()(str(exported), task="obb"), runtime=chosen, exported=exported, **kwargs)
         near_nms()  # the same boxes, the overlaps of far-apart boxes not worked out (obb_nms)
         if chosen in DIRECT_RUNTIMES:
             from sisepai.vision.recognition.direct import DirectOpenVINO
 
-            det.direct = DirectOpenVINO(exported, imgsz, inference_threads())
+            det.direct = DirectOpenVINO(exported, imgsz, threads)
         det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the network up now, not on the first frame
-        det.set_threads(inference_threads())  # a core left for the rest of a busy machine
+        det.set_threads(threads)  # the cores other programs leave free
         return det
 
     def set_threads(self, threads: int) -> None:
-        """Run on at most ``threads`` threads (:func:`~sisepai.vision.recognition.runtime.limit_threads`)."""
+        """Run on at most ``threads`` threads (:func:`~sisepai.vision.recognition.runtime.limit_threads`),
+        PyTorch's too (the reader's)."""
         from sisepai.vision.recognition.runtime import limit_threads
 
+        self.threads = threads
         if self.direct is not None:
+            import torch
+
+            torch.set_num_threads(threads)
             if self.direct.threads != threads:
                 self.direct.set_threads(threads)
             return

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import time
 import shutil
 import tempfile
 import warnings
@@ -48,16 +49,13 @@ THREADS_ENV = "SISEPAI_THREADS"
 """How many threads inference uses, whatever the runtime (a whole number of at least 1)."""
 
 
-def inference_threads(setting: str | None = None, cores: int | None = None) -> int:
+def inference_threads(setting: str | None = None, cores: int | None = None, others: float | None = None) -> int:
     """The threads inference uses (PyTorch's, OpenVINO's or ONNX Runtime's): ``SISEPAI_THREADS``
-    when set, else one fewer than the cores (at least one, at most eight). A player's machine is
-    always busy with something: on 2 cores with both busy, PyTorch on two threads took 662 ms to
-    detect a frame against one's 147, and ``watch`` found 17 of 28 cards against 26; OpenVINO on
-    two threads took 236 ms against one's 125 (``benchmarks/busy_bench.py``, each run in
-    ``benchmarks/results/log.jsonl``). Quiet, one thread costs about 20 ms a looked-at frame.
+    when set, else as many as the cores other programs leave free (:func:`threads_for_load`;
+    ``others``: how many cores they keep busy, measured now with :class:`CoreShare` when not given).
 
-    >>> inference_threads(cores=2), inference_threads(cores=16), inference_threads("3", cores=2)
-    (1, 8, 3)
+    >>> inference_threads(cores=2, others=0.0), inference_threads(cores=2, others=1.0), inference_threads("3", cores=2)
+    (2, 1, 3)
     >>> inference_threads("none", cores=2)
     Traceback (most recent call last):
     ...
@@ -68,8 +66,89 @@ def inference_threads(setting: str | None = None, cores: int | None = None) -> i
         if not setting.strip().isdigit() or int(setting) < 1:
             raise SisepaiError(f"{THREADS_ENV} must be a whole number of at least 1, not {setting[:12]!r}")
         return int(setting)
-    cores = cores or os.cpu_count() or 1
-    return max(1, min(8, cores - 1))
+    cores = cores or _cores()
+    if others is None:
+        others = CoreShare().others(wait=STARTUP_SAMPLE_S)
+    return threads_for_load(cores, others)
+
+
+def threads_for_load(cores: int, others: float) -> int:
+    """Inference threads for a machine of ``cores`` cores of which other programs keep ``others``
+    busy: every core they leave (a core counted busy from 0.5 of it on), at least one, at most
+    eight. A player's machine is often busy with something: on 2 cores with both busy, PyTorch on
+    two threads took 662 ms to detect a frame against one's 147, OpenVINO 211 ms against 105
+    (``benchmarks/busy_bench.py``); on a quiet machine two threads are 1.5x as fast as one.
+
+    >>> threads_for_load(2, 0.1), threads_for_load(2, 0.7), threads_for_load(2, 2.0), threads_for_load(16, 0.0)
+    (2, 1, 1, 8)
+    """
+    return max(1, min(8, cores - int(round(max(others, 0.0) + 1e-9))))
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+STARTUP_SAMPLE_S = 0.25
+"""How long a run looks at the machine's load before it chooses its threads."""
+FOLLOW_EVERY_S = 3.0
+"""How often a long run (``watch``) looks at the load again (:class:`ThreadFollower`)."""
+
+
+class CoreShare:
+    """How many cores other programs keep busy: the whole machine's busy time (``/proc/stat``) less
+    this process's own (``/proc/self/stat``), between two looks. Where ``/proc`` is missing (not
+    Linux) it says one core, the old default of leaving one free."""
+
+    def __init__(self) -> None:
+        self._last = self._sample()
+
+    @staticmethod
+    def _sample() -> tuple[float, float, float] | None:
+        try:
+            with open("/proc/stat") as f:
+                fields = [float(x) for x in f.readline().split()[1:]]
+            with open("/proc/self/stat") as f:
+                mine = f.read().rsplit(")", 1)[1].split()
+        except (OSError, ValueError, IndexError):
+            return None
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+        return sum(fields), sum(fields) - idle, float(mine[11]) + float(mine[12])  # total, busy, own utime+stime
+
+    def others(self, wait: float = 0.0) -> float:
+        """Cores kept busy by other programs since the last look (after waiting ``wait`` seconds)."""
+        if wait:
+            time.sleep(wait)
+        now = self._sample()
+        last, self._last = self._last, now
+        if now is None or last is None or now[0] <= last[0]:
+            return 1.0
+        total, busy, own = (a - b for a, b in zip(now, last))
+        cores = _cores()
+        return max(0.0, (busy - own) / total * cores)
+
+
+class ThreadFollower:
+    """Follows the machine's load in a long run: every :data:`FOLLOW_EVERY_S` seconds it looks at
+    what other programs use and, when the threads that leaves differ, gives them to ``apply`` (a
+    detector's ``set_threads``). ``SISEPAI_THREADS`` fixes the threads and turns it off."""
+
+    def __init__(self, apply, threads: int, every: float = FOLLOW_EVERY_S, clock=time.monotonic) -> None:
+        self.apply, self.threads, self.every, self.clock = apply, threads, every, clock
+        self.share = CoreShare()
+        self.next = clock() + every
+        self.fixed = bool(os.environ.get(THREADS_ENV))
+
+    def tick(self) -> int:
+        """Look again when it is time; the threads in use."""
+        if self.fixed or self.clock() < self.next:
+            return self.threads
+        self.next = self.clock() + self.every
+        wanted = threads_for_load(_cores(), self.share.others())
+        if wanted != self.threads:
+            self.apply(wanted)
+            self.threads = wanted
+        return self.threads
 
 
 def installed(runtime: str) -> bool:

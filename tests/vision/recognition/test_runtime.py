@@ -102,3 +102,43 @@ def test_the_shipped_8_bit_detector_finds_the_outlines_the_32_bit_one_does():
     centres = small.polygons.mean(1)
     near = [np.linalg.norm(centres - c, axis=1).min() < 4 for c in full.polygons.mean(1)]
     assert abs(len(small) - len(full)) <= 1 and sum(near) >= len(near) - 1
+
+
+def test_threads_follow_the_machines_load(monkeypatch):
+    """A quiet two-core machine gets both cores; when another program takes one, inference gives it
+    back at the next look, and takes it again once it is free. Looks are counted on a fake clock."""
+    monkeypatch.delenv(runtime.THREADS_ENV, raising=False)
+    monkeypatch.setattr(runtime, "_cores", lambda: 2)
+    load = {"others": 0.0}
+    monkeypatch.setattr(runtime.CoreShare, "others", lambda self, wait=0.0: load["others"])
+    now = {"t": 0.0}
+    applied = []
+    assert runtime.inference_threads() == 2
+    follower = runtime.ThreadFollower(applied.append, 2, every=3.0, clock=lambda: now["t"])
+    load["others"] = 1.0  # another program takes a core
+    now["t"] = 1.0
+    assert follower.tick() == 2 and applied == []  # not time to look yet
+    now["t"] = 3.5
+    assert follower.tick() == 1 and applied == [1]
+    load["others"] = 0.1
+    now["t"] = 7.0
+    assert follower.tick() == 2 and applied == [1, 2]
+    monkeypatch.setenv(runtime.THREADS_ENV, "1")  # a fixed setting is never changed
+    fixed = runtime.ThreadFollower(applied.append, 1, every=0.0, clock=lambda: now["t"])
+    assert fixed.tick() == 1 and applied == [1, 2]
+
+
+def test_the_core_share_measures_a_busy_program():
+    import subprocess
+    import sys
+
+    share = runtime.CoreShare()
+    share.others(wait=0.3)
+    loop = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        share.others(wait=0.5)  # from the start of the loop
+        busy = share.others(wait=1.0)
+    finally:
+        loop.kill()
+        loop.wait()
+    assert busy >= 0.6, busy  # at least most of a core, whatever else this machine runs
