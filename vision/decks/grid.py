@@ -492,7 +492,54 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
         return face_rgb
     card = straighten_card(bgr, boxes[0])
     margin = border_colour(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), 3)
+    bars = printed_bars(face_rgb.shape[:2], card.shape[:2], margin)
+    if bars:  # the paper between a face's black bars: the card is wider by the bars
+        return straighten_card(bgr, widened(np.float32(boxes[0]), bars))
     card_lab = cv2.cvtColor(card, cv2.COLOR_RGB2LAB).astype(np.float32)
     k = max(2, min(card.shape[:2]) // 12)
     edge = np.median(np.concatenate([card_lab[k:2 * k].reshape(-1, 3), card_lab[-2 * k:-k].reshape(-1, 3)]), axis=0)
     return card if float(np.linalg.norm(edge - margin)) >= min_contrast else face_rgb
+
+
+DARK_MARGIN = 45.0
+"""A margin darker than this (CIELAB L*, 0-255 as OpenCV gives it) cannot be told from printed
+black ink by its colour."""
+
+
+def printed_bars(scan_hw: tuple[int, int], card_hw: tuple[int, int], margin_lab: np.ndarray) -> float:
+    """How much wider than ``card_hw`` the face is (pixels, both bars together) when a cut would take
+    printed bars off it; 0 when it would not. On a dark bed (or a scan with a dark border) a face's
+    black bars along its long edges merge with the margin, and the card found is the paper between
+    them: more is then cut from the long sides than from the ends, where a bed's margin is about
+    even all round. The face is taken as wide as that even margin leaves it.
+
+    >>> dark = np.float32([20, 128, 128])
+    >>> printed_bars((433, 126), (426, 95), dark)  # 31 px off the sides, 7 off the ends: 24 px of bars
+    24.0
+    >>> printed_bars((487, 180), (426, 119), dark)  # a bed even all round: no bars
+    0.0
+    >>> printed_bars((433, 126), (426, 95), np.float32([240, 128, 128]))  # a light bed is never ink
+    0.0
+    """
+    if float(margin_lab[0]) > DARK_MARGIN:
+        return 0.0
+    (sh, sw), (ch, cw) = sorted(scan_hw, reverse=True), sorted(card_hw, reverse=True)  # long side first
+    extra = float((sw - cw) - max(sh - ch, 0))
+    return extra if extra > max(4.0, 0.06 * cw) else 0.0
+
+
+def widened(box: np.ndarray, extra: float) -> np.ndarray:
+    """``box`` (4 corners) made ``extra`` pixels wider across its short side, about its centre.
+
+    >>> widened(np.float32([[10, 0], [30, 0], [30, 100], [10, 100]]), 10).round(1).tolist()
+    [[5.0, 0.0], [35.0, 0.0], [35.0, 100.0], [5.0, 100.0]]
+    """
+    (cx, cy), (w, h), angle = cv2.minAreaRect(np.float32(box))
+    if w < h:
+        w += extra
+    else:
+        h += extra
+    out = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
+    # the same corner order as the box given: each new corner next to its old one
+    order = [int(np.argmin(np.linalg.norm(out - p, axis=1))) for p in np.float32(box)]
+    return out[order]

@@ -208,3 +208,33 @@ def test_the_real_tuning_decks_faces_stay_as_they_were_scanned():
         pytest.skip("the real tuning deck is not on this machine")
     for code, face in DeckFaces.load(folder).faces.items():
         assert trim_face(face).shape == face.shape, code
+
+
+def _face_with_bars(aspect: float, bars: float, width: int = 120) -> np.ndarray:
+    """A face printed with black bars along both long edges (a Taiwanese-style printing)."""
+    import cv2
+
+    h = int(width * aspect)
+    face = np.full((h, width, 3), (235, 200, 60), np.uint8)
+    b = int(width * bars)
+    face[:, :b] = 20
+    face[:, width - b:] = 20
+    for y in (int(width * 0.9), h - int(width * 0.3)):
+        cv2.putText(face, "K", (width // 4, y), cv2.FONT_HERSHEY_SIMPLEX, 2.5, (200, 30, 30), 8)
+    return face
+
+
+@pytest.mark.parametrize("aspect", [3.5, 6.0])
+@pytest.mark.parametrize("bars", [0.0, 0.06, 0.12])
+@pytest.mark.parametrize("bed,margin", [(None, 0), (245, 3), (245, 30), (30, 3), (30, 30), (10, 8)])
+def test_trimming_keeps_printed_bars_and_the_scans_own_proportions(aspect, bars, bed, margin):
+    """Only plain bed is cut: a face with black bars along its long edges, cut to its edges or on
+    a light or dark bed (where the bars merge with the margin), keeps at least 97% of its width,
+    and so the face's proportions are the scan's own, at 1:3.5 and 1:6 alike."""
+    from sisepai.vision.decks.grid import trim_face
+
+    face = _face_with_bars(aspect, bars)
+    scan = face if bed is None else np.pad(face, ((margin, margin), (margin, margin), (0, 0)), constant_values=bed)
+    cut = trim_face(scan)
+    assert cut.shape[1] >= 0.97 * face.shape[1], (cut.shape, face.shape)
+    assert abs(cut.shape[0] / cut.shape[1] - aspect) < 0.05 * aspect
