@@ -131,7 +131,10 @@ def load_source(sources: list[str], as_cut: bool = False):
         from sisepai.vision.decks.grid import trim_face
 
         # a scan with a margin of scanner bed is cut to the card; a face cut to its edges stays
-        return DeckFaces({code: trim_face(read_face(path)) for code, path in find_face_files(paths[0]).items()})
+        given = {code: read_face(path) for code, path in find_face_files(paths[0]).items()}
+        deck = DeckFaces({code: trim_face(face) for code, face in given.items()})
+        deck.as_given = DeckFaces(given)  # what the self-check reads
+        return deck
     if any(p.is_dir() for p in paths):
         raise DeckError("give one folder of face images, or one or more grid photos, not both")
     return DeckFaces(cut_photos(paths))
@@ -238,6 +241,7 @@ def enrol(name: str, deck, opts=None, progress=None, force: bool = False, detect
                     "aspect": round(deck.aspect, 2), "has_joker": deck.has_joker,
                     "enrol_seconds": round(time.perf_counter() - t0, 1), "peak_memory_mb": peak_memory_mb(),
                     "reading_before": report["held_aside_before"], "reading_after": report["held_aside_after"],
+                    "held_aside": report["held_aside"],
                     "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
                                                           "replay_crops", "crop_seconds", "options")}}
             if detector_report:
@@ -351,8 +355,13 @@ def _add(args) -> int:
           f"{', with a joker' if deck.has_joker else ', no joker face'}; adapting the reader", file=sys.stderr)
     info = enrol(args.name, deck, opts, _progress(args.progress), force=args.force, detector_opts=detector_opts)
     before, after = info["reading_before"]["accuracy"], info["reading_after"]["accuracy"]
+    aside = info.get("held_aside", {})
+    cut = aside.get("faces_cut_by_enrolment") or []
     print(f"enrolled {args.name} in {info['enrol_seconds'] / 60:.1f} min: its card ends read {before:.1%} -> "
-          f"{after:.1%} on scenes kept aside; check the faces with: sisepai deck show {args.name}")
+          f"{after:.1%} on {len(aside.get('scenes', [])) or 'the'} scenes kept aside and never trained on, laid with "
+          f"the faces {aside.get('faces', 'as enrolled')}"
+          + (f" ({len(cut)} faces had a scanner bed cut off: {' '.join(cut[:8])}{' ...' if len(cut) > 8 else ''})" if cut else "")
+          + f"; check the faces with: sisepai deck show {args.name}")
     if info.get("detector_adaptation"):
         print(f"its own detector was adapted over {info['detector_adaptation']['image_steps']} image-steps")
     return 0

@@ -79,12 +79,23 @@ def time_left(done: int, total: int, elapsed: float) -> str:
 # --- crops --------------------------------------------------------------------------------------
 
 _DECK: DeckFaces | None = None
+_GIVEN: DeckFaces | None = None
 
 
-def _init_worker(deck: DeckFaces | None) -> None:
-    global _DECK
-    _DECK = deck
+def _init_worker(deck: DeckFaces | None, given: DeckFaces | None = None) -> None:
+    global _DECK, _GIVEN
+    _DECK, _GIVEN = deck, given or deck
     cv2.setNumThreads(1)
+
+
+def held_aside(scenes: int) -> list[int]:
+    """The deck scenes an enrolment keeps aside to measure itself on, never trained on: the last
+    tenth (at least one).
+
+    >>> held_aside(40)
+    [36, 37, 38, 39]
+    """
+    return list(range(scenes - max(1, scenes // 10), scenes))
 
 
 def scene_crops(seed: int, index: int, deck: DeckFaces | None, none_per_scene: int = 4) -> tuple[np.ndarray, np.ndarray]:
@@ -118,17 +129,21 @@ def scene_crops(seed: int, index: int, deck: DeckFaces | None, none_per_scene: i
             np.asarray(labels, np.int64))
 
 
-def _crops_job(job: tuple[int, int, bool, int]) -> tuple[np.ndarray, np.ndarray]:
-    seed, index, use_deck, none = job
-    return scene_crops(seed, index, _DECK if use_deck else None, none)
+def _crops_job(job: tuple[int, int, str, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, index, faces, none = job
+    return scene_crops(seed, index, {"deck": _DECK, "given": _GIVEN}.get(faces), none)
 
 
 def make_crops(deck: DeckFaces, opts: EnrolOptions, progress: Progress = _quiet, span: tuple[float, float] = (0, 1)
                ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The deck's training and held-aside crops and the replay crops, made on ``opts.workers``
-    processes: ``{"deck": ..., "deck_val": ..., "replay": ...}``."""
-    jobs = [(opts.seed, i, True, opts.none_per_scene) for i in range(opts.scenes)]
-    jobs += [(opts.seed + 1, i, False, opts.none_per_scene) for i in range(opts.replay_scenes)]
+    processes: ``{"deck": ..., "deck_val": ..., "replay": ...}``. The held-aside scenes (the last
+    tenth, :func:`held_aside`) lay the deck's faces as given (``deck.as_given``, before enrolment cut
+    them), so the self-check reads what the player gave, not enrolment's own cut."""
+    aside = set(held_aside(opts.scenes))
+    jobs = [(opts.seed, i, "given" if i in aside else "deck", opts.none_per_scene) for i in range(opts.scenes)]
+    jobs += [(opts.seed + 1, i, "styles", opts.none_per_scene) for i in range(opts.replay_scenes)]
+    given = getattr(deck, "as_given", None)
     results = []
     t0 = time.perf_counter()
 
@@ -142,16 +157,16 @@ def make_crops(deck: DeckFaces, opts: EnrolOptions, progress: Progress = _quiet,
 
         # spawned, not forked: the parent has used OpenCV (cutting and trimming the faces), and a
         # fork taken then can leave a worker waiting for ever on a lock of OpenCV's thread pool
-        with worker_pool(opts.workers, _init_worker, (deck,)) as pool:
+        with worker_pool(opts.workers, _init_worker, (deck, given)) as pool:
             for k, r in enumerate(pool.map(_crops_job, jobs, chunksize=4)):
                 results.append(r)
                 say(k)
     else:
-        _init_worker(deck)
+        _init_worker(deck, given)
         for k, job in enumerate(jobs):
             results.append(_crops_job(job))
             say(k)
-    n_val = max(1, opts.scenes // 10)
+    n_val = len(aside)
 
     def join(parts):
         parts = [p for p in parts if len(p[0])]
@@ -289,7 +304,12 @@ def adapt_reader(deck: DeckFaces, base: Path, out: Path, opts: EnrolOptions | No
     model, report = fine_tune(base, crops, opts, progress, (0.35, 0.97))
     save_reader(model, out, crops, report["arch"], report, opts.seed)
     progress(1.0, "saved")
-    return {**report, "crop_seconds": round(made - t0, 1), "options": asdict(opts)}
+    given = getattr(deck, "as_given", None)
+    cut = sorted(c for c in deck.faces if given is not None and given.faces[c].shape != deck.faces[c].shape)
+    aside = {"scenes": held_aside(opts.scenes), "seed": opts.seed, "never_trained_on": True,
+             "faces": "as given" if given is not None else "as enrolled",
+             "faces_cut_by_enrolment": cut}
+    return {**report, "held_aside": aside, "crop_seconds": round(made - t0, 1), "options": asdict(opts)}
 
 
 def peak_memory_mb() -> float:

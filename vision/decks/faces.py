@@ -107,6 +107,8 @@ class DeckFaces:
                 raise DeckError(f"{code}: a {w}x{h} picture is not one long, narrow card "
                                 f"(height over width {h / w:.1f}; cards are {ASPECT_RANGE[0]:g} to {ASPECT_RANGE[1]:g})")
         self.aspect = float(np.median([img.shape[0] / img.shape[1] for img in self.faces.values()]))
+        self.as_given: "DeckFaces | None" = None
+        """The faces as the player gave them, before enrolment cut a scanner bed off them (None: these are)."""
 
     @classmethod
     def load(cls, folder: str | Path) -> "DeckFaces":

@@ -47,7 +47,10 @@ def test_enrolment_writes_a_whole_deck(enrolled):
     assert sorted(info) == sorted(DECK_FIELDS)  # only what is read after enrolment
     # the adapted reader reads the deck's own scenes kept aside better: measured 65.8% -> 75.6% (41 ends)
     assert info["reading_after"]["accuracy"] >= info["reading_before"]["accuracy"] + 0.05
-    assert "enrolled tiny" in r.stdout
+    # measured on the scenes kept aside, never trained on, laid with the faces as the player gave them
+    assert info["held_aside"]["faces"] == "as given" and info["held_aside"]["never_trained_on"]
+    assert info["held_aside"]["scenes"] == [11] and info["held_aside"]["faces_cut_by_enrolment"] == []
+    assert "enrolled tiny" in r.stdout and "never trained on" in r.stdout
     assert not [p for p in (home / "decks").iterdir() if p.name.startswith(".")]  # nothing half-built
 
 

@@ -57,3 +57,22 @@ def test_enrolment_runs_its_steps_whatever_the_clock_says(monkeypatch):
     busy, _ = tuned(500.0)  # every step 500 times slower
     assert all(torch.equal(quiet[k], busy[k]) for k in quiet)
     assert "left" in said[0] and "left" not in said[-1]  # the last step has nothing left
+
+
+def test_the_scenes_kept_aside_lay_the_faces_as_given():
+    """The self-check reads the deck the player gave, not enrolment's own cut: a face that
+    enrolment cut (here: made narrower, as a cut taking off printed bars would) is laid whole in
+    the scenes kept aside, and cut in the scenes trained on."""
+    from sisepai.models.enrolment.enrol import held_aside
+    from sisepai.vision.decks.faces import DeckFaces
+
+    given = standin_deck(1, "tune", width=60)
+    cut = DeckFaces({code: face[:, 6:-6] for code, face in given.faces.items()})
+    cut.as_given = given
+    opts = EnrolOptions(scenes=10, replay_scenes=1, workers=1)
+    crops = make_crops(cut, opts)
+    assert held_aside(opts.scenes) == [9]
+    _, aside_labels = scene_crops(opts.seed, 9, given, opts.none_per_scene)
+    assert np.array_equal(crops["deck_val"][1], aside_labels)
+    aside_as_cut, _ = scene_crops(opts.seed, 9, cut, opts.none_per_scene)
+    assert not np.array_equal(crops["deck_val"][0], aside_as_cut[:len(crops["deck_val"][0])])
