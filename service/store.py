@@ -64,6 +64,11 @@ MIGRATIONS = [
             SELECT d.room, p.payer, -p.amount FROM payments p JOIN deals d ON d.id = p.deal_id) moves
         GROUP BY room, player;
     """,
+    # 5: deal ids are never given twice: the last one given, whatever was undone since
+    """
+    CREATE TABLE deal_ids (last BIGINT NOT NULL);
+    INSERT INTO deal_ids (last) SELECT coalesce(max(id), 0) FROM deals;
+    """,
 ]
 
 DEFAULT_TABLE = "main"
@@ -90,6 +95,10 @@ def check_table_name(name: str) -> str:
 
 class UnknownTable(SisepaiError):
     """A table (room) the ledger does not have (answered 404)."""
+
+
+class NotLastDeal(SisepaiError):
+    """An undo that names a deal which is no longer its table's last (answered 409)."""
 
 
 class Ledger:
@@ -164,8 +173,21 @@ class Ledger:
         return {"id": deal_id, "table": table, "winner": winner, "points": points,
                 "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]}
 
-    def undo(self, table: str = DEFAULT_TABLE) -> dict | None:
-        """Remove the last deal of ``table`` (and its payments); ``None`` if that table has none."""
+    def undo(self, table: str = DEFAULT_TABLE, deal: int | None = None) -> dict | None:
+        """Remove the last deal of ``table`` (and its payments); ``None`` if that table has none.
+        ``deal`` names the deal the user means to remove: when another deal has become the last
+        since (another client recorded one), nothing is removed and :class:`NotLastDeal` says so.
+
+        >>> store = Ledger(":memory:")
+        >>> first = store.add_deal("Ann", 5, ["Ann", "Bo"])["id"]
+        >>> second = store.add_deal("Bo", 7, ["Ann", "Bo"])["id"]
+        >>> store.undo(deal=first)
+        Traceback (most recent call last):
+        ...
+        sisepai.service.store.NotLastDeal: deal #1 is not the last deal of table 'main' (#2 is): nothing was undone
+        >>> store.undo(deal=second)["id"], store.add_deal("Ann", 3, ["Ann", "Bo"])["id"]  # an id is never given twice
+        (2, 3)
+        """
         table = check_table_name(table)
         with self.db.transaction() as tx:
             tx.lock("room:" + table)
@@ -173,6 +195,9 @@ class Ledger:
             row = tx.one("SELECT id, winner, points FROM deals WHERE room = ? ORDER BY id DESC LIMIT 1", (table,))
             if row is None:
                 return None
+            if deal is not None and row[0] != deal:
+                raise NotLastDeal(f"deal #{deal} is not the last deal of table {table!r} (#{row[0]} is): nothing was undone",
+                                  code="not_last_deal", deal=deal, last=row[0], table=table)
             payments = tx.rows("SELECT payer, payee, amount FROM payments WHERE deal_id = ?", (row[0],))
             add_to_balances(tx, table, [], payments, -1)
             tx.run("DELETE FROM payments WHERE deal_id = ?", (row[0],))
@@ -380,10 +405,11 @@ def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int
     check_room_for_players(tx, players)
     tx.run("INSERT INTO players (name, created) VALUES " + ", ".join(["(?, ?)"] * len(players))
            + " ON CONFLICT (name) DO NOTHING", [v for p in players for v in (p, deal["created"])])
-    deal_id = tx.one("INSERT INTO deals (created, winner, points, rules, source, cards, note, room, players) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                     (deal["created"], deal["winner"], deal["points"], deal["rules"], deal["source"], deal["cards"],
-                      deal["note"], table, json.dumps(players)))[0]
+    deal_id = tx.one("UPDATE deal_ids SET last = last + 1 RETURNING last")[0]  # never an undone deal's id again
+    tx.run("INSERT INTO deals (id, created, winner, points, rules, source, cards, note, room, players) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+           (deal_id, deal["created"], deal["winner"], deal["points"], deal["rules"], deal["source"], deal["cards"],
+            deal["note"], table, json.dumps(players)))
     if payments:
         tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES "
                + ", ".join(["(?, ?, ?, ?)"] * len(payments)), [v for pay in payments for v in (deal_id, *pay)])

@@ -16,7 +16,7 @@ from ..refusals import Refusal
 from ..deps import LedgerDep, SettingsDep, Writer
 from ..rules import network_rules
 from ..schemas import DealRequest, PlayerRequest, PlayersPage, TableRequest, TablesAnswer
-from ..store import DEFAULT_TABLE, MAX_PLAYERS, PLAYERS_PAGE, check_table_name
+from ..store import DEFAULT_TABLE, MAX_PLAYERS, PLAYERS_PAGE, NotLastDeal, check_table_name
 
 LAST_DEALS = 200
 """A ledger answer lists at most this many of a table's last deals (the totals count them all)."""
@@ -65,8 +65,13 @@ def checked_hand(text: str, rules) -> str:
 
 
 @router.post("/undo", summary="Undo the last deal of a table", dependencies=[Writer])
-def undo(ledger: LedgerDep, table: str = TableName) -> dict:
-    removed = ledger.undo(check_table_name(table))
+def undo(ledger: LedgerDep, table: str = TableName,
+         deal: int | None = Query(None, ge=1, le=2**62, description="the id of the deal to undo: refused (409) "
+                                  "when it is no longer the table's last")) -> dict:
+    try:
+        removed = ledger.undo(check_table_name(table), deal)
+    except NotLastDeal as exc:
+        raise Refusal(409, "not_last_deal", str(exc), **exc.params) from None
     if removed is None:
         raise Refusal(404, "table_no_deals", f"table {table!r} has no deals", table=table)
     return {"removed": removed}

@@ -571,8 +571,14 @@ $("undo").addEventListener("click", async () => {
   if (!lastDeal) { showKey("ledgerout", "ledger.nothingToUndo", { table: currentTable() }); return; }
   const what = lastDeal.winner ? t("ledger.undoWin", { winner: lastDeal.winner, points: lastDeal.points }) : t("ledger.undoDraw");
   if (!confirm(t("ledger.undoAsk", { table: currentTable(), id: lastDeal.id, what }))) return;
-  const r = await write("/api/ledger/undo" + tableQuery());
-  if (!r.ok) { const j = await r.json(); show("ledgerout", () => t("ledger.undoFailed", { reason: detailText(j) })); return; }
+  // the deal the user confirmed, by id: if another client recorded one since, nothing is undone (409)
+  const r = await write("/api/ledger/undo" + tableQuery() + "&deal=" + encodeURIComponent(lastDeal.id));
+  if (!r.ok) {
+    const j = await r.json();
+    show("ledgerout", () => t("ledger.undoFailed", { reason: detailText(j) }));
+    if (r.status === 409) loadLedger();  // show the deal that is last now
+    return;
+  }
   loadLedger();
 });
 loadTables();

@@ -272,3 +272,20 @@ def test_check_accepts_a_player_who_won_back_what_they_paid(tmp_path):
     ledger.add_deal("Bo", 5, ["Ann", "Bo"], "Ann")
     assert ledger.totals()["Bo"] == 0
     assert ledger.check() == []
+
+
+def test_undo_names_its_deal_and_ids_are_never_given_twice(ledger_target):
+    """Two clients: one looks at deal A as the last, the other records deal B; the first one's undo
+    of A is refused (409) and B stays. After B is undone, the next deal takes a new id."""
+    deal = {"players": ["Ann", "Bo"], "winner": "Ann", "points": 5}
+    with TestClient(create_app(Settings(db=ledger_target, load_model=False))) as c:
+        a = c.post("/api/ledger/deals", json=deal).json()["id"]
+        b = c.post("/api/ledger/deals", json={**deal, "winner": "Bo", "points": 7}).json()["id"]
+        r = c.post(f"/api/ledger/undo?table=main&deal={a}")
+        assert r.status_code == 409 and r.json()["code"] == "not_last_deal"
+        assert r.json()["params"] == {"deal": a, "last": b, "table": "main"}
+        assert sorted(d["id"] for d in c.get("/api/ledger").json()["deals"]) == [a, b]  # nothing removed
+        assert c.post(f"/api/ledger/undo?table=main&deal={b}").json()["removed"]["id"] == b
+        again = c.post("/api/ledger/deals", json={**deal, "points": 3}).json()["id"]
+        assert again > b  # B's id is not given to another deal: a CSV made before stays true
+        assert c.post("/api/ledger/undo?table=main").json()["removed"]["id"] == again  # no id: the last, as before
