@@ -51,7 +51,8 @@ class DealRequest(BaseModel):
     players: list[Annotated[str, Field(max_length=NAME)]] = Field(..., min_length=2, max_length=8,
                                                                   examples=[["Ann", "Bo", "Cy", "Di"]])
     winner: str | None = Field(None, max_length=NAME, examples=["Ann"], description="none for a draw game")
-    points: int = Field(0, ge=0, le=1000, examples=[11])
+    points: int = Field(0, ge=0, le=1000, strict=True, examples=[11],
+                        description="a whole number (not true or false); 0 for a draw")
     discarder: str | None = Field(None, max_length=NAME, examples=["Bo"],
                                   description="who discarded the winning card; none if drawn")
     rules: str = Field("seesek", max_length=20, description="the preset the deal was scored under")

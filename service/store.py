@@ -150,6 +150,11 @@ class Ledger:
             raise SisepaiError("a deal has 2 to 4 different players", code="deal_players")
         if points < 0 or points > 1000:
             raise SisepaiError(f"points must be 0 to 1000, got {points}", code="points_range", min=0, max=1000)
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise SisepaiError(f"points must be a whole number, not {points!r}", code="points_range", min=0, max=1000)
+        if winner is None and (discarder is not None or points):
+            raise SisepaiError("a drawn deal has no winner, so no discarder and no points: name the winner, "
+                               "or record the draw with 0 points", code="draw_pays")
         payments: list[tuple[str, str, int]] = []
         if winner is not None:
             winner = _clean(winner)

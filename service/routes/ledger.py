@@ -42,8 +42,35 @@ def add_player(body: PlayerRequest, ledger: LedgerDep) -> dict:
 def add_deal(body: DealRequest, ledger: LedgerDep) -> dict:
     rules = network_rules(body.rules)  # a preset name
     cards = checked_hand(body.cards, rules) if body.cards else None
+    if cards:
+        check_cards_score(cards, rules, body.winner, body.points)
     return ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
                            "auto" if cards else "manual", cards, body.note, table=body.table)
+
+
+def check_cards_score(cards: str, rules, winner: str | None, points: int) -> None:
+    """An auto-scored deal's points are what the engine scores its cards to (as ``/api/score``
+    does), with a winner: a :class:`SisepaiError` (422) otherwise.
+
+    >>> from sisepai.engine.rules import Rules
+    >>> hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
+    >>> check_cards_score(hand, Rules.preset("seesek"), "Ann", 11)
+    >>> check_cards_score("GK GA", Rules.preset("seesek"), "Ann", 900)
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: the deal's cards are not a winning hand, so they cannot be scored 900 points
+    """
+    from sisepai.engine import score
+
+    result = score(cards, rules=rules)
+    if result is None:
+        raise SisepaiError(f"the deal's cards are not a winning hand, so they cannot be scored {points} points",
+                           code="cards_not_winning", points=points)
+    if winner is None:
+        raise SisepaiError("an auto-scored deal's cards are a win: name its winner", code="cards_need_winner")
+    if result.total != points:
+        raise SisepaiError(f"the deal's cards score {result.total} points, not {points}", code="cards_score",
+                           score=result.total, points=points)
 
 
 def checked_hand(text: str, rules) -> str:

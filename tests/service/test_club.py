@@ -289,3 +289,26 @@ def test_undo_names_its_deal_and_ids_are_never_given_twice(ledger_target):
         again = c.post("/api/ledger/deals", json={**deal, "points": 3}).json()["id"]
         assert again > b  # B's id is not given to another deal: a CSV made before stays true
         assert c.post("/api/ledger/undo?table=main").json()["removed"]["id"] == again  # no id: the last, as before
+
+
+def test_only_scores_the_rules_can_give_are_recorded(tmp_path):
+    deal = {"players": ["Ann", "Bo", "Cy"], "winner": "Ann", "points": 11}
+    hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"  # 11 points under seesek
+    with TestClient(create_app(Settings(db=str(tmp_path / "l.sqlite"), load_model=False))) as c:
+        refused = [
+            ({**deal, "points": True}, None),  # a truth value is not a number of points
+            ({**deal, "points": "11"}, None),
+            ({**deal, "winner": None, "discarder": "Bo", "points": 7}, "draw_pays"),  # a draw pays nothing
+            ({**deal, "winner": None, "points": 7}, "draw_pays"),
+            ({**deal, "cards": "GK GA", "points": 900}, None),  # not a whole hand, let alone a win
+            ({**deal, "cards": hand, "points": 900}, "cards_score"),
+            ({**deal, "winner": None, "points": 0, "cards": hand}, "cards_need_winner"),
+        ]
+        for body, code in refused:
+            r = c.post("/api/ledger/deals", json=body)
+            assert r.status_code == 422, (body, r.json())
+            if code:
+                assert r.json()["code"] == code, (body, r.json())
+        assert c.get("/api/ledger").json()["deals"] == []  # nothing of it was recorded
+        assert c.post("/api/ledger/deals", json={**deal, "cards": hand}).status_code == 200
+        assert c.post("/api/ledger/deals", json={**deal, "winner": None, "points": 0}).status_code == 200  # a draw
