@@ -72,3 +72,30 @@ def test_the_tests_never_draw_the_test_fonts_decks_or_seeds():
         text = path.read_text()
         assert not re.search(r"font_split=\"(holdout|honest)\"|DeckStyle\.random\([^)]*\"(holdout|honest)\"", text), path.name
         assert not re.search(r"\[\"test\"\]|(standin_style|standin_deck|paper_decks|far_papers)\([^)]*\"test\"", text), path.name
+
+
+def test_the_seeds_choose_draws_are_tuning_seeds(tmp_path, monkeypatch):
+    """The seeds the tuning tools really draw, collected as they draw them (not only the table's):
+    every one is a tuning seed, none a test seed (choose once drew the test fonts' 7100 and 7101
+    for the stand-in decks, from a seed built outside the table)."""
+    from sisepai.models.evaluation import deck_eval as de
+    from sisepai.models.tuning import choose
+
+    drawn = []
+    monkeypatch.setattr(de, "write_scenes", lambda faces, out, n, seed, **kw: drawn.append(seed) or out)
+    choose.scene_sets(tmp_path, scenes=1, family_scenes=1)
+    assert drawn and set(drawn) <= splits.seeds_of("tune"), sorted(set(drawn) - splits.seeds_of("tune"))
+    assert not set(drawn) & splits.seeds_of("test")
+
+
+def test_the_live_scale_plans_draw_their_own_splits_seeds():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "live_scale.py"
+    spec = importlib.util.spec_from_file_location("live_scale", path)
+    live_scale = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(live_scale)
+    for split, other in (("tune", "test"), ("test", "tune")):
+        seeds = {item["seed"] for item in live_scale.plan(split, 16)}
+        assert seeds <= splits.seeds_of(split) and not seeds & splits.seeds_of(other)
