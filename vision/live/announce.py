@@ -49,11 +49,11 @@ JOKER = {"en": "Joker", "zh": "鬼牌", "zh-Hant": "鬼牌", "vi": "Thẻ hề"}
 CLAIM_WORDS = {
     "en": {"zhimo": "a win on your own draw", "hu": "a win", "gan": "four of a kind", "pong": "three of a kind",
            "own-group": "a group with your own draw", "chi": "a group", "own-pair": "a pair with your own draw"},
-    "zh": {"zhimo": "自摸", "hu": "胡牌", "gan": "杠", "pong": "碰", "own-group": "自组", "chi": "吃",
+    "zh": {"zhimo": "自摸", "hu": "和牌", "gan": "杠", "pong": "碰", "own-group": "自组", "chi": "吃",
            "own-pair": "自对"},
-    "zh-Hant": {"zhimo": "自摸", "hu": "胡牌", "gan": "槓", "pong": "碰", "own-group": "自組", "chi": "吃",
+    "zh-Hant": {"zhimo": "自摸", "hu": "和牌", "gan": "槓", "pong": "碰", "own-group": "自組", "chi": "吃",
                 "own-pair": "自對"},
-    "vi": {"zhimo": "ù bài tự bốc", "hu": "ù", "gan": "chíu (bốn lá)", "pong": "ăn ba lá", "own-group": "ghép bộ với lá tự bốc",
+    "vi": {"zhimo": "tới bài tự bốc", "hu": "tới", "gan": "quằn (bốn lá)", "pong": "ăn ba lá", "own-group": "ghép bộ với lá tự bốc",
            "chi": "ăn bộ", "own-pair": "ghép đôi với lá tự bốc"},
 }
 """The claims (:class:`sisepai.engine.claims.ClaimKind`) as players say them: no engine word shows."""
@@ -126,7 +126,7 @@ def announce(event: Event | dict, lang: str = "en") -> str:
         return _say(lang, f"{seat} claims a win" + (f": {pts} points." if pts is not None else "."),
                     f"{seat}和牌" + (f"：{pts}分。" if pts is not None else "。"),
                     f"{seat}和牌" + (f"：{pts}分。" if pts is not None else "。"),
-                    f"{seat} ù" + (f": {pts} điểm." if pts is not None else "."))
+                    f"{seat} tới" + (f": {pts} điểm." if pts is not None else "."))
     if t == "advice":
         return advice_sentence(event, lang)
     return t
