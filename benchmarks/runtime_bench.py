@@ -2,6 +2,10 @@
 and ONNX Runtime, each installed one, on the same frames in one run (each frame read by every
 runtime in turn, so a machine's drift falls on all alike).
 
+OpenVINO is also run through ultralytics' predictor (``openvino-predictor``), as it was before the
+exported network was called directly (:mod:`sisepai.vision.recognition.direct`), so the two are
+compared in the same run.
+
 For each runtime: the detector alone on a 1280x720 frame and a whole frame (decode, detect, read),
 median and p95 milliseconds with the speed as a ratio to PyTorch's; frames where it finds as many
 outlines as PyTorch; and F1 on tuning scenes (generated styles in the tuning fonts, and the real
@@ -44,13 +48,23 @@ def main(argv: list[str] | None = None) -> int:
     from sisepai.vision.recognition.reader import Reader
     from sisepai.vision.recognition.recognize import Recognizer
 
+    from sisepai.vision.recognition.runtime import limit_threads
+
     runtimes = [r for r in RUNTIMES if installed(r)]
     reader = Reader.load()
     recognizers = {r: Recognizer(Detector.load(runtime=r), reader) for r in runtimes}
+    if "openvino" in recognizers:
+        predicted = Detector.load(runtime="openvino")
+        predicted.direct = None  # ultralytics' predictor around the same network
+        recognizers["openvino-predictor"] = Recognizer(predicted, reader)
+        runtimes.append("openvino-predictor")
     jpegs = scene_jpegs(FONT_SCENE_SEEDS["tune"], n=args.frames, font_split="tune")
     frames = [decode_image(j) for j in jpegs]
     for rec in recognizers.values():  # warm up each
         rec.recognize(frames[0])
+    if "openvino-predictor" in recognizers:  # its predictor set up: compiled as the direct call is
+        d = recognizers["openvino-predictor"].detector
+        limit_threads(d.model, d.threads, d.exported)
     det_ms = {r: [] for r in runtimes}
     frame_ms = {r: [] for r in runtimes}
     boxes = {r: [] for r in runtimes}
@@ -88,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
               f"({figures[r]['detector_speed']:.2f}x)  frame {figures[r]['frame_ms']['median']:6.1f} ms "
               f"({figures[r]['frame_speed']:.2f}x)  outlines as PyTorch's {same}/{len(frames)}  F1 {f1[r]}"
               f"{'' if reads_same else '  (reads differently)'}")
-    write_record("runtime_bench", "python benchmarks/runtime_bench.py", figures,
+    write_record("runtime_bench", "python benchmarks/runtime_bench.py", figures, split="tune",
                  options={"frames": args.frames, "scenes": args.scenes, "size": "1280x720",
                           "frames_seed": FONT_SCENE_SEEDS["tune"], "sets": sorted(sets)})
     return 0
