@@ -130,6 +130,16 @@ caps what it buffers of an unfinished request too (:data:`sisepai.service.server
 headers that arrive whole in one read pass that cap, and are refused here."""
 
 
+def _headers_only(send):
+    """``send`` with every body left empty: a HEAD request's answer."""
+    async def wrapped(message):
+        if message["type"] == "http.response.body":
+            message = {**message, "body": b""}
+        await send(message)
+
+    return wrapped
+
+
 class Guard:
     """The ASGI middleware described in the module docstring."""
 
@@ -145,6 +155,9 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
+        if scope["type"] == "http" and scope["method"] == "HEAD" and scope["path"].startswith("/api/"):
+            # HEAD on an API route answers as GET does, headers only (FastAPI's routes take GET alone)
+            scope, send = {**scope, "method": "GET"}, _headers_only(send)
         if sum(len(k) + len(v) + 4 for k, v in scope.get("headers", ())) > MAX_HEADER_BYTES:
             if scope["type"] == "websocket":
                 return await send({"type": "websocket.close", "code": 1009})

@@ -14,11 +14,13 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
 from sisepai.engine.errors import SisepaiError
 
 from .guards import Guard
+from .refusals import body_of
 from .settings import Settings
 from .db import DatabaseUnavailable
 from .store import Ledger, UnknownTable
@@ -129,9 +131,21 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
     add_error_handlers(app)
     from .routes import decks, engine, gof, ledger, live, vision
 
-    for module in (engine, vision, decks, ledger, gof, live):
-        app.include_router(module.router)
-    app.include_router(ledger.tables)
+    routers = [m.router for m in (engine, vision, decks, ledger, gof, live)] + [ledger.tables]
+    api_routes = [r for router in routers for r in router.routes if isinstance(r, APIRoute)]
+    for router in routers:
+        app.include_router(router)
+
+    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
+    async def _no_such_api(request: Request, rest: str):
+        """An API path no route answers with this method: 405 with the methods it takes (``Allow``),
+        or 404; never the page's files."""
+        allowed = sorted({m for r in api_routes if r.path_regex.match(request.url.path) for m in r.methods})
+        if allowed:
+            return JSONResponse(status_code=405, headers={"Allow": ", ".join(allowed)},
+                                content=body_of(f"{request.method} is not taken here; use {' or '.join(allowed)}",
+                                                "method_not_allowed", {"allowed": ", ".join(allowed)}))
+        return JSONResponse(status_code=404, content=body_of(f"no API at {request.url.path}", None, None))
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:  # the API reference, served from here (no CDN), built from /openapi.json

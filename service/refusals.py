@@ -25,7 +25,7 @@ CODES: dict[str, tuple[str, ...]] = {
     "unknown_card": ("token",), "copies": ("card", "n", "cap"), "hand_size": ("n", "max"), "one_card": ("n",),
     "winning_card_missing": ("card",), "winner_seat": ("seat", "players"), "discarder_seat": ("seat", "players"),
     # the ledger's
-    "unknown_table": ("table",), "table_no_deals": ("table",), "draw_pays": (), "cards_not_winning": ("points",),
+    "unknown_table": ("table",), "table_no_deals": ("table",), "method_not_allowed": ("allowed",), "draw_pays": (), "cards_not_winning": ("points",),
     "cards_need_winner": (), "cards_score": ("score", "points"), "not_last_deal": ("deal", "last", "table"), "tables_full": ("max",), "players_full": ("max",),
     "deal_players": (), "points_range": ("min", "max"), "winner_not_player": ("name",),
     "discarder_not_player": ("name",), "database_unavailable": (), "token_needed": (), "writes_closed": (),

@@ -366,3 +366,19 @@ def test_the_page_takes_cards_and_seats_from_the_engine(tmp_path):
     # no table of cards, characters or seats of the page's own
     assert not re.search(r"[將帥仕俥傌砲卒兵]", script)
     assert "South" not in script and '"GWYR"' not in script and '["K", "A"' not in script
+
+
+def test_head_and_wrong_methods_answer_as_http_says(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+
+    with TestClient(create_app(Settings(db=str(tmp_path / "l.db"), load_model=False))) as c:
+        get, head = c.get("/api/ledger"), c.head("/api/ledger")
+        assert get.status_code == head.status_code == 200 and head.content == b""
+        assert head.headers["content-type"] == get.headers["content-type"]
+        r = c.get("/api/score")  # a POST route asked with GET: 405, saying what it takes
+        assert r.status_code == 405 and "POST" in r.headers["allow"] and r.json()["code"] == "method_not_allowed"
+        assert c.get("/api/no-such-thing").status_code == 404
+        assert c.get("/").status_code == 200 and c.head("/").status_code == 200  # the page is still served
