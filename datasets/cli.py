@@ -148,12 +148,11 @@ def _generate(args) -> int:
     from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
     from sisepai.engine.progress import Progress
 
-    if args.n < 1:
-        raise SisepaiError("--n must be at least 1")
+    check_count(args.n)
     if not 0.0 <= args.val <= 1.0:
         raise SisepaiError("--val must be between 0 and 1")
     k, n_shards = args.shard
-    indices = [i for i in range(args.n) if i % n_shards == k - 1]
+    indices = range(k - 1, args.n, n_shards)  # this shard's scenes, never listed whole
     deck_faces = None
     if args.deck_faces is not None:
         from sisepai.vision.decks.faces import DeckFaces
@@ -186,9 +185,11 @@ def _generate(args) -> int:
         from sisepai.datasets.pool import worker_pool
 
         with worker_pool(workers) as pool:
-            for r in pool.map(generate_one, [out] * len(indices), indices, [opts] * len(indices), chunksize=4):
-                _tally(summary, r)
-                bar.update()
+            for start in range(0, len(indices), BATCH):  # a batch at a time: work handed out stays bounded
+                part = indices[start:start + BATCH]
+                for r in pool.map(generate_one, [out] * len(part), part, [opts] * len(part), chunksize=4):
+                    _tally(summary, r)
+                    bar.update()
     bar.close()
     print(f"wrote {len(indices)} scenes to {out} ({summary['train']} train, {summary['val']} val), "
           f"{summary['labelled']} labelled cards" + (f", {summary['crops']} crops" if args.crops else ""))
@@ -200,6 +201,26 @@ def _generate(args) -> int:
     return 0
 
 
+MAX_SCENES = 10_000_000
+"""The most scenes one command makes (shard a larger set over machines: ``--shard``)."""
+BATCH = 4096
+"""Scenes handed to the workers at a time."""
+
+
+def check_count(n: int, what: str = "--n") -> None:
+    """A clear error for a count of scenes or pictures that is not 1 to :data:`MAX_SCENES`.
+
+    >>> check_count(99999999999999999999)
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: --n is at most 10000000 scenes a command (give each machine a --shard K/N of a larger set)
+    """
+    if n < 1:
+        raise SisepaiError(f"{what} must be at least 1")
+    if n > MAX_SCENES:
+        raise SisepaiError(f"{what} is at most {MAX_SCENES} scenes a command (give each machine a --shard K/N of a larger set)")
+
+
 def _flat(args) -> int:
     require_vision()
     import os
@@ -207,8 +228,7 @@ def _flat(args) -> int:
     from sisepai.datasets.flat_photos import write_flat
     from sisepai.engine.progress import Progress
 
-    if args.n < 1:
-        raise SisepaiError("--n must be at least 1")
+    check_count(args.n)
     if not 0.0 <= args.val <= 1.0:
         raise SisepaiError("--val must be between 0 and 1")
     try:

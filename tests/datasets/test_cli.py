@@ -85,3 +85,11 @@ def test_printed_off_draws_the_plain_styles_and_says_so(tmp_path):
     assert len(images) == 3 and any(da[k] != dp[k] for k in images)
     labels = [k for k in da if k.startswith("labels/")]
     assert labels and all(da[k] == dp[k] for k in labels)  # the same cards in the same places
+
+
+def test_an_absurd_count_is_refused_before_anything_is_made(tmp_path):
+    from sisepai.engine.cli import main
+
+    out = tmp_path / "never"
+    assert main(["dataset", "generate", "--out", str(out), "--n", "99999999999999999999"]) == 2
+    assert not out.exists()
