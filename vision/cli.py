@@ -125,19 +125,37 @@ def _load(args):
 
 
 def _missing_first(args) -> tuple[list[str], int]:
-    """The images that exist, after saying which do not, so that a mistyped name is told at once
-    and not after the models load; and how many were missing."""
+    """The images that exist and look like pictures, after saying which do not (missing, a
+    folder, not an image, a damaged or too large header), so that a bad file is told at once and
+    not after the models load; and how many were bad."""
     present, missing = [], 0
     for path in args.images:
-        p = Path(path)
-        if p.is_file():
+        problem = _file_problem(Path(path))
+        if problem is None:
             present.append(path)
             continue
         missing += 1
-        problem = "a folder, not an image" if p.is_dir() else "no such file"
-        print(json.dumps({"image": path, "error": f"{path}: {problem}"}) if args.json else f"error: {path}: {problem}",
-              flush=True)
+        print(json.dumps({"image": path, "error": problem}) if args.json else f"error: {problem}", flush=True)
     return present, missing
+
+
+def _file_problem(p: Path) -> str | None:
+    """What is wrong with an image file, told from its header alone (nothing decoded), or None."""
+    from sisepai.vision.recognition.images import ImageError, image_format, image_size
+
+    if not p.is_file():
+        return f"{p}: {'a folder, not an image' if p.is_dir() else 'no such file'}"
+    try:
+        if p.stat().st_size > 80_000_000:
+            return f"{p}: file too large ({p.stat().st_size // 1_000_000} MB)"
+        data = p.read_bytes()
+        image_format(data, str(p))
+        image_size(data, str(p))
+    except ImageError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"{p}: cannot be read ({exc.strerror or exc})"
+    return None
 
 
 def _recognize(args) -> int:

@@ -88,6 +88,12 @@ def test_a_missing_image_is_told_before_any_model_loads_and_named_once(tmp_path)
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 1 and "Traceback" not in proc.stderr
         assert proc.stdout.strip() == f"error: {missing}: no such file" and "none.pt" not in proc.stderr
+    bad = tmp_path / "photo.jpg"  # named like a picture, and not one: also told before any model loads
+    bad.write_bytes(b"not an image at all")
+    proc = subprocess.run([str(SISEPAI), "recognize", str(bad), "--detector", str(tmp_path / "none.pt")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and "none.pt" not in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stdout.strip() == f"error: {bad}: not a JPEG, PNG, WebP or BMP image"
 
 
 @pytest.mark.model
