@@ -98,6 +98,9 @@ def _serve(args) -> int:
     scheme = "https" if tls else "http"
     print(f"sisepai: open {scheme}://{settings.host if settings.host != '0.0.0.0' else '127.0.0.1'}:{settings.port}/ "
           f"(ledger: {redact(settings.db)}, table {settings.table!r})", flush=True)
+    if settings.host in ("0.0.0.0", "::"):
+        for address in lan_addresses():
+            print(f"sisepai: on this network (a phone, another computer): {scheme}://{address}:{settings.port}/", flush=True)
     if not tls and not settings.local_only and not settings.allowed_hosts:
         print("sisepai: over plain http, phones get no camera (not a secure page): add --https")
     from sisepai.service.server import quiet_repeated_errors, raise_open_file_limit, uvicorn_options
@@ -109,3 +112,25 @@ def _serve(args) -> int:
     except OSError as exc:
         raise SisepaiError(f"cannot listen on {settings.host}:{settings.port}: {exc}") from None
     return 0
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks (not loopback), found without sending
+    anything: the address the system would send from towards a private and a public network.
+
+    >>> all(not a.startswith("127.") for a in lan_addresses())
+    True
+    """
+    import socket
+
+    found = []
+    for probe in ("10.255.255.255", "192.168.255.255", "8.8.8.8"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))  # a UDP "connection" sends no packet: it only picks a route
+                address = s.getsockname()[0]
+        except OSError:
+            continue
+        if not address.startswith("127.") and address not in found:
+            found.append(address)
+    return found
