@@ -12,7 +12,7 @@ covers the pivot and the fingers half of the lower fan.
 third of them are close-ups (cards two to three times as large, the edges blurred by depth of
 field, a phone's white balance and noise, :mod:`.phone`), on wood, felt, cloth or plastic.
 
-Layouts return cards on the table plane (:class:`~.scene.Placed`); a held fan's hand is drawn over
+Layouts return cards on the table plane (:class:`~.placed.Placed`); a held fan's hand is drawn over
 the cards by :func:`draw_hand` from the same fan's geometry, and is what hides the cards' lower ends.
 
 >>> import numpy as np
@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from .placed import Placed, deal_codes
 
 HELD_CARDS = (5, 21)
 """How many cards a held fan holds."""
@@ -68,8 +70,6 @@ class HeldFan:
 
 def held_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> HeldFan:
     """One fan held in a hand, drawn within the ranges of this module."""
-    from .scene import Placed, _deal_codes
-
     n = int(rng.integers(HELD_CARDS[0], HELD_CARDS[1] + 1))
     close = rng.random() < CLOSE_SHARE
     middle = rng.random() < MIDDLE_SHARE
@@ -88,7 +88,7 @@ def held_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> HeldFan
     up = np.float32([np.sin(np.radians(base)), -np.cos(np.radians(base))])
     centre = np.float32([rng.uniform(-0.2, 0.2) * w, rng.uniform(-0.12, 0.12) * h])
     pivot = centre - up * (arm - width * 0.8 if close else arm * 0.45)
-    codes = _deal_codes(rng, n)
+    codes = deal_codes(rng, n)
     order = range(n) if rng.random() < 0.5 else range(n - 1, -1, -1)  # which side of each card shows
     cards = []
     for k in order:
@@ -180,15 +180,13 @@ class Heap:
 def layout_heap(rng: np.random.Generator, w: int, h: int, aspect: float) -> Heap:
     """20-60 cards tipped out on the table: every angle, overlapping, a quarter face down, the
     heap's edge thinner than its heart; a third photographed close up (cards 2-3 times larger)."""
-    from .scene import Placed, _deal_codes
-
     close = rng.random() < HEAP_CLOSE_SHARE
     ch = h * (rng.uniform(0.45, 0.8) if close else rng.uniform(0.28, 0.55))
     cw = ch / aspect
     n = int(rng.integers(HEAP_CARDS[0], HEAP_CARDS[1] + 1))
     px, py = rng.uniform(-0.15, 0.15) * w, rng.uniform(-0.1, 0.1) * h
     spread = (rng.uniform(0.4, 0.7) if close else rng.uniform(0.2, 0.42)) * min(w, h) * np.sqrt(n / 32)
-    codes = _deal_codes(rng, n)
+    codes = deal_codes(rng, n)
     cards = []
     for code in codes:
         r = spread * np.sqrt(rng.random())

@@ -34,6 +34,7 @@ from .camera import Camera
 from .families import bend_shading, gloss
 from .deck_faces import printed_face
 from .held import Heap, draw_hand, layout_heap, layout_held
+from .placed import Placed, deal_codes as _deal_codes
 from .phone import depth_of_field, phone_look
 from .render import DeckStyle, END_FRACTION, render_back, render_face
 
@@ -56,27 +57,6 @@ CLUTTER_TEXT = "中國国人大天上下日月山水火木金土東西南北發�
 
 
 @dataclass
-class Placed:
-    """A card on the table plane."""
-
-    code: str | None  # None: a face-down card
-    cx: float
-    cy: float
-    angle: float  # degrees; 0 = the card's top end points up the frame
-    width: float
-    zone: str
-    meld: int | None = None
-
-    def corners(self, aspect: float) -> np.ndarray:
-        """TL, TR, BR, BL in plane coords (TL-TR is the card's top end)."""
-        w, h = self.width, self.width * aspect
-        local = np.float32([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-        a = np.radians(self.angle)
-        rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-        return local @ rot.T + np.float32([self.cx, self.cy])
-
-
-@dataclass
 class Scene:
     image: np.ndarray  # RGB uint8
     cards: list[dict]
@@ -90,12 +70,6 @@ class Scene:
 
 
 # --- layouts ----------------------------------------------------------------------------------
-
-def _deal_codes(rng: np.random.Generator, n: int, jokers: int = 5) -> list[str]:
-    deck = [c for c in CARD_CODES[:-1] for _ in range(4)] + ["J"] * jokers
-    idx = rng.permutation(len(deck))[:n]
-    return [deck[i] for i in idx]
-
 
 def winning_hand_melds(rng: np.random.Generator) -> list[list[str]]:
     """A real winning hand (21 cards, valid melds, within the deck's copies), as melds."""

@@ -45,12 +45,36 @@ def export_int8(weights: Path, scenes: int = 80, progress=print) -> Path:
         if not made.is_dir():
             raise RuntimeError(f"the export left no {made.name}")
         (made / INT8_HASH_FILE).write_text(file_hash(weights) + "\n")
+        without_paths(made / "metadata.yaml")
         if target.exists():
             shutil.rmtree(target)
         shutil.move(str(made), target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return target
+
+
+def without_paths(metadata: Path) -> None:
+    """Take the training and calibration folders of the machine that made the export out of
+    ultralytics' ``metadata.yaml`` (they name nothing the export needs, and a shipped file names no
+    machine's paths).
+
+    >>> import tempfile
+    >>> m = Path(tempfile.mkdtemp()) / "metadata.yaml"
+    >>> _ = m.write_text("description: Ultralytics YOLOv8n-obb model trained on /home/me/data.yaml\\nargs:\\n  data: /tmp/x/calibration/data.yaml\\n  batch: 1\\n")
+    >>> without_paths(m); print(m.read_text())
+    description: Ultralytics YOLOv8n-obb model (sisepai's card detector)
+    args:
+      data: calibration/data.yaml
+      batch: 1
+    <BLANKLINE>
+    """
+    import re
+
+    text = metadata.read_text()
+    text = re.sub(r"(?m)^(description: Ultralytics \S+ model).*$", r"\1 (sisepai's card detector)", text)
+    text = re.sub(r"(?m)^(\s+data: ).*/(calibration/data\.yaml)$", r"\1\2", text)
+    metadata.write_text(text)
 
 
 def main(argv: list[str] | None = None) -> int:

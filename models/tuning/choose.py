@@ -223,6 +223,19 @@ def main(argv: list[str] | None = None) -> int:
     out = args.work / "choose.json"
     out.write_text(json.dumps({"sets": {k: str(v) for k, v in sets.items()}, "scenes": args.scenes,
                                "family_scenes": args.family_scenes, "results": results}, indent=1) + "\n")
+    from ..evaluation.records import write_record
+
+    figures = {name: {"f1": {s: r["f1"] for s, r in res["sets"].items()},
+                      "layouts": {s: r["layouts"] for s, r in res["sets"].items()},
+                      **({k: res[k] for k in ("difference", "mean_difference", "ships", "why_not")} if "ships" in res else {})}
+               for name, res in results.items()}
+    models = {name: {"detector": _hash(Path(r["detector"]) if r["detector"] else None, DEFAULT_DETECTOR),
+                     "reader": _hash(Path(r["reader"]) if r["reader"] else None, DEFAULT_READER)}
+              for name, r in results.items()}
+    record = write_record("choose_tune", "python -m sisepai.models.tuning.choose WORK " + " ".join(
+        f"--{kind} {p}" for kind in ("detector", "reader") for p in getattr(args, kind)), figures, split="tune",
+        models=models, options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets)})
+    print(f"record: {record}")
     names = list(sets)
     print(f"{'models':34s} " + " ".join(f"{s[:14]:>14s}" for s in names))
     for name, res in results.items():
