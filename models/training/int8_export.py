@@ -61,7 +61,7 @@ def without_paths(metadata: Path) -> None:
 
     >>> import tempfile
     >>> m = Path(tempfile.mkdtemp()) / "metadata.yaml"
-    >>> _ = m.write_text("description: Ultralytics YOLOv8n-obb model trained on /home/me/data.yaml\\nargs:\\n  data: /tmp/x/calibration/data.yaml\\n  batch: 1\\n")
+    >>> _ = m.write_text("description: Ultralytics YOLOv8n-obb model trained on /srv/data/data.yaml\\nargs:\\n  data: /tmp/x/calibration/data.yaml\\n  batch: 1\\n")
     >>> without_paths(m); print(m.read_text())
     description: Ultralytics YOLOv8n-obb model (sisepai's card detector)
     args:
