@@ -17,8 +17,8 @@
 set -euo pipefail
 START=$(date +%s)
 OUT=${OUT:-runs/gpu}
-N_MIXED=${N_MIXED:-4000}
-N_FANS=${N_FANS:-2000}
+N_MIXED=${N_MIXED:-3000}
+N_FANS=${N_FANS:-1000}
 N_HEAPS=${N_HEAPS:-1000}
 N_FLAT=${N_FLAT:-400}
 N_HELD=${N_HELD:-2500}

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[3]
 @pytest.mark.slow
 def test_the_gpu_script_brings_back_a_detector_and_a_reader(tmp_path):
     env = {**os.environ, "OUT": str(tmp_path / "out"), "WORK": str(tmp_path / "work"), "DEVICE": "cpu",
-           "N_MIXED": "12", "N_FANS": "6", "N_HEAPS": "6", "N_FLAT": "4", "SECONDS_BUDGET": "240",
+           "N_MIXED": "12", "N_FANS": "6", "N_HEAPS": "6", "N_FLAT": "4", "N_HELD": "6", "SECONDS_BUDGET": "240",
            "YOLO_CONFIG_DIR": str(tmp_path / "yolo")}
     env["PATH"] = f"{Path(os.sys.executable).parent}:{env['PATH']}"  # python3 is the project's
     run = subprocess.run(["bash", "models/training/train_gpu.sh"], cwd=ROOT, env=env, capture_output=True, text=True,
