@@ -158,12 +158,10 @@ def draw_hand(frame: np.ndarray, idmap: np.ndarray, fans: list[HeldFan], H: np.n
         for poly in hand_shapes(fan, rng):
             img_poly = cv2.perspectiveTransform(poly[None].astype(np.float64), H)[0]
             pts = np.round(img_poly).astype(np.int32)
-            mask = np.zeros(idmap.shape, np.uint8)
-            cv2.fillPoly(mask, [pts], 255)
             shade = np.clip(skin * rng.uniform(0.85, 1.05), 0, 255)
             cv2.fillPoly(frame, [pts], tuple(float(c) for c in shade), cv2.LINE_AA)
             cv2.polylines(frame, [pts], True, tuple(float(c) * 0.7 for c in shade), 1, cv2.LINE_AA)
-            idmap[mask > 0] = -2
+            cv2.fillPoly(idmap, [pts], -2)  # an occluder in the z-buffer
             centre = img_poly.mean(0)
             items.append({"kind": "hand", "center": [int(centre[0]), int(centre[1])], "on_top": True})
     return items

@@ -34,7 +34,7 @@ from .camera import Camera
 from .families import bend_shading, gloss
 from .deck_faces import printed_face
 from .held import Heap, draw_hand, layout_heap, layout_held
-from .placed import Placed, deal_codes as _deal_codes
+from .placed import Placed, deal_codes
 from .phone import depth_of_field, phone_look
 from .render import DeckStyle, END_FRACTION, render_back, render_face
 
@@ -128,7 +128,7 @@ def layout_table(rng: np.random.Generator, w: int, h: int, aspect: float) -> lis
         a = np.radians(pile_angle)
         cards.append(Placed(None, pcx + k * spread * np.cos(a) + rng.normal(0, 1), pcy + k * spread * np.sin(a),
                             pile_angle + rng.normal(0, 4), cw, "pile"))
-    codes = iter(_deal_codes(rng, 80))
+    codes = iter(deal_codes(rng, 80))
     # the freshly shown card beside the pile
     cards.append(Placed(next(codes), pcx + rng.choice([-1, 1]) * cw * rng.uniform(1.8, 3.0),
                         pcy + rng.uniform(-0.4, 0.4) * ch, rng.uniform(-30, 30) + rng.choice([0, 90, 180]), cw, "center"))
@@ -174,7 +174,7 @@ def layout_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> list[
         total = rng.uniform(35, 110)
         base = rng.uniform(-25, 25) + (180 if rng.random() < 0.1 else 0)
         face_down = rng.random() < 0.15  # an opponent's hand, seen from behind
-        codes = _deal_codes(rng, n)
+        codes = deal_codes(rng, n)
         radius_jitter = rng.uniform(0, 0.12)
         for k, code in enumerate(codes):
             theta = base - total / 2 + total * k / max(n - 1, 1) + rng.normal(0, 0.8)
@@ -288,20 +288,25 @@ def _polygon_area(poly: np.ndarray) -> float:
     return float(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2)
 
 
-def _visible_fraction(idmap: np.ndarray, poly: np.ndarray, idx: int) -> float:
-    area = _polygon_area(poly)
-    if area < 1:
-        return 0.0
+def _shown_pixels(idmap: np.ndarray, poly: np.ndarray, idx: int) -> tuple[np.ndarray, np.ndarray]:
+    """The frame pixels inside ``poly`` where the z-buffer shows card ``idx``, as (ys, xs)."""
     h, w = idmap.shape
     x0, y0 = np.floor(poly.min(0)).astype(int)
     x1, y1 = np.ceil(poly.max(0)).astype(int) + 1
     x0c, y0c, x1c, y1c = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1c <= x0c or y1c <= y0c:
-        return 0.0
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
     mask = np.zeros((y1c - y0c, x1c - x0c), np.uint8)
     cv2.fillConvexPoly(mask, np.round(poly - [x0c, y0c]).astype(np.int32), 1)
-    seen = np.count_nonzero((idmap[y0c:y1c, x0c:x1c] == idx) & (mask > 0))
-    return min(1.0, seen / area)
+    ys, xs = np.nonzero((idmap[y0c:y1c, x0c:x1c] == idx) & (mask > 0))
+    return ys + y0c, xs + x0c
+
+
+def _visible_fraction(idmap: np.ndarray, poly: np.ndarray, idx: int) -> float:
+    area = _polygon_area(poly)
+    if area < 1:
+        return 0.0
+    return min(1.0, len(_shown_pixels(idmap, poly, idx)[0]) / area)
 
 
 def visible_strip(idmap: np.ndarray, ends: list[dict], idx: int) -> list[list[float]] | None:
@@ -313,18 +318,10 @@ def visible_strip(idmap: np.ndarray, ends: list[dict], idx: int) -> list[list[fl
     best = max(ends, key=lambda e: e["visible"])
     if best["visible"] <= 0:
         return None
-    poly = np.float32(best["corners"])
-    h, w = idmap.shape
-    x0, y0 = np.maximum(np.floor(poly.min(0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(poly.max(0)).astype(int) + 1, [w, h])
-    if x1 <= x0 or y1 <= y0:
-        return None
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(poly - [x0, y0]).astype(np.int32), 1)
-    ys, xs = np.nonzero((idmap[y0:y1, x0:x1] == idx) & (mask > 0))
+    ys, xs = _shown_pixels(idmap, np.float32(best["corners"]), idx)
     if len(xs) < 3:
         return None
-    box = cv2.boxPoints(cv2.minAreaRect(np.float32(np.stack([xs + x0, ys + y0], 1))))
+    box = cv2.boxPoints(cv2.minAreaRect(np.float32(np.stack([xs, ys], 1))))
     return np.round(box, 2).tolist()
 
 
