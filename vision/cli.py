@@ -141,20 +141,14 @@ def _missing_first(args) -> tuple[list[str], int]:
 
 def _file_problem(p: Path) -> str | None:
     """What is wrong with an image file, told from its header alone (nothing decoded), or None."""
-    from sisepai.vision.recognition.images import ImageError, image_format, image_size
+    from sisepai.vision.recognition.images import ImageError, image_format, image_size, read_image_file
 
-    if not p.is_file():
-        return f"{p}: {'a folder, not an image' if p.is_dir() else 'no such file'}"
     try:
-        if p.stat().st_size > 80_000_000:
-            return f"{p}: file too large ({p.stat().st_size // 1_000_000} MB)"
-        data = p.read_bytes()
+        data = read_image_file(p)
         image_format(data, str(p))
         image_size(data, str(p))
     except ImageError as exc:
         return str(exc)
-    except OSError as exc:
-        return f"{p}: cannot be read ({exc.strerror or exc})"
     return None
 
 

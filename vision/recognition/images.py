@@ -55,14 +55,26 @@ def check_image(image: np.ndarray | None, name: str = "image") -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-def load_image(path: str | Path) -> np.ndarray:
-    """Read an image file as BGR, honouring EXIF orientation; :class:`ImageError` if unreadable."""
+MAX_FILE_BYTES = 80_000_000
+"""Larger image files are refused before they are read."""
+
+
+def read_image_file(path: str | Path) -> bytes:
+    """The bytes of an image file, or :class:`ImageError`: missing, a folder, too large, unreadable."""
     p = Path(path)
     if not p.is_file():
         raise ImageError(f"{path}: no such file" if not p.is_dir() else f"{path}: a folder, not an image")
-    if p.stat().st_size > 80_000_000:
-        raise ImageError(f"{path}: file too large ({p.stat().st_size // 1_000_000} MB)")
-    return decode_image(p.read_bytes(), str(path))
+    try:
+        if p.stat().st_size > MAX_FILE_BYTES:
+            raise ImageError(f"{path}: file too large ({p.stat().st_size // 1_000_000} MB)")
+        return p.read_bytes()
+    except OSError as exc:
+        raise ImageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read an image file as BGR, honouring EXIF orientation; :class:`ImageError` if unreadable."""
+    return decode_image(read_image_file(path), str(path))
 
 
 def image_format(data: bytes, name: str = "upload") -> str:
