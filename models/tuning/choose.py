@@ -41,8 +41,6 @@ import numpy as np
 from sisepai.datasets.splits import (DECK_SCENE_SEEDS, FAMILY_SCENE_SEEDS, FONT_SCENE_SEEDS, HELD_SCENE_SEEDS,
                                      REAL_DECKS, REAL_SCENE_SEEDS, STANDIN_DECKS, real_deck_folder)
 
-WORSE_BY = 0.003
-"""The tolerance within which two runtimes of one model are said to read the same (F1)."""
 SET_FLOOR = 0.01
 """The shipping rule refuses a candidate when one set's 95% interval lies wholly below -SET_FLOOR."""
 BOOTSTRAP_DRAWS = 2000
