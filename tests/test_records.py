@@ -28,3 +28,15 @@ def test_the_log_only_grows(tmp_path):
     write_record("bench", "python bench.py", {"ms": 10.0}, models={}, folder=tmp_path)
     write_record("bench", "python bench.py", {"ms": 12.0}, models={}, folder=tmp_path)
     assert json.loads((tmp_path / "bench.json").read_text())["figures"] == {"ms": 12.0}  # a benchmark: the latest
+
+
+def test_a_key_names_the_thread_setting_not_a_moment_of_the_load(monkeypatch):
+    """Threads chosen by the load are named so: sampling the load when the record is written would
+    give the same run two keys on a busy and a quiet moment (and let the test split be read again)."""
+    from sisepai.models.evaluation.records import measurement_key
+    from sisepai.vision.recognition.runtime import THREADS_ENV
+
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    assert measurement_key({}, runtime="torch", commit_id="c")["threads"] == "by load"
+    monkeypatch.setenv(THREADS_ENV, "1")
+    assert measurement_key({}, runtime="torch", commit_id="c")["threads"] == 1

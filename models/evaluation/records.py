@@ -96,21 +96,23 @@ def read_log(folder: Path = RESULTS) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def measurement_key(models: dict, runtime: str | None = None, threads: int | None = None,
+def measurement_key(models: dict, runtime: str | None = None, threads: int | str | None = None,
                     seeds: object = None, commit_id: str | None = None) -> dict:
     """What a measurement measured: the models' hashes, the commit, the runtime and inference
-    threads (by default the ones a run here would use, :mod:`sisepai.vision.recognition.runtime`)
-    and the data's seeds.
+    threads (by default the runtime a run here uses, :mod:`sisepai.vision.recognition.runtime`,
+    and its thread setting: ``SISEPAI_THREADS`` when set, else ``"by load"``: chosen from the
+    machine's load as the run goes, so no one number names them) and the data's seeds.
 
     >>> k = measurement_key({"reader": "ab"}, runtime="torch", threads=1, seeds=[7100], commit_id="c0ffee")
     >>> sorted(k), k["runtime"]
     (['commit', 'models', 'runtime', 'seeds', 'threads'], 'torch')
     """
     if runtime is None or threads is None:
-        from sisepai.vision.recognition.runtime import inference_threads, resolve
+        from sisepai.vision.recognition.runtime import THREADS_ENV, inference_threads, resolve
 
         runtime = resolve() if runtime is None else runtime
-        threads = inference_threads() if threads is None else threads
+        if threads is None:
+            threads = inference_threads() if os.environ.get(THREADS_ENV) else "by load"
     return {"models": models, "commit": commit() if commit_id is None else commit_id, "runtime": runtime,
             "threads": threads, "seeds": json.loads(json.dumps(seeds))}
 
