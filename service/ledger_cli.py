@@ -11,6 +11,10 @@ examples:
   sisepai ledger show --db ~/.local/share/sisepai/ledger.sqlite
   sisepai ledger show --db postgresql://sisepai@db.local/club --table "table 2"
   sisepai ledger check --db postgresql://sisepai@db.local/club
+  sisepai ledger player rename --db club.sqlite ann Ann
+  sisepai ledger player merge --db club.sqlite Annie Ann     # Annie's deals and totals become Ann's
+  sisepai ledger table retire --db club.sqlite "table 2"
+  sisepai ledger changes --db club.sqlite
   sisepai ledger migrate --from ~/.local/share/sisepai/ledger.sqlite \\
       --to postgresql://sisepai@db.local/club --table family
 The source is read from a copy and never changed. The move is one transaction on the target,
@@ -46,6 +50,23 @@ def register(sub: argparse._SubParsersAction) -> None:
                         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("--db", required=True, metavar="FILE|URL")
     c.set_defaults(func=_check)
+
+    for kind in ("player", "table"):
+        k = lsub.add_parser(kind, help=f"rename, merge or retire a {kind} (every deal kept)", epilog=EPILOG,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+        k.add_argument("action", choices=("rename", "merge", "retire"),
+                       help=f"rename NAME OTHER; merge NAME into OTHER (NAME's deals and totals move there); "
+                            f"retire NAME (its history stays; writing the name again brings it back)")
+        k.add_argument("name", metavar="NAME")
+        k.add_argument("other", metavar="OTHER", nargs="?", help="the new name (rename), or the name that stays (merge)")
+        k.add_argument("--db", required=True, metavar="FILE|URL", help="the ledger to change (in place)")
+        k.set_defaults(func=_manage, kind=kind)
+
+    h = lsub.add_parser("changes", help="the renames, merges and retirements, oldest first", epilog=EPILOG,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    h.add_argument("--db", required=True, metavar="FILE|URL")
+    h.add_argument("--json", action="store_true")
+    h.set_defaults(func=_changes)
 
 
 def _migrate(args) -> int:
@@ -104,3 +125,58 @@ def _check(args) -> int:
     if not problems:
         print("ledger ok: every table's running totals agree with its payments and sum to zero")
     return 1 if problems else 0
+
+
+def _open_in_place(target: str):
+    """The ledger at ``target`` to change: a SQLite file must exist (no new ledger by a typo)."""
+    from pathlib import Path
+
+    from sisepai.engine.errors import SisepaiError
+
+    from .db import is_postgres
+    from .store import Ledger
+
+    if not is_postgres(target) and not Path(target).expanduser().is_file():
+        raise SisepaiError(f"{target}: no such ledger file")
+    return Ledger(target, pool=1)
+
+
+def _manage(args) -> int:
+    from sisepai.engine.errors import SisepaiError
+
+    from .roster import manage
+
+    if args.action != "retire" and not args.other:
+        raise SisepaiError(f"{args.kind} {args.action} needs two names: NAME and "
+                           + ("the new name" if args.action == "rename" else "the name to merge into"))
+    ledger = _open_in_place(args.db)
+    try:
+        done = manage(ledger, args.kind, args.action, args.name, to=args.other if args.action == "rename" else None,
+                      into=args.other if args.action == "merge" else None)
+    finally:
+        ledger.close()
+    said = {"rename": f"renamed to {done.get('to')!r}", "merge": f"merged into {done.get('into')!r}",
+            "retire": "retired (its history stays)"}[args.action]
+    print(f"{args.kind} {done['name']!r} {said}")
+    return 0
+
+
+def _changes(args) -> int:
+    import time
+
+    from .roster import changes
+
+    ledger = _open_in_place(args.db)
+    try:
+        rows = changes(ledger)
+    finally:
+        ledger.close()
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    for r in rows:
+        stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"]))
+        print(f"{stamp}  {r['kind']:6} {r['action']:6} {r['name']!r}" + (f" -> {r['other']!r}" if r["other"] else ""))
+    if not rows:
+        print("no renames, merges or retirements")
+    return 0

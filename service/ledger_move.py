@@ -24,6 +24,7 @@ from typing import Iterator
 from sisepai.engine.errors import SisepaiError
 
 from .db import is_postgres
+from .roster import fold, insert_players
 from .store import Ledger, check_table_name, net_totals, record_deal, table_totals, totals_from_payments
 
 
@@ -80,18 +81,23 @@ def move_ledger(source: Ledger, target: Ledger, table: str | None = None, append
     for t, d in placed:
         net_totals(_paid(d), totals=expected.setdefault(t, {}))
     with target.db.transaction() as tx:
+        # a table the target has in another case is that table (roster.fold)
+        found = {t: tx.one("SELECT name FROM rooms WHERE fold = ? ORDER BY id LIMIT 1", (fold(t),)) for t in names}
+        names = list(dict.fromkeys(row[0] if row else t for t, row in found.items()))
+        placed = [(found[t][0] if found[t] else t, d) for t, d in placed]
+        expected = {(found[t][0] if found[t] else t): v for t, v in expected.items()}
         for t in names:
             tx.lock("room:" + t)
         before = {}
         for t in names:
             if tx.one("SELECT 1 FROM rooms WHERE name = ?", (t,)) is None:
-                tx.run("INSERT INTO rooms (name, created) VALUES (?, ?)", (t, min([d["created"] for u, d in placed if u == t], default=0.0)))
+                tx.run("INSERT INTO rooms (name, created, fold) VALUES (?, ?, ?)",
+                       (t, min([d["created"] for u, d in placed if u == t], default=0.0), fold(t)))
             elif not append and tx.one("SELECT count(*) FROM deals WHERE room = ?", (t,))[0]:
                 raise SisepaiError(f"the target's table {t!r} has deals already: move into a new table "
                                    f"(--table NAME), or add to it with --append")
             before[t] = table_totals(tx, t)
-        for name in source.players():
-            tx.run("INSERT INTO players (name, created) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, 0.0))
+        insert_players(tx, source.players(), 0.0)
         for t, d in placed:
             record_deal(tx, t, d, _players_of(d), _paid(d))
         report = {}

@@ -23,6 +23,7 @@ from .guards import Guard
 from .refusals import body_of
 from .settings import Settings
 from .db import DatabaseUnavailable
+from .roster import RosterConflict
 from .store import Ledger, UnknownTable
 from .work import WorkPool
 
@@ -58,6 +59,10 @@ def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(UnknownTable)
     async def _no_table(request: Request, exc: UnknownTable):
         return JSONResponse(status_code=404, content=body_of(str(exc), exc.code, exc.params))
+
+    @app.exception_handler(RosterConflict)
+    async def _roster_conflict(request: Request, exc: RosterConflict):
+        return JSONResponse(status_code=409, content=body_of(str(exc), exc.code, exc.params))
 
     @app.exception_handler(DatabaseUnavailable)
     async def _no_database(request: Request, exc: DatabaseUnavailable):

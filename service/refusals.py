@@ -28,7 +28,9 @@ CODES: dict[str, tuple[str, ...]] = {
     "unknown_table": ("table",), "table_no_deals": ("table",), "method_not_allowed": ("allowed",), "draw_pays": (), "cards_not_winning": ("points",),
     "cards_need_winner": (), "cards_score": ("score", "points"), "not_last_deal": ("deal", "last", "table"), "tables_full": ("max",), "players_full": ("max",),
     "deal_players": (), "points_range": ("min", "max"), "winner_not_player": ("name",),
-    "discarder_not_player": ("name",), "database_unavailable": (), "token_needed": (), "writes_closed": (),
+    "discarder_not_player": ("name",), "database_unavailable": (),
+    "unknown_player": ("name",), "table_retired": ("table",), "name_taken": ("name",), "table_kept": ("table",),
+    "same_name": ("name",), "played_together": ("name", "into"), "token_needed": (), "writes_closed": (),
     # pictures
     "upload_too_large": ("mb",), "empty_file": (), "image_format": (), "image_pixels": (), "image_unreadable": (),
     # decks

@@ -70,6 +70,25 @@ class PlayerRequest(BaseModel):
     name: str = Field(..., examples=["Ann"], min_length=1, max_length=NAME)
 
 
+class RenameRequest(BaseModel):
+    name: str = Field(..., examples=["ann"], min_length=1, max_length=NAME, description="the name now")
+    to: str = Field(..., examples=["Ann"], min_length=1, max_length=NAME, description="the new name")
+
+
+class MergeRequest(BaseModel):
+    name: str = Field(..., examples=["Annie"], min_length=1, max_length=NAME,
+                      description="the name that goes: its deals and totals move to `into`")
+    into: str = Field(..., examples=["Ann"], min_length=1, max_length=NAME, description="the name that stays")
+
+
+class RosterChange(BaseModel):
+    kind: str = Field(description="player or table")
+    action: str = Field(description="rename, merge or retire")
+    name: str = Field(description="the name changed, as it was stored")
+    to: str | None = Field(None, description="a rename's new name")
+    into: str | None = Field(None, description="a merge's name that stays")
+
+
 class GofBeatsRequest(BaseModel):
     play: str = Field(..., max_length=CARDS, examples=["r5 g5"])
     previous: str = Field(..., max_length=CARDS, examples=["y5 y5"])

@@ -19,7 +19,6 @@ both databases, brings any older ledger up to date when it opens.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import time
@@ -30,7 +29,9 @@ from sisepai.engine.errors import SisepaiError
 
 from .names import clean_name
 
+from .csv_safe import safe_writer
 from .db import connect, migrate
+from .roster import DEFAULT_TABLE, UnknownName, fill_folds, fold, insert_players, known_players, known_table
 
 MIGRATIONS = [
     # 1: players, deals, payments
@@ -69,13 +70,25 @@ MIGRATIONS = [
     CREATE TABLE deal_ids (last BIGINT NOT NULL);
     INSERT INTO deal_ids (last) SELECT coalesce(max(id), 0) FROM deals;
     """,
+    # 6: names compared by their fold (roster.fold, filled in on opening), players and tables
+    # retired, and a log of renames, merges and retirements
+    """
+    ALTER TABLE players ADD COLUMN fold TEXT;
+    ALTER TABLE players ADD COLUMN retired {real};
+    ALTER TABLE rooms ADD COLUMN fold TEXT;
+    ALTER TABLE rooms ADD COLUMN retired {real};
+    CREATE INDEX players_by_fold ON players (fold);
+    CREATE INDEX rooms_by_fold ON rooms (fold);
+    CREATE TABLE name_changes (id {id}, created {real} NOT NULL, kind TEXT NOT NULL, action TEXT NOT NULL,
+                               name TEXT NOT NULL, other TEXT);
+    """,
 ]
 
-DEFAULT_TABLE = "main"
 MAX_PLAYERS = 5000
-"""A club has at most this many players: bounds what a page load lists, and what a script may add."""
+"""A club has at most this many active players (retired ones do not count): bounds what a page load
+lists, and what a script may add."""
 MAX_TABLES = 200
-"""A club has at most this many tables: bounds the work of listing them."""
+"""A club has at most this many open tables (retired ones do not count): bounds the work of listing them."""
 CSV_PAGE = 1000
 """The CSV export reads this many deals at a time."""
 PLAYERS_PAGE = 100
@@ -93,8 +106,8 @@ def check_table_name(name: str) -> str:
     return clean_name(name, "a table's name", forbid="/\\")  # it names the table's CSV file too
 
 
-class UnknownTable(SisepaiError):
-    """A table (room) the ledger does not have (answered 404)."""
+UnknownTable = UnknownName
+"""A table (room), or a player, the ledger does not have (answered 404)."""
 
 
 class NotLastDeal(SisepaiError):
@@ -109,6 +122,8 @@ class Ledger:
         self.db = connect(self.target, pool=pool)
         self.kind = self.db.kind
         migrate(self.db, MIGRATIONS)
+        with self.db.transaction() as tx:
+            fill_folds(tx)
 
     @property
     def version(self) -> int:
@@ -121,22 +136,31 @@ class Ledger:
     # --- writes ------------------------------------------------------------------------------
 
     def add_player(self, name: str) -> dict:
+        """Add a player to the club (or bring a retired one back); a name the club has in another
+        case is that player."""
         name = _clean(name)
         with self.db.transaction() as tx:
+            name = known_players(tx, [name])[name]
             check_room_for_players(tx, [name])
-            tx.run("INSERT INTO players (name, created) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, time.time()))
+            insert_players(tx, [name], time.time())
         return {"name": name}
 
     def add_table(self, name: str) -> dict:
-        """Open a table (a room) of the club; opening one that exists is no change."""
+        """Open a table (a room) of the club, or open a retired one again; opening one that is open
+        is no change, and a name the club has in another case is that table."""
         name = check_table_name(name)
         with self.db.transaction() as tx:
             tx.lock("rooms")
-            if tx.one("SELECT 1 FROM rooms WHERE name = ?", (name,)) is None:
-                if tx.one("SELECT count(*) FROM rooms")[0] >= MAX_TABLES:
-                    raise SisepaiError(f"the club has {MAX_TABLES} tables, the most it may have", code="tables_full",
-                                       max=MAX_TABLES)
-                tx.run("INSERT INTO rooms (name, created) VALUES (?, ?)", (name, time.time()))
+            row = tx.one("SELECT name, retired FROM rooms WHERE fold = ? ORDER BY id LIMIT 1", (fold(name),))
+            if row is None or row[1] is not None:
+                if tx.one("SELECT count(*) FROM rooms WHERE retired IS NULL")[0] >= MAX_TABLES:
+                    raise SisepaiError(f"the club has {MAX_TABLES} open tables, the most it may have (retire one "
+                                       "to open another)", code="tables_full", max=MAX_TABLES)
+            if row is None:
+                tx.run("INSERT INTO rooms (name, created, fold) VALUES (?, ?, ?)", (name, time.time(), fold(name)))
+            else:
+                name = row[0]
+                tx.run("UPDATE rooms SET retired = NULL WHERE name = ?", (name,))
         return {"name": name}
 
     def add_deal(self, winner: str | None, points: int, players: list[str], discarder: str | None = None,
@@ -146,8 +170,6 @@ class Ledger:
         drawn card."""
         players = [_clean(p) for p in players]
         table = check_table_name(table)
-        if len(set(players)) != len(players) or not 2 <= len(players) <= 4:
-            raise SisepaiError("a deal has 2 to 4 different players", code="deal_players")
         if points < 0 or points > 1000:
             raise SisepaiError(f"points must be 0 to 1000, got {points}", code="points_range", min=0, max=1000)
         if isinstance(points, bool) or not isinstance(points, int):
@@ -155,23 +177,16 @@ class Ledger:
         if winner is None and (discarder is not None or points):
             raise SisepaiError("a drawn deal has no winner, so no discarder and no points: name the winner, "
                                "or record the draw with 0 points", code="draw_pays")
-        payments: list[tuple[str, str, int]] = []
-        if winner is not None:
-            winner = _clean(winner)
-            if winner not in players:
-                raise SisepaiError(f"the winner {winner!r} is not one of the players", code="winner_not_player",
-                                   name=winner)
-            if discarder is not None:
-                discarder = _clean(discarder)
-                if discarder not in players or discarder == winner:
-                    raise SisepaiError(f"the discarder {discarder!r} must be another player",
-                                       code="discarder_not_player", name=discarder)
-                payments = [(discarder, winner, points)]
-            else:
-                payments = [(p, winner, points) for p in players if p != winner]
+        winner = None if winner is None else _clean(winner)
+        discarder = None if discarder is None else _clean(discarder)
         with self.db.transaction() as tx:
+            # each name as the club first wrote it: "ann" at one table is "Ann" at another
+            known = known_players(tx, players + [n for n in (winner, discarder) if n is not None])
+            players = [known[p] for p in players]
+            winner, discarder = known.get(winner), known.get(discarder)
+            payments = deal_payments(players, winner, discarder, points)
+            table = known_table(tx, table, active=True)
             tx.lock("room:" + table)
-            self._require_table(tx, table)
             deal_id = record_deal(tx, table, {"created": time.time(), "winner": winner, "points": points,
                                               "rules": rules, "source": source, "cards": cards, "note": note},
                                   players, payments)
@@ -195,8 +210,8 @@ class Ledger:
         """
         table = check_table_name(table)
         with self.db.transaction() as tx:
+            table = known_table(tx, table, active=True)
             tx.lock("room:" + table)
-            self._require_table(tx, table)
             row = tx.one("SELECT id, winner, points FROM deals WHERE room = ? ORDER BY id DESC LIMIT 1", (table,))
             if row is None:
                 return None
@@ -209,19 +224,13 @@ class Ledger:
             tx.run("DELETE FROM deals WHERE id = ?", (row[0],))
         return {"id": row[0], "table": table, "winner": row[1], "points": row[2]}
 
-    @staticmethod
-    def _require_table(tx, table: str) -> None:
-        if tx.one("SELECT 1 FROM rooms WHERE name = ?", (table,)) is None:
-            raise UnknownTable(f"no table named {table!r} (open it first: POST /api/tables)", code="unknown_table",
-                               table=table)
-
     # --- reads --------------------------------------------------------------------------------
 
     def view(self, table: str = DEFAULT_TABLE, last: int = 200) -> dict:
         """What the page shows of ``table``, read at one moment: its players, its ``last`` deals, its
         totals and the club's."""
         with self.db.transaction(write=False) as tx:
-            self._require_table(tx, table)
+            table = known_table(tx, table)
             totals = table_totals(tx, table)
             club = table_totals(tx, None)
             deals = _deals(tx, table, last)
@@ -233,15 +242,15 @@ class Ledger:
                 "club_totals": _largest(club), "club_players_count": len(club)}
 
     def tables(self) -> list[dict]:
-        """The club's tables, oldest first, each with its number of deals."""
+        """The club's open tables, oldest first, each with its number of deals."""
         with self.db.transaction(write=False) as tx:
             rows = tx.rows("SELECT r.name, r.created, (SELECT count(*) FROM deals d WHERE d.room = r.name) "
-                           "FROM rooms r ORDER BY r.id")
+                           "FROM rooms r WHERE r.retired IS NULL ORDER BY r.id")
         return [{"name": n, "created": c, "deals": k} for n, c, k in rows]
 
     def has_table(self, table: str) -> bool:
         with self.db.transaction(write=False) as tx:
-            return tx.one("SELECT 1 FROM rooms WHERE name = ?", (table,)) is not None
+            return tx.one("SELECT 1 FROM rooms WHERE fold = ?", (fold(table),)) is not None
 
     def players(self) -> list[str]:
         """Every player of the club (a table's are the keys of its :meth:`totals`)."""
@@ -253,7 +262,7 @@ class Ledger:
         :class:`UnknownTable` for a table never opened."""
         with self.db.transaction(write=False) as tx:
             if table is not None:
-                self._require_table(tx, table)
+                table = known_table(tx, table)
             return _deals(tx, table, last)
 
     def totals(self, table: str | None = None) -> dict[str, int]:
@@ -292,9 +301,9 @@ class Ledger:
         :class:`UnknownTable` for a table never opened, before the first line."""
         if table is not None:
             with self.db.transaction(write=False) as tx:
-                self._require_table(tx, table)
+                table = known_table(tx, table)
         buf = io.StringIO()
-        w = _SafeWriter(csv.writer(buf))
+        w = safe_writer(buf)
         w.writerow(["deal", "time", "table", "winner", "points", "rules", "source", "payer", "payee", "amount"])
         after = 0
         while True:
@@ -319,7 +328,7 @@ class Ledger:
         there are in all."""
         with self.db.transaction(write=False) as tx:
             if table is not None:
-                self._require_table(tx, table)
+                table = known_table(tx, table)
                 total = tx.one("SELECT count(*) FROM balances WHERE room = ?", (table,))[0]
                 rows = tx.rows("SELECT player, total FROM balances WHERE room = ? ORDER BY player "
                                "LIMIT ? OFFSET ?", (table, int(limit), int(offset)))
@@ -393,14 +402,14 @@ def check_room_for_players(tx, names: list[str]) -> None:
     """A :class:`SisepaiError` when the players of ``names`` new to the club would take it past
     :data:`MAX_PLAYERS`. No lock is taken, so writers at different tables do not queue on each
     other: concurrent writers may pass the cap by a few players, never by thousands."""
-    count = tx.one("SELECT count(*) FROM players")[0]
+    count = tx.one("SELECT count(*) FROM players WHERE retired IS NULL")[0]
     if count + len(names) <= MAX_PLAYERS:
         return  # room for all of them, new or not: no need to look them up
-    known = {r[0] for r in tx.rows("SELECT name FROM players WHERE name IN (" + ", ".join(["?"] * len(names)) + ")",
-                                   names)}
+    known = {r[0] for r in tx.rows("SELECT name FROM players WHERE retired IS NULL AND name IN ("
+                                   + ", ".join(["?"] * len(names)) + ")", names)}
     if count + len(set(names) - known) > MAX_PLAYERS:
-        raise SisepaiError(f"the club has {MAX_PLAYERS} players, the most it may have", code="players_full",
-                           max=MAX_PLAYERS)
+        raise SisepaiError(f"the club has {MAX_PLAYERS} active players, the most it may have (retire one to "
+                           "add another)", code="players_full", max=MAX_PLAYERS)
 
 
 def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int:
@@ -408,8 +417,7 @@ def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int
     (``created``, ``winner``, ``points``, ``rules``, ``source``, ``cards``, ``note``), its
     ``(payer, payee, amount)`` payments and the running totals; returns its id."""
     check_room_for_players(tx, players)
-    tx.run("INSERT INTO players (name, created) VALUES " + ", ".join(["(?, ?)"] * len(players))
-           + " ON CONFLICT (name) DO NOTHING", [v for p in players for v in (p, deal["created"])])
+    insert_players(tx, players, deal["created"])
     deal_id = tx.one("UPDATE deal_ids SET last = last + 1 RETURNING last")[0]  # never an undone deal's id again
     tx.run("INSERT INTO deals (id, created, winner, points, rules, source, cards, note, room, players) "
            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -420,6 +428,29 @@ def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int
                + ", ".join(["(?, ?, ?, ?)"] * len(payments)), [v for pay in payments for v in (deal_id, *pay)])
     add_to_balances(tx, table, players, payments, +1)
     return deal_id
+
+
+def deal_payments(players: list[str], winner: str | None, discarder: str | None,
+                  points: int) -> list[tuple[str, str, int]]:
+    """The ``(payer, payee, amount)`` payments of a deal: the discarder pays the winner, or every
+    other player pays on a drawn card; none on a draw. A :class:`SisepaiError` for players that
+    cannot have played it.
+
+    >>> deal_payments(["Ann", "Bo", "Cy"], "Ann", None, 5)
+    [('Bo', 'Ann', 5), ('Cy', 'Ann', 5)]
+    """
+    if len(set(players)) != len(players) or not 2 <= len(players) <= 4:
+        raise SisepaiError("a deal has 2 to 4 different players", code="deal_players")
+    if winner is None:
+        return []
+    if winner not in players:
+        raise SisepaiError(f"the winner {winner!r} is not one of the players", code="winner_not_player", name=winner)
+    if discarder is None:
+        return [(p, winner, points) for p in players if p != winner]
+    if discarder not in players or discarder == winner:
+        raise SisepaiError(f"the discarder {discarder!r} must be another player", code="discarder_not_player",
+                           name=discarder)
+    return [(discarder, winner, points)]
 
 
 def add_to_balances(tx, table: str, players: list[str], payments, sign: int) -> None:
@@ -449,29 +480,6 @@ def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
     where, params = ("WHERE d.room = ?", (table,)) if table is not None else ("", ())
     return net_totals(tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
                               f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params))
-
-
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: object) -> object:
-    """A CSV cell a spreadsheet shows as text: a string starting like a formula (``= + - @``, tab
-    or carriage return) gets a leading apostrophe, as OWASP advises against CSV injection.
-
-    >>> csv_cell("=SUM(A1:A9)"), csv_cell("Ann"), csv_cell(-3)
-    ("'=SUM(A1:A9)", 'Ann', -3)
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
-
-
-class _SafeWriter:
-    def __init__(self, writer):
-        self.writer = writer
-
-    def writerow(self, row) -> None:
-        self.writer.writerow([csv_cell(v) for v in row])
 
 
 def _clean(name: str) -> str:

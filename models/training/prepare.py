@@ -121,7 +121,13 @@ def back_end_quads(cards: list[dict]) -> list[tuple[int, int, np.ndarray]]:
 
 def none_quads(cards: list[dict], width: int, height: int, rng: np.random.Generator, n: int) -> list[np.ndarray]:
     """Up to ``n`` squares (4x2 corners) at random places of a ``width`` x ``height`` picture whose
-    centres lie in no face-up card's end, about a card's width across, at random turns."""
+    centres lie in no face-up card's end, about a card's width across, at random turns; none where
+    a card is wider than half the picture (a close-up has no room for one).
+
+    >>> wide = [{"corners": [[0, 0], [400, 0], [400, 1600], [0, 1600]], "face_up": True, "ends": []}]
+    >>> none_quads(wide, 640, 360, np.random.default_rng(0), 3)
+    []
+    """
     ends = [np.float32(e["corners"]) for c in cards if c["face_up"] for e in c["ends"]]
     widths = [np.linalg.norm(np.float32(c["corners"][1]) - np.float32(c["corners"][0])) for c in cards] or [40.0]
     side = float(np.median(widths))
@@ -130,6 +136,8 @@ def none_quads(cards: list[dict], width: int, height: int, rng: np.random.Genera
         if len(out) >= n:
             break
         s = side * rng.uniform(0.8, 1.4)
+        if 2 * s >= min(width, height):
+            continue
         cx, cy = rng.uniform(s, width - s), rng.uniform(s, height - s)
         if _inside_any(np.float32([cx, cy]), ends):
             continue

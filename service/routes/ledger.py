@@ -15,7 +15,9 @@ from sisepai.engine.errors import SisepaiError
 from ..refusals import Refusal
 from ..deps import LedgerDep, SettingsDep, Writer
 from ..rules import network_rules
-from ..schemas import DealRequest, PlayerRequest, PlayersPage, TableRequest, TablesAnswer
+from ..roster import manage
+from ..schemas import (DealRequest, MergeRequest, PlayerRequest, PlayersPage, RenameRequest, RosterChange,
+                       TableRequest, TablesAnswer)
 from ..store import DEFAULT_TABLE, MAX_PLAYERS, PLAYERS_PAGE, NotLastDeal, check_table_name
 
 LAST_DEALS = 200
@@ -36,6 +38,25 @@ def get_ledger(ledger: LedgerDep, table: str = TableName,
 @router.post("/players", summary="Add a player to the club", dependencies=[Writer])
 def add_player(body: PlayerRequest, ledger: LedgerDep) -> dict:
     return ledger.add_player(body.name)
+
+
+@router.post("/players/rename", summary="Rename a player; every deal and total is kept", dependencies=[Writer],
+             responses={404: {"description": "no such player"}, 409: {"description": "the new name is taken"}})
+def rename_player(body: RenameRequest, ledger: LedgerDep) -> RosterChange:
+    return manage(ledger, "player", "rename", body.name, to=body.to)
+
+
+@router.post("/players/merge", summary="Merge two names of one person: `name`'s deals and totals move to `into`",
+             dependencies=[Writer], responses={404: {"description": "no such player"},
+                                               409: {"description": "the two played in one deal"}})
+def merge_player(body: MergeRequest, ledger: LedgerDep) -> RosterChange:
+    return manage(ledger, "player", "merge", body.name, into=body.into)
+
+
+@router.post("/players/retire", summary="Retire a player: the history stays; the name written again brings them back",
+             dependencies=[Writer], responses={404: {"description": "no such player"}})
+def retire_player(body: PlayerRequest, ledger: LedgerDep) -> RosterChange:
+    return manage(ledger, "player", "retire", body.name)
 
 
 @router.post("/deals", summary="Record a deal at a table (by hand or from an auto-scored hand)", dependencies=[Writer])
@@ -144,6 +165,27 @@ def list_tables(ledger: LedgerDep, settings: SettingsDep) -> TablesAnswer:
     return {"default": settings.table, "tables": ledger.tables()}
 
 
-@tables.post("", summary="Open a table (a write: the token rule applies)", dependencies=[Writer])
+@tables.post("", summary="Open a table, or open a retired one again (a write: the token rule applies)",
+             dependencies=[Writer])
 def open_table(body: TableRequest, ledger: LedgerDep) -> dict:
     return ledger.add_table(body.name)
+
+
+@tables.post("/rename", summary="Rename a table; its deals and totals are kept", dependencies=[Writer],
+             responses={404: {"description": "no such table"}, 409: {"description": "the name is taken, or the table "
+                                                                     "is the default one"}})
+def rename_table(body: RenameRequest, ledger: LedgerDep, settings: SettingsDep) -> RosterChange:
+    return manage(ledger, "table", "rename", body.name, to=body.to, keep=settings.table)
+
+
+@tables.post("/merge", summary="Merge a table into another: its deals and totals move there", dependencies=[Writer],
+             responses={404: {"description": "no such table"}, 409: {"description": "the default table stays"}})
+def merge_table(body: MergeRequest, ledger: LedgerDep, settings: SettingsDep) -> RosterChange:
+    return manage(ledger, "table", "merge", body.name, into=body.into, keep=settings.table)
+
+
+@tables.post("/retire", summary="Retire a table: its history stays, no deal is recorded there until it is opened "
+             "again", dependencies=[Writer], responses={404: {"description": "no such table"},
+                                                        409: {"description": "the default table stays"}})
+def retire_table(body: TableRequest, ledger: LedgerDep, settings: SettingsDep) -> RosterChange:
+    return manage(ledger, "table", "retire", body.name, keep=settings.table)

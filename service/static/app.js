@@ -530,6 +530,23 @@ $("tableform").addEventListener("submit", async (e) => {
   await loadTables(name);
   $("tablechoice").dispatchEvent(new Event("change"));
 });
+$("manageaction").addEventListener("change", () => { $("manageother").hidden = $("manageaction").value === "retire"; });
+$("manageform").addEventListener("submit", async (e) => {  // rename, merge or retire a player or a table
+  e.preventDefault();
+  const kind = $("managekind").value, action = $("manageaction").value;
+  const body = { name: $("managename").value.trim() };
+  if (action === "rename") body.to = $("manageother").value.trim();
+  if (action === "merge") body.into = $("manageother").value.trim();
+  const url = (kind === "player" ? "/api/ledger/players/" : "/api/tables/") + action;
+  const r = await write(url, { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const j = await r.json();
+  if (!r.ok) { show("ledgerout", () => detailText(j)); return; }
+  $("managename").value = ""; $("manageother").value = "";
+  if (kind === "table") await loadTables(action === "rename" ? j.to : action === "merge" ? j.into : undefined);
+  await loadLedger();
+  const key = { rename: "ledger.renamed", merge: "ledger.merged", retire: "ledger.retiredOne" }[action];
+  show("ledgerout", () => t(key, j));
+});
 async function loadLedger() {
   const r = await fetch("/api/ledger" + tableQuery());
   const j = await r.json();

@@ -61,9 +61,9 @@ def test_the_club_has_a_player_cap(tmp_path, monkeypatch):
         ledger.add_player(name)
     ledger.add_deal("Ann", 3, ["Ann", "Eve"])  # the fifth player joins through a deal
     ledger.add_player("Ann")  # a known player is no new one
-    with pytest.raises(store.SisepaiError, match="5 players, the most"):
+    with pytest.raises(store.SisepaiError, match="5 active players, the most"):
         ledger.add_player("Fay")
-    with pytest.raises(store.SisepaiError, match="5 players, the most"):
+    with pytest.raises(store.SisepaiError, match="5 active players, the most"):
         ledger.add_deal("Bo", 2, ["Bo", "Gus"])
     assert len(ledger.players()) == 5
     ledger.close()

@@ -1,0 +1,226 @@
+"""The club's roster: one name per person and per table, compared without case, and names that can
+be renamed, merged and retired with every deal kept.
+
+A name is compared by its *fold* (NFKC, then case-folded): ``Ann``, ``ann`` and ``ＡＮＮ`` are one
+player, shown as first written. A player or table written twice under two spellings before this
+rule (or one person under two names) is merged into the other: their deals, payments and running
+totals move over, so every total still sums to zero and no deal is lost. Retiring a player or a
+table frees its place under the club's caps (:data:`.store.MAX_PLAYERS`, :data:`.store.MAX_TABLES`)
+and keeps its history; writing its name again brings it back. Every change is logged
+(``name_changes``), oldest first, for :func:`changes`.
+
+>>> from .store import Ledger
+>>> club = Ledger(":memory:")
+>>> _ = club.add_deal("Ann", 5, ["Ann", "Bo"]); _ = club.add_deal("annie", 3, ["annie", "Bo"])
+>>> club.add_deal("ANN", 2, ["ann", "Bo"])["winner"]  # the player first written "Ann"
+'Ann'
+>>> manage(club, "player", "merge", "Annie", into="ann")
+{'kind': 'player', 'action': 'merge', 'name': 'annie', 'into': 'Ann'}
+>>> club.totals()
+{'Ann': 10, 'Bo': -10}
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import unicodedata
+
+from sisepai.engine.errors import SisepaiError
+
+from .names import clean_name
+
+DEFAULT_TABLE = "main"
+"""The table deals go to when none is named; it is never renamed, merged away or retired."""
+
+KINDS = ("player", "table")
+ACTIONS = ("rename", "merge", "retire")
+
+
+class UnknownName(SisepaiError):
+    """A player or table the club does not have (answered 404)."""
+
+
+class RosterConflict(SisepaiError):
+    """A change the ledger's state forbids: a name taken, two names in one deal (answered 409)."""
+
+
+def fold(name: str) -> str:
+    """The form two names are compared in: NFKC, case-folded.
+
+    >>> fold("Ann") == fold("ANN") == fold("ａｎｎ"), fold("Straße")
+    (True, 'strasse')
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def fill_folds(tx) -> None:
+    """Give every player and table written before names were folded its fold (once, on opening)."""
+    for room in ("players", "rooms"):
+        for row_id, name in tx.rows(f"SELECT id, name FROM {room} WHERE fold IS NULL"):
+            tx.run(f"UPDATE {room} SET fold = ? WHERE id = ?", (fold(name), row_id))
+
+
+def insert_players(tx, names: list[str], created: float) -> None:
+    """Add the players of ``names`` the club does not have (by exact name), each with its fold; a
+    retired one among them is active again."""
+    if not names:
+        return
+    tx.run("INSERT INTO players (name, created, fold) VALUES " + ", ".join(["(?, ?, ?)"] * len(names))
+           + " ON CONFLICT (name) DO NOTHING", [v for p in names for v in (p, created, fold(p))])
+    tx.run("UPDATE players SET retired = NULL WHERE retired IS NOT NULL AND name IN ("
+           + ", ".join(["?"] * len(names)) + ")", names)
+
+
+def known_players(tx, names: list[str]) -> dict[str, str]:
+    """Each of ``names`` as the club first wrote it (the same fold), or as given when it is new.
+
+    >>> from .store import Ledger
+    >>> club = Ledger(":memory:"); _ = club.add_player("Zoë")
+    >>> with club.db.transaction() as tx:
+    ...     known_players(tx, ["ZOË", "Bo"])
+    {'ZOË': 'Zoë', 'Bo': 'Bo'}
+    """
+    folds = {n: fold(n) for n in names}
+    found: dict[str, str] = {}
+    if folds:
+        for name, f in tx.rows("SELECT name, fold FROM players WHERE fold IN (" + ", ".join(["?"] * len(set(folds.values())))
+                               + ") ORDER BY id DESC", list(set(folds.values()))):
+            found[f] = name  # oldest last, so the first spelling wins
+    return {n: found.get(f, n) for n, f in folds.items()}
+
+
+def known_table(tx, name: str, active: bool = False) -> str:
+    """The table ``name`` names (written exactly so, else the first of its fold); :class:`UnknownName`
+    when there is none, or (``active``) when it is retired."""
+    row = (tx.one("SELECT name, retired FROM rooms WHERE name = ?", (name,))
+           or tx.one("SELECT name, retired FROM rooms WHERE fold = ? ORDER BY id LIMIT 1", (fold(name),)))
+    if row is None:
+        raise UnknownName(f"no table named {name!r} (open it first: POST /api/tables)", code="unknown_table", table=name)
+    if active and row[1] is not None:
+        raise RosterConflict(f"table {row[0]!r} is retired: open it again (POST /api/tables) to record there",
+                             code="table_retired", table=row[0])
+    return row[0]
+
+
+def _known_player(tx, name: str) -> str:
+    """The player ``name`` names: written exactly so, else the first of its fold (so each of two
+    spellings kept from before folding can be named, to merge them)."""
+    row = (tx.one("SELECT name FROM players WHERE name = ?", (name,))
+           or tx.one("SELECT name FROM players WHERE fold = ? ORDER BY id LIMIT 1", (fold(name),)))
+    if row is None:
+        raise UnknownName(f"no player named {name!r}", code="unknown_player", name=name)
+    return row[0]
+
+
+def manage(ledger, kind: str, action: str, name: str, to: str | None = None, into: str | None = None,
+           keep: str | None = None) -> dict:
+    """Rename (``to``), merge (``into``, which stays) or retire a player or a table of ``ledger``,
+    in one transaction, logged. ``keep``: a table that may not be renamed, merged away or retired
+    (the service's default table). Returns what was done, with the names as stored."""
+    if kind not in KINDS or action not in ACTIONS:
+        raise SisepaiError(f"unknown change {kind} {action} (kinds: {', '.join(KINDS)}; actions: {', '.join(ACTIONS)})")
+    what = "a player's name" if kind == "player" else "a table's name"
+    name = clean_name(name, what, forbid="" if kind == "player" else "/\\")
+    other = {"rename": to, "merge": into}.get(action)
+    if action != "retire":
+        if other is None:
+            raise SisepaiError(f"a {action} needs the {'new name' if action == 'rename' else 'name to merge into'}")
+        other = clean_name(other, what, forbid="" if kind == "player" else "/\\")
+    with ledger.db.transaction() as tx:
+        tx.lock("roster")
+        if kind == "player":
+            done = _player_change(tx, action, name, other)
+        else:
+            done = _table_change(tx, action, name, other, keep)
+        tx.run("INSERT INTO name_changes (created, kind, action, name, other) VALUES (?, ?, ?, ?, ?)",
+               (time.time(), kind, action, done["name"], done.get("to") or done.get("into")))
+    return done
+
+
+def changes(ledger, last: int = 200) -> list[dict]:
+    """The roster's last ``last`` changes, oldest first."""
+    with ledger.db.transaction(write=False) as tx:
+        rows = tx.rows("SELECT id, created, kind, action, name, other FROM name_changes ORDER BY id DESC LIMIT ?",
+                       (int(last),))
+    return [{"id": i, "created": c, "kind": k, "action": a, "name": n, "other": o} for i, c, k, a, n, o in rows[::-1]]
+
+
+def _player_change(tx, action: str, name: str, other: str | None) -> dict:
+    old = _known_player(tx, name)
+    if action == "retire":
+        tx.run("UPDATE players SET retired = ? WHERE name = ?", (time.time(), old))
+        return {"kind": "player", "action": "retire", "name": old}
+    if action == "rename":
+        taken = tx.one("SELECT name FROM players WHERE fold = ? AND name <> ?", (fold(other), old))
+        if taken:
+            raise RosterConflict(f"the club has a player named {taken[0]!r}: merge {old!r} into them instead",
+                                 code="name_taken", name=taken[0])
+        tx.run("UPDATE players SET name = ?, fold = ? WHERE name = ?", (other, fold(other), old))
+        _move_player(tx, old, other)
+        return {"kind": "player", "action": "rename", "name": old, "to": other}
+    into = _known_player(tx, other)
+    if into == old:
+        raise RosterConflict(f"{name!r} and {other!r} are one player already", code="same_name", name=old)
+    for _, players in _deals_naming(tx, old):
+        if into in players:
+            raise RosterConflict(f"{old!r} and {into!r} played in one deal, so they are two people: nothing was merged",
+                                 code="played_together", name=old, into=into)
+    _move_player(tx, old, into)
+    tx.run("DELETE FROM players WHERE name = ?", (old,))
+    return {"kind": "player", "action": "merge", "name": old, "into": into}
+
+
+def _deals_naming(tx, name: str) -> list[tuple[int, list[str]]]:
+    """The deals ``name`` played, each ``(id, players)``: a LIKE on the stored JSON narrows them,
+    the JSON read back decides."""
+    needle = json.dumps(name)[1:-1].replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    rows = tx.rows("SELECT id, players FROM deals WHERE players LIKE ? ESCAPE '\\'", (f'%"{needle}"%',))
+    return [(deal_id, names) for deal_id, text in rows if name in (names := json.loads(text))]
+
+
+def _move_player(tx, old: str, new: str) -> None:
+    """Every deal, payment and running total of ``old`` becomes ``new``'s (totals added up)."""
+    tx.run("UPDATE deals SET winner = ? WHERE winner = ?", (new, old))
+    tx.run("UPDATE payments SET payer = ? WHERE payer = ?", (new, old))
+    tx.run("UPDATE payments SET payee = ? WHERE payee = ?", (new, old))
+    for deal_id, names in _deals_naming(tx, old):
+        tx.run("UPDATE deals SET players = ? WHERE id = ?", (json.dumps([new if p == old else p for p in names]), deal_id))
+    for room, total in tx.rows("SELECT room, total FROM balances WHERE player = ?", (old,)):
+        tx.run("INSERT INTO balances (room, player, total) VALUES (?, ?, ?) ON CONFLICT (room, player) "
+               "DO UPDATE SET total = balances.total + excluded.total", (room, new, total))
+    tx.run("DELETE FROM balances WHERE player = ?", (old,))
+
+
+def _table_change(tx, action: str, name: str, other: str | None, keep: str | None) -> dict:
+    old = known_table(tx, name)
+    if fold(old) in {fold(DEFAULT_TABLE), fold(keep or DEFAULT_TABLE)}:
+        done = {"rename": "renamed", "merge": "merged into another", "retire": "retired"}[action]
+        raise RosterConflict(f"table {old!r} is where deals go by default: it cannot be {done}",
+                             code="table_kept", table=old)
+    if action == "retire":
+        tx.run("UPDATE rooms SET retired = ? WHERE name = ?", (time.time(), old))
+        return {"kind": "table", "action": "retire", "name": old}
+    if action == "rename":
+        taken = tx.one("SELECT name FROM rooms WHERE fold = ? AND name <> ?", (fold(other), old))
+        if taken:
+            raise RosterConflict(f"the club has a table named {taken[0]!r}: merge {old!r} into it instead",
+                                 code="name_taken", name=taken[0])
+        tx.run("UPDATE rooms SET name = ?, fold = ? WHERE name = ?", (other, fold(other), old))
+        _move_table(tx, old, other)
+        return {"kind": "table", "action": "rename", "name": old, "to": other}
+    into = known_table(tx, other)
+    if into == old:
+        raise RosterConflict(f"{name!r} and {other!r} are one table already", code="same_name", name=old)
+    _move_table(tx, old, into)
+    tx.run("DELETE FROM rooms WHERE name = ?", (old,))
+    return {"kind": "table", "action": "merge", "name": old, "into": into}
+
+
+def _move_table(tx, old: str, new: str) -> None:
+    """Every deal and running total of table ``old`` becomes table ``new``'s (totals added up)."""
+    tx.run("UPDATE deals SET room = ? WHERE room = ?", (new, old))
+    for player, total in tx.rows("SELECT player, total FROM balances WHERE room = ?", (old,)):
+        tx.run("INSERT INTO balances (room, player, total) VALUES (?, ?, ?) ON CONFLICT (room, player) "
+               "DO UPDATE SET total = balances.total + excluded.total", (new, player, total))
+    tx.run("DELETE FROM balances WHERE room = ?", (old,))
