@@ -55,8 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         k = lsub.add_parser(kind, help=f"rename, merge or retire a {kind} (every deal kept)", epilog=EPILOG,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
         k.add_argument("action", choices=("rename", "merge", "retire"),
-                       help=f"rename NAME OTHER; merge NAME into OTHER (NAME's deals and totals move there); "
-                            f"retire NAME (its history stays; writing the name again brings it back)")
+                       help="rename NAME OTHER; merge NAME into OTHER (NAME's deals and totals move there); "
+                            "retire NAME (its history stays; writing the name again brings it back)")
         k.add_argument("name", metavar="NAME")
         k.add_argument("other", metavar="OTHER", nargs="?", help="the new name (rename), or the name that stays (merge)")
         k.add_argument("--db", required=True, metavar="FILE|URL", help="the ledger to change (in place)")
