@@ -5,8 +5,11 @@ uvicorn's own settings do most of it: no per-message compression on the live Web
 :data:`WS_MAX_MESSAGE`, at most :data:`WS_MAX_QUEUE` messages queued per socket, idle keep-alive
 connections closed, a cap on headers' size and on concurrent connections. What uvicorn lacks is a
 deadline for a request to arrive: a socket that sends nothing, headers that never end, or a body
-that trickles in would hold a file descriptor for ever (1,100 such sockets stopped the server).
-:class:`BoundedH11Protocol` closes them. At start, the open-file limit is raised as far as the
+that trickles in would hold a file descriptor for ever (1,100 such sockets stopped the server),
+and one address could take every one of the server's slots. :class:`BoundedH11Protocol` closes
+them, and lets one address hold at most :data:`PER_CLIENT_CONNECTIONS` connections: past it, that
+address's oldest idle connection is closed (the newest, when none is idle), so a client with
+600 slow sockets holds 32 and everyone else is served. At start, the open-file limit is raised as far as the
 system allows, and a repeated error (``accept()`` out of file descriptors) is logged once a
 second, not once per failure.
 
@@ -40,7 +43,12 @@ MAX_HEADERS = 16 * 1024
 headers past 16 KB are refused by :class:`sisepai.service.guards.Guard` (431)."""
 MAX_CONNECTIONS = 512
 """Connections and requests at once; past it, new requests are answered 503."""
+PER_CLIENT_CONNECTIONS = 32
+"""Connections one address may hold (a browser opens about six)."""
 CHECK_EVERY_S = 1.0
+
+_HELD: dict[tuple, dict] = {}
+"""(server address, client host) -> that client's open connections, oldest first."""
 
 
 class BoundedH11Protocol(H11Protocol):
@@ -53,6 +61,35 @@ class BoundedH11Protocol(H11Protocol):
         self._state = None
         self._since = self._last_data = self.loop.time()
         self._watch = self.loop.call_later(CHECK_EVERY_S, self._check)
+        self._peer = (self.server, self.client[0]) if self.client else None
+        if self._peer is not None:
+            self._admit()
+
+    def _admit(self) -> None:
+        """Count this connection against its address; past :data:`PER_CLIENT_CONNECTIONS`, close
+        the address's oldest idle connection, or this one when none is idle."""
+        held = _HELD.setdefault(self._peer, {})
+        for gone in [p for p in held if p.transport is None or p.transport.is_closing()]:
+            del held[gone]
+        held[self] = None
+        if len(held) <= PER_CLIENT_CONNECTIONS:
+            return
+        victim = next((p for p in held if p is not self and p._idle()), self)
+        del held[victim]
+        victim.transport.close()
+
+    def _idle(self) -> bool:
+        """No request in progress and still HTTP (a WebSocket is never evicted here)."""
+        transport = self.transport
+        return (transport is not None and transport.get_protocol() is self
+                and (self.cycle is None or self.cycle.response_complete))
+
+    def _release(self) -> None:
+        held = _HELD.get(self._peer) if getattr(self, "_peer", None) is not None else None
+        if held is not None:
+            held.pop(self, None)
+            if not held:
+                _HELD.pop(self._peer, None)
 
     def data_received(self, data: bytes) -> None:
         self._last_data = self.loop.time()
@@ -82,6 +119,7 @@ class BoundedH11Protocol(H11Protocol):
         if getattr(self, "_watch", None) is not None:
             self._watch.cancel()
             self._watch = None
+        self._release()
         super().connection_lost(exc)
 
     def _check(self) -> None:

@@ -61,6 +61,48 @@ def test_many_idle_sockets_do_not_stop_health(server):
             s.close()
 
 
+def _slow_sockets(port: int, n: int, source: str) -> list[socket.socket]:
+    """``n`` sockets from ``source`` that each send half a request's headers and then wait."""
+    held = []
+    for _ in range(n):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+        try:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        except OSError:
+            pass  # already closed by the server: that address holds too many
+        held.append(s)
+    return held
+
+
+def _still_open(sockets: list[socket.socket]) -> int:
+    import select
+
+    def closed(s: socket.socket) -> bool:
+        try:
+            return s.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True  # reset by the server
+
+    readable = select.select(sockets, [], [], 0.5)[0]  # a closed socket reads as readable
+    return len(sockets) - sum(1 for s in readable if closed(s))
+
+
+@pytest.mark.parametrize("source", ["127.0.0.2", "127.0.0.1"], ids=["another address", "the same address"])
+def test_one_address_with_600_slow_sockets_does_not_lock_out_a_client(server, source):
+    """600 half-sent requests from one address: that address keeps at most 32 of them open and
+    every health probe is answered 200, whether the probe comes from another address or the same."""
+    from sisepai.service.server import PER_CLIENT_CONNECTIONS
+
+    slow = _slow_sockets(server, 600, source)
+    try:
+        answers = [httpx.get(f"http://127.0.0.1:{server}/api/health", timeout=30).status_code for _ in range(40)]
+        assert answers == [200] * 40
+        assert _still_open(slow) <= PER_CLIENT_CONNECTIONS
+    finally:
+        for s in slow:
+            s.close()
+
+
 def test_the_live_socket_offers_no_compression(server):
     from websockets.sync.client import connect
 
