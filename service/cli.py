@@ -17,12 +17,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 writes when listening beyond localhost), SISEPAI_MAX_UPLOAD_MB, SISEPAI_CORS_ORIGINS (comma-separated).
 examples:
   sisepai serve                       # http://127.0.0.1:8000
-  SISEPAI_TOKEN=secret sisepai serve --host 0.0.0.0 --port 8080 --db ~/games.sqlite
-  SISEPAI_TOKEN=secret sisepai serve --host 0.0.0.0 --https   # phones on the LAN: https://IP:8000/
+  sisepai serve --host 0.0.0.0 --https --new-token   # phones on the LAN: https://IP:8000/, a fresh token printed
+  SISEPAI_TOKEN="$(cat ~/.sisepai-token)" sisepai serve --host 0.0.0.0 --port 8080 --db ~/games.sqlite
   a club, one process per table, one ledger (README, "Running a club"):
-  SISEPAI_TOKEN=secret sisepai serve --host 0.0.0.0 --https --port 8001 --table "table 1" \
+  SISEPAI_TOKEN="$(cat ~/.sisepai-token)" sisepai serve --host 0.0.0.0 --https --port 8001 --table "table 1" \
       --db postgresql://sisepai@db.local:5432/club
-The page asks for the token once and keeps it in the browser. Requests from pages on other sites,
+A token has at least 16 characters; --new-token makes one (keep it in a file for the next start).
+The page asks for the token once and keeps it in the browser. Five wrong tokens from one address,
+then it waits 1 s, 2 s, 4 s ... (at most 5 min) and is answered 429 meanwhile. Requests from pages on other sites,
 and Host names other than localhost, IP addresses and --allow-host names, are refused.""")
     p.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="port (default 8000)")
@@ -42,6 +44,8 @@ and Host names other than localhost, IP addresses and --allow-host names, are re
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="a host name the page may be opened by, besides localhost and IP addresses "
                         "(repeatable; e.g. a name your LAN's DNS gives this machine)")
+    p.add_argument("--new-token", action="store_true",
+                   help="make a random token for this run and print it (instead of SISEPAI_TOKEN)")
     p.add_argument("--workers", type=int, default=None,
                    help="recognition workers (default: half the cores); more requests wait in a short "
                         "queue, then get 503 with Retry-After")
@@ -59,6 +63,14 @@ def _serve(args) -> int:
     settings = Settings.from_env(host=args.host, port=args.port, db=args.db, deck=args.deck, workers=args.workers,
                                  **({"table": args.table} if args.table is not None else {}))
     settings.allowed_hosts = tuple(settings.allowed_hosts) + tuple(args.allow_host)
+    if args.new_token:
+        if settings.token:
+            raise SisepaiError("give SISEPAI_TOKEN or --new-token, not both")
+        settings.token = new_token()
+        print(f"sisepai: the token for this run: {settings.token}", flush=True)
+    elif settings.token and len(settings.token) < MIN_TOKEN_CHARS:
+        raise SisepaiError(f"SISEPAI_TOKEN has {len(settings.token)} characters: use at least {MIN_TOKEN_CHARS} "
+                           "(sisepai serve --new-token makes one)")
     if args.workers is not None and args.workers < 1:
         raise SisepaiError("--workers must be at least 1")
     if settings.allowed_hosts and not settings.token:
@@ -112,6 +124,20 @@ def _serve(args) -> int:
     except OSError as exc:
         raise SisepaiError(f"cannot listen on {settings.host}:{settings.port}: {exc}") from None
     return 0
+
+
+MIN_TOKEN_CHARS = 16
+
+
+def new_token() -> str:
+    """A random token of 32 URL-safe characters (192 bits), easy to paste into a phone.
+
+    >>> len(new_token()), new_token() != new_token()
+    (32, True)
+    """
+    import secrets
+
+    return secrets.token_urlsafe(24)
 
 
 def lan_addresses() -> list[str]:

@@ -20,15 +20,17 @@ drafts and jobs.
 from __future__ import annotations
 
 import hmac
+import math
 import time
 from typing import Annotated, Any, Callable
 
 from fastapi import Depends, Header
-from starlette.requests import HTTPConnection
+from starlette.requests import HTTPConnection, Request
 
 from .refusals import Refusal
 from .settings import Settings
 from .store import Ledger
+from .token_tries import TokenTries
 from .work import WorkPool
 
 
@@ -162,19 +164,44 @@ DeckDraftsDep = Annotated[dict, Depends(get_deck_drafts)]
 DeckJobsDep = Annotated[dict, Depends(get_deck_jobs)]
 
 
-def check_token(settings: Settings, token: str | None) -> None:
-    """401 without the right token where one is set; 403 for writes beyond localhost with none set."""
+def get_token_tries(conn: HTTPConnection) -> TokenTries:
+    state = conn.app.state
+    if not hasattr(state, "token_tries"):
+        state.token_tries = TokenTries(getattr(state, "clock", time.monotonic))
+    return state.token_tries
+
+
+def check_token(settings: Settings, token: str | None, tries: TokenTries | None = None, address: str = "?") -> None:
+    """401 without the right token where one is set; 403 for writes beyond localhost with none set;
+    429 while ``address`` waits after too many wrong tokens (:mod:`~sisepai.service.token_tries`)."""
     if settings.token:
+        wait = tries.wait_left(address) if tries is not None else 0.0
+        if wait > 0:
+            raise _too_many(wait)
         if not token or not hmac.compare_digest(token.encode("utf-8", "replace"), settings.token.encode("utf-8")):
+            if tries is not None and token:
+                wait = tries.failed(address)
+                if wait > 0:
+                    raise _too_many(wait)
             raise Refusal(401, "token_needed", "ledger writes need the token: send it as the X-Sisepai-Token header")
+        if tries is not None:
+            tries.succeeded(address)
     elif not settings.local_only:
         raise Refusal(403, "writes_closed", "ledger writes are closed: the service listens beyond localhost and no "
                                  "SISEPAI_TOKEN is set")
 
 
-def require_token(settings: SettingsDep, x_sisepai_token: Annotated[str | None, Header()] = None) -> None:
-    """A write route's dependency: the token rule of :func:`check_token`."""
-    check_token(settings, x_sisepai_token)
+def _too_many(wait: float) -> Refusal:
+    seconds = max(1, math.ceil(wait))
+    return Refusal(429, "token_wait", f"too many wrong tokens from this address: try again in {seconds} s",
+                   headers={"Retry-After": str(seconds)}, seconds=seconds)
+
+
+def require_token(request: Request, settings: SettingsDep,
+                  x_sisepai_token: Annotated[str | None, Header()] = None) -> None:
+    """A write route's dependency: the token rule of :func:`check_token`, counted per address."""
+    address = request.client.host if request.client else "?"
+    check_token(settings, x_sisepai_token, get_token_tries(request), address)
 
 
 Writer = Depends(require_token)

@@ -156,6 +156,56 @@ def test_every_answer_carries_a_content_security_policy(tmp_path):
             assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
 
 
+def test_serve_refuses_a_short_token_and_can_make_one(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from tests.service_process import free_port
+
+    serve = [sys.executable, "-m", "sisepai.engine.cli", "serve", "--no-model", "--host", "0.0.0.0",
+             "--db", str(tmp_path / "l.sqlite")]
+    env = {**os.environ, "SISEPAI_TOKEN": "secret"}
+    r = subprocess.run(serve, capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 2 and "6 characters: use at least 16" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run(serve + ["--new-token"], capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 2 and "not both" in r.stderr
+    env.pop("SISEPAI_TOKEN")
+    proc = subprocess.Popen(serve + ["--new-token", "--port", str(free_port())], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    token = line.rsplit(": ", 1)[-1].strip()
+    assert line.startswith("sisepai: the token for this run: ") and len(token) == 32
+
+
+def test_guessed_tokens_are_slowed_down_per_address(tmp_path):
+    """Five wrong tokens are answered 401; then the address waits 1 s, 2 s, 4 s ... and every write it
+    sends meanwhile, the right token included, is answered 429 with Retry-After. Once the wait is
+    over the right token is let in and the count starts afresh."""
+    right = "club-token-7Rk2pQ9vXw"
+    now = [100.0]
+    c = client(tmp_path, host="0.0.0.0", token=right)
+    c.app.state.clock = lambda: now[0]
+    with c:
+        def write(token):
+            return c.post("/api/ledger/players", json={"name": "Ann"}, headers={"X-Sisepai-Token": token})
+
+        answers = [write(f"guess-{k}") for k in range(8)]
+        assert [a.status_code for a in answers] == [401] * 5 + [429] * 3
+        assert answers[-1].headers["retry-after"] == "1" and answers[-1].json()["code"] == "token_wait"
+        assert write(right).status_code == 429  # guessing through the wait gains nothing
+        now[0] += 1.0
+        assert write("guess-8").status_code == 429 and write("guess-8").headers["retry-after"] == "2"
+        now[0] += 2.0
+        assert write(right).status_code == 200
+        assert write("guess-9").status_code == 401  # the right token cleared the count
+        assert c.post("/api/ledger/players", json={"name": "Ann"}).status_code == 401  # no token: not a guess
+
+
 def test_small_failures(tmp_path):
     with client(tmp_path, host="0.0.0.0", token="s3cret") as c:
         r = c.post("/api/ledger/undo", headers={"X-Sisepai-Token": "sécret".encode()})
