@@ -135,15 +135,40 @@ class VideoSource:
         self.cap.release()
 
 
+STREAM_TIMEOUT_S = 8.0
+"""How long a stream URL may take to answer when opened, and between frames, before it counts as
+lost (FFmpeg's own wait is 30 s, five times over on retries: a camera that connects and sends
+nothing took 2 min 46 s to be reported)."""
+FIRST_OPEN_S = 15.0
+"""No new attempt to open a source starts this long after the first began."""
+
+
+def open_capture(spec: int | str, timeout_s: float = STREAM_TIMEOUT_S):
+    """``cv2.VideoCapture`` for a camera index or a stream URL; a URL is opened with FFmpeg and
+    bounded waits (``timeout_s`` to answer, the same between frames).
+
+    >>> open_capture("http://127.0.0.1:9/none", timeout_s=0.5).isOpened()
+    False
+    """
+    if isinstance(spec, str) and "://" in spec:
+        ms = int(timeout_s * 1000)
+        with quiet_native_stderr():
+            return cv2.VideoCapture(spec, cv2.CAP_FFMPEG,
+                                    [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, ms, cv2.CAP_PROP_READ_TIMEOUT_MSEC, ms])
+    return cv2.VideoCapture(spec)
+
+
 class LiveSource:
-    """A webcam or stream, read in a thread; the consumer always gets the newest frame."""
+    """A webcam or stream, read in a thread; the consumer always gets the newest frame. The first
+    open gives up after :data:`FIRST_OPEN_S` (``first_open_s``) however many retries are left."""
 
     def __init__(self, spec: int | str, retries: int = 5, backoff: float = 0.5,
-                 opener: Callable[[int | str], object] = cv2.VideoCapture):
+                 opener: Callable[[int | str], object] = open_capture, first_open_s: float = FIRST_OPEN_S):
         self.spec = spec
         self.retries = retries
         self.backoff = backoff
         self.opener = opener
+        self.first_open_s = first_open_s
         self.cap = self._open(first=True)
         self.latest: tuple[float, np.ndarray] | None = None
         self.error: str | None = None
@@ -158,12 +183,17 @@ class LiveSource:
 
     def _open(self, first: bool = False):
         delay = self.backoff
+        began = time.monotonic()
         for attempt in range(1, self.retries + 1):
             cap = self.opener(self.spec)
             if cap is not None and cap.isOpened():
                 if not first:
                     _say(f"camera {self.spec} is back")
                 return cap
+            if first and time.monotonic() + delay - began >= self.first_open_s:
+                raise SourceError(f"camera {self.spec} did not answer with video within {self.first_open_s:.0f} s "
+                                  f"({attempt} attempt{'s' if attempt > 1 else ''}): check the address and "
+                                  "that the camera is streaming")
             if first and attempt == 1:
                 _say(f"cannot open camera {self.spec}; retrying")
             else:

@@ -154,3 +154,41 @@ def test_a_missing_camera_is_reported_without_opencv_noise():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "could not be opened" in proc.stdout
     assert "WARN" not in proc.stderr and "OpenCV" not in proc.stderr and len(proc.stderr.splitlines()) <= 2
+
+
+def test_a_stream_that_connects_and_sends_nothing_is_reported():
+    """A network camera that accepts the connection and never answers: open_capture's bounded
+    wait fails each attempt, and the first open gives up after first_open_s, with a reason."""
+    import socket
+    import threading
+
+    from sisepai.vision.live.camera import open_capture
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held = []
+
+    def accept():
+        while True:
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    url = f"http://127.0.0.1:{server.getsockname()[1]}/video"
+    attempts = []
+
+    def opener(spec):
+        attempts.append(spec)
+        return open_capture(spec, timeout_s=0.5)
+
+    try:
+        with pytest.raises(SourceError, match="did not answer with video within 2 s"):
+            LiveSource(url, retries=50, backoff=0.2, opener=opener, first_open_s=2.0)
+        assert 1 <= len(attempts) < 50 and held  # it connected, and stopped retrying long before 50
+    finally:
+        server.close()
+        for c in held:
+            c.close()
