@@ -206,6 +206,19 @@ def test_guessed_tokens_are_slowed_down_per_address(tmp_path):
         assert c.post("/api/ledger/players", json={"name": "Ann"}).status_code == 401  # no token: not a guess
 
 
+@pytest.mark.parametrize("rules, said", [
+    ('{"preset": "seesek", "points": {"joker": NaN}}', "Joker: a finite number."),
+    ('{"points": {"joker": Infinity}}', "Joker: a finite number."),
+    ('{"four_card_points": NaN}', "Four card points: a finite number."),
+    ("NaN", 'Rules: a preset name (seesek, korean) or {"preset": "seesek", "points": {"joker": 5}}.'),
+])
+def test_a_bad_number_in_rules_overrides_is_named(tmp_path, rules, said):
+    with client(tmp_path) as c:
+        r = c.post("/api/score", content='{"cards": "GK GK GK", "rules": %s}' % rules,
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["detail"] == said
+
+
 def test_small_failures(tmp_path):
     with client(tmp_path, host="0.0.0.0", token="s3cret") as c:
         r = c.post("/api/ledger/undo", headers={"X-Sisepai-Token": "sécret".encode()})
