@@ -261,7 +261,7 @@ CONTRAST = """() => {
     const alpha = (b.match(/[\\d.]+/g) || []).length === 4 ? +b.match(/[\\d.]+/g)[3] : 1;
     if (b !== "transparent" && alpha > 0.5) return b; } return "rgb(255, 255, 255)"; };
   const worst = [];
-  for (const el of document.querySelectorAll("button, .chip, nav, label, h2, .note, a")) {
+  for (const el of document.querySelectorAll("button, .chip, nav, label, h2, .note, a, td")) {
     const fg = lum(getComputedStyle(el).color), bg = lum(background(el));
     const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
     if (ratio < 4.5) worst.push(`${el.tagName}#${el.id}.${el.className} "${el.textContent.slice(0, 12)}" ${ratio.toFixed(2)}`);
@@ -360,6 +360,8 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
         assert scores[3].startswith("Player 4: 12 cards left, ") and scores[3].endswith("penalty points")
         # My deck: the camera preview in its own tab, each photo a new try
         page.click("#tab-deck")
+        page.wait_for_function("() => document.querySelectorAll('#gridhelp td').length === 29")
+        assert page.evaluate(CONTRAST) == []  # the grid to lay, its joker cell included
         page.click("#deckcamera")
         page.wait_for_function("() => document.querySelector('#deckvideo').videoWidth > 0", timeout=30_000)
         assert page.locator("#deckvideo").is_visible()
