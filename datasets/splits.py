@@ -51,9 +51,6 @@ LIVE_SCALE_SEEDS = {"tune": 8100, "test": 8200}
 """The live set at scale (``benchmarks/live_scale.py``): video k of a split has seed LIVE_SCALE_SEEDS[split] + k
 (at most :data:`LIVE_SCALE_VIDEOS` of them)."""
 LIVE_SCALE_VIDEOS = 40
-INT8_CALIBRATION_SEED = 424242
-"""The scenes that calibrate the detector's 8-bit export (``models/training/int8_export.py``):
-training fonts, a seed neither tuning nor test holds."""
 FAMILY_COUNT = 3
 """How many families :data:`FAMILY_SCENE_SEEDS` counts (``tests/datasets/test_splits.py`` checks it
 against :data:`sisepai.datasets.families.FAMILIES`)."""

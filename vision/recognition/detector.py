@@ -62,7 +62,7 @@ class Detector:
         self.iou = iou
         self.agnostic = agnostic
         self.runtime = runtime
-        """Where the network runs (:mod:`.runtime`): ``torch``, ``openvino``, ``onnx`` or ``openvino-int8``."""
+        """Where the network runs (:mod:`.runtime`): ``torch``, ``openvino`` or ``onnx``."""
         self.exported = exported
         """The file or folder the network was loaded from (:func:`.runtime.exported_detector`)."""
         self.threads: int | None = None

@@ -31,14 +31,14 @@ from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
 
-RUNTIMES = ("torch", "openvino", "onnx", "openvino-int8")
+RUNTIMES = ("torch", "openvino", "onnx")
 PREFERENCE = ("openvino", "torch")
 """What ``auto`` takes, the first installed: OpenVINO where it is, else PyTorch. OpenVINO is the
 fastest that reads the same: F1 within 0.003 of PyTorch's on the tuning scenes
 (``benchmarks/results/runtime_bench.json``) and the same announcements on the tuning videos but
 one card taken away a tenth of a second later and one false card fewer
 (``benchmarks/results/runtime_events.json``). ONNX Runtime is there to be asked for."""
-PACKAGES = {"torch": "torch", "openvino": "openvino", "onnx": "onnxruntime", "openvino-int8": "openvino"}
+PACKAGES = {"torch": "torch", "openvino": "openvino", "onnx": "onnxruntime"}
 """The package each runtime needs at inference."""
 FORMATS = {"openvino": "openvino", "onnx": "onnx"}
 """ultralytics' export format of each runtime but PyTorch."""
@@ -202,34 +202,12 @@ def file_hash(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-INT8_HASH_FILE = "weights_hash.txt"
-"""In an 8-bit export's folder: the hash of the weights it was made from."""
-
-
-def int8_folder(weights: Path) -> Path:
-    """Where the 8-bit OpenVINO export of ``weights`` lies: beside them."""
-    return weights.parent / f"{weights.stem}_int8_openvino_model"
-
-
-def int8_detector(weights: Path) -> Path:
-    """The 8-bit OpenVINO export of ``weights`` (``models/training/int8_export.py`` makes it, once,
-    calibrated on training scenes); an export of other weights is never used."""
-    folder = int8_folder(weights)
-    made_from = folder / INT8_HASH_FILE
-    if not made_from.is_file() or made_from.read_text().strip() != file_hash(weights):
-        raise SisepaiError(f"no 8-bit export of {weights.name} (make it with: python -m "
-                           "sisepai.models.training.int8_export --weights PATH)")
-    return folder
-
-
 def exported_detector(weights: Path, runtime: str, imgsz: int = 640, folder: Path | None = None) -> Path:
     """The detector ``weights`` exported for ``runtime`` (the path ultralytics loads), made once and
     kept under the weights' hash. The export is built in a temporary folder and moved into place
     whole, so a run stopped halfway leaves nothing that looks finished."""
     if runtime == "torch":
         return weights
-    if runtime == "openvino-int8":
-        return int8_detector(weights)
     folder = folder or exports_dir()
     key = f"{weights.stem}-{file_hash(weights)}-{imgsz}-{runtime}-dynamic"
     done = folder / key

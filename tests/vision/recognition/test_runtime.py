@@ -77,33 +77,6 @@ def test_openvino_runs_on_the_inference_threads_in_32_bit(monkeypatch):
     assert str(compiled.get_property("INFERENCE_PRECISION_HINT")) in ("<Type: 'float32'>", "f32")
 
 
-def test_an_8_bit_export_is_used_only_for_the_weights_it_came_from(tmp_path):
-    weights = tmp_path / "detector.pt"
-    shutil.copyfile(DEFAULT_WEIGHTS, weights)
-    with pytest.raises(ValueError, match="no 8-bit export of detector.pt .*int8_export"):
-        runtime.exported_detector(weights, "openvino-int8")
-    shipped = runtime.int8_folder(DEFAULT_WEIGHTS)
-    shutil.copytree(shipped, runtime.int8_folder(weights))
-    assert runtime.exported_detector(weights, "openvino-int8") == runtime.int8_folder(weights)
-    weights.write_bytes(weights.read_bytes() + b"\0")  # other weights: the export is not theirs
-    with pytest.raises(ValueError, match="no 8-bit export"):
-        runtime.exported_detector(weights, "openvino-int8")
-
-
-@pytest.mark.skipif(not runtime.installed("openvino"), reason="OpenVINO is not installed")
-def test_the_shipped_8_bit_detector_finds_the_outlines_the_32_bit_one_does():
-    from sisepai.datasets.scene import make_scene
-    from sisepai.datasets.splits import FONT_SCENE_SEEDS
-
-    frame = make_scene(FONT_SCENE_SEEDS["tune"], 1, "table", font_split="tune").image[..., ::-1].copy()
-    full = Detector.load(runtime="openvino").detect([frame])[0]
-    small = Detector.load(runtime="openvino-int8").detect([frame])[0]
-    assert len(full) >= 10
-    centres = small.polygons.mean(1)
-    near = [np.linalg.norm(centres - c, axis=1).min() < 4 for c in full.polygons.mean(1)]
-    assert abs(len(small) - len(full)) <= 1 and sum(near) >= len(near) - 1
-
-
 def test_threads_follow_the_machines_load(monkeypatch):
     """A quiet two-core machine gets both cores; when another program takes one, inference gives it
     back at the next look, and takes it again once it is free. Looks are counted on a fake clock."""
