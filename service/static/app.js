@@ -129,11 +129,34 @@ function chip(code, clickable) {  // a card: a button when it can be tapped (and
 }
 
 // --- speech ------------------------------------------------------------------------------------
+// The voice is one this device has for the page's language (getVoices, which may fill in late,
+// with voiceschanged); where it has none the page says so once and the events stay words on screen.
 const VOICE = { en: "en-US", zh: "zh-CN", "zh-Hant": "zh-TW", vi: "vi-VN" };
+let voices = [];
+const voiceMissing = new Set();
+function loadVoices() { voices = window.speechSynthesis ? speechSynthesis.getVoices() : []; }
+if (window.speechSynthesis) { loadVoices(); speechSynthesis.addEventListener("voiceschanged", loadVoices); }
+function voiceFor(lang) {  // the same language and region first, then the same language
+  const want = (VOICE[lang] || "en-US").toLowerCase(), base = want.split("-")[0];
+  const tag = (v) => v.lang.toLowerCase().replace("_", "-");
+  return voices.find((v) => tag(v) === want) || voices.find((v) => tag(v).split("-")[0] === base) || null;
+}
 function say(text) {
   if (!$("speak").checked || !text || !window.speechSynthesis) return;
+  const lang = pageLang(), voice = voiceFor(lang);
+  if (!voice) {
+    if (!voiceMissing.has(lang)) {
+      voiceMissing.add(lang);
+      const note = $("voicenote");
+      showKey(note, "live.noVoice", { language: $("lang").selectedOptions[0].textContent });
+      note.hidden = false;
+    }
+    return;
+  }
+  $("voicenote").hidden = true;
   const u = new SpeechSynthesisUtterance(text);
-  u.lang = VOICE[$("lang").value] || "en-US";
+  u.voice = voice;
+  u.lang = voice.lang;
   speechSynthesis.speak(u);
 }
 

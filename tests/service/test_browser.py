@@ -489,3 +489,46 @@ def test_every_word_in_the_players_language_on_a_phone(server, tmp_path):
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
         browser.close()
     assert len(list(tmp_path.glob("*.png"))) == 4 * len(tabs)
+
+
+FAKE_VOICES = """(() => {
+  // a device whose voices arrive late (after voiceschanged), as Chromium's do; what is spoken is kept
+  const list = %s.map((lang) => ({ lang, name: "voice " + lang, voiceURI: lang, localService: true, default: false }));
+  let ready = [];
+  window.spoken = [];
+  const synth = new EventTarget();
+  synth.getVoices = () => ready;
+  synth.speak = (u) => window.spoken.push([u.voice && u.voice.lang, u.text]);
+  synth.cancel = () => {};
+  Object.defineProperty(window, "speechSynthesis", { value: synth, configurable: true });
+  window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; this.lang = ""; this.voice = null; } };
+  setTimeout(() => { ready = list; synth.dispatchEvent(new Event("voiceschanged")); }, 100);
+})();"""
+
+
+@pytest.mark.parametrize("voices", [["en-US", "vi_VN"], ["en-US", "zh-CN"]], ids=["a Vietnamese voice", "none"])
+def test_events_are_spoken_in_a_voice_the_device_has_or_left_as_words(server, voices):
+    """The page speaks in a voice of its language, found in getVoices() once voiceschanged has
+    filled it; where the device has none it speaks nothing (no Vietnamese read by an English
+    voice) and says so once, in the page's language."""
+    import json
+
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.add_init_script(script=FAKE_VOICES % json.dumps(voices))
+        page.goto(server + "/")
+        page.select_option("#lang", "vi")
+        page.wait_for_function("() => document.documentElement.lang === 'vi' && speechSynthesis.getVoices().length > 0")
+        page.evaluate("() => { say('Tới: 12 điểm'); say('Bàn có 3 lá'); }")
+        spoken = page.evaluate("() => window.spoken")
+        if "vi_VN" in voices:
+            assert spoken == [["vi_VN", "Tới: 12 điểm"], ["vi_VN", "Bàn có 3 lá"]]
+            assert page.locator("#voicenote").is_hidden()
+        else:
+            assert spoken == []
+            note = page.locator("#voicenote")
+            assert note.is_visible() and note.inner_text().startswith("Thiết bị này không có giọng đọc cho Tiếng Việt")
+        browser.close()
