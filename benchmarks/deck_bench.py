@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.vision.decks.faces import DeckFaces
+from sisepai.cards.faces import DeckFaces
 from sisepai.datasets.standin import standin_deck
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.recognition.recognize import Recognizer

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
-from sisepai.vision import require_vision
+from sisepai.cards import require_vision
 
 EPILOG = """\
 examples:
@@ -155,7 +155,7 @@ def _generate(args) -> int:
     indices = range(k - 1, args.n, n_shards)  # this shard's scenes, never listed whole
     deck_faces = None
     if args.deck_faces is not None:
-        from sisepai.vision.decks.faces import DeckFaces
+        from sisepai.cards.faces import DeckFaces
 
         DeckFaces.load(args.deck_faces)  # checked here, so a bad folder fails before any worker starts
         deck_faces = str(args.deck_faces.resolve())
@@ -281,7 +281,7 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
 
 def _deck_prints(folder: str) -> dict[str, str]:
     """The prints of the faces a dataset lays (:mod:`.face_prints`): training refuses a tuning deck's by them."""
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from sisepai.datasets.face_prints import deck_prints, encode_prints
 
     return encode_prints(deck_prints(DeckFaces.load(folder).faces))

@@ -51,7 +51,7 @@ class GenerateOptions:
 
 @lru_cache(maxsize=4)
 def _deck_faces(folder: str):
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
 
     return DeckFaces.load(folder)
 

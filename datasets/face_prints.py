@@ -75,7 +75,7 @@ def tuning_deck_prints() -> dict[str, dict[str, np.ndarray]]:
     """The prints of every real tuning deck found on this machine (:func:`.splits.real_deck_folder`).
     A tuning deck that is here but cannot be read raises: a deck that cannot be checked is not a
     passed check."""
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from .splits import REAL_DECKS, real_deck_folder
 
     out = {}

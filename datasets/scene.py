@@ -39,7 +39,7 @@ from .phone import depth_of_field, phone_look
 from .render import DeckStyle, END_FRACTION, render_back, render_face
 
 if TYPE_CHECKING:
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
 
 LAYOUTS = ("table", "fan", "hand")
 """The layouts a dataset draws by default (and every measurement's scenes)."""
@@ -353,7 +353,7 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
                family: str | None = None) -> Scene:
     """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments).
 
-    ``deck`` lays a real deck's faces (:class:`~sisepai.vision.decks.faces.DeckFaces`) instead of
+    ``deck`` lays a real deck's faces (:class:`~sisepai.cards.faces.DeckFaces`) instead of
     the generated style's, at that deck's aspect; a deck with no joker face gets the style's.
 
     ``plain`` draws on a flat magenta table with no clutter and no light, blur or noise (the

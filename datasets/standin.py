@@ -42,7 +42,7 @@ import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
 
-from sisepai.vision.decks.faces import DeckFaces
+from sisepai.cards.faces import DeckFaces
 from .font_splits import fonts_of
 from .render import DeckStyle, _hsv, choose_glyphs, render_face
 

@@ -114,7 +114,7 @@ class GameVideo:
     def __init__(self, seed: int = 0, seconds: float = 60.0, fps: float = 10.0, size: tuple[int, int] = (1280, 720),
                  step: float = 1.6, hands_over: bool = True, font_split: str = "train",
                  style: DeckStyle | None = None, deck=None, life: bool = False):
-        """``deck`` (a :class:`~sisepai.vision.decks.faces.DeckFaces`) plays a real deck's faces,
+        """``deck`` (a :class:`~sisepai.cards.faces.DeckFaces`) plays a real deck's faces,
         at its own proportions, instead of a generated style's. ``life`` adds what a real table
         does besides the game (:class:`TableLife`: changing light, a bumped camera, cards slid in
         fast), drawn from its own random stream, so the game itself stays the seed's."""

@@ -48,14 +48,16 @@ def test_a_test_may_replace_the_model_through_dependency_overrides(tmp_path):
 
 LAYERS = {
     "engine": {"engine"},
-    "vision": {"engine", "vision"},
-    "datasets": {"engine", "vision", "datasets"},
-    "models": {"engine", "vision", "datasets", "models"},
-    "service": {"engine", "vision", "service"},
+    "cards": {"engine", "cards"},
+    "vision": {"engine", "cards", "vision"},
+    "datasets": {"engine", "cards", "datasets"},
+    "models": {"engine", "cards", "vision", "datasets", "models"},
+    "service": {"engine", "cards", "vision", "service"},
 }
-"""What each package may import: the engine is a leaf, vision uses only the engine, the generator
-uses vision's geometry and the deck value (DATASETS_USES_VISION says why), training uses all
-three, and the service uses the engine and vision, never the generator or the training code."""
+"""What each package may import: the engine is a leaf; the card facts (a deck's faces, the card's
+geometry) use only the engine; vision and the generator use those two and never each other;
+training uses all; the service uses the engine, the card facts and vision, never the generator or
+the training code."""
 
 
 def _import_graph() -> dict[str, set[str]]:
@@ -88,27 +90,6 @@ def test_no_import_runs_back_up_a_layer():
     assert len(graph) > 100
     wrong = [(m, d) for m, deps in graph.items() for d in deps if d.split(".")[1] not in LAYERS[m.split(".")[1]]]
     assert not wrong
-
-
-DATASETS_USES_VISION = {
-    "sisepai.vision": "require_vision: a command that needs OpenCV says so in one line, as vision's do",
-    "sisepai.vision.recognition.geometry": "END_FRACTION: the end region the generator prints a character "
-                                            "in is the region the reader reads; one number, or the labels drift",
-    "sisepai.vision.decks.faces": "the deck value (DeckFaces) and its face rules: the generator renders the "
-                                  "very deck enrolment adapts to, checked by the same rules",
-}
-"""Why the generator (datasets) imports vision, module by module: STYLE.md has datasets above the
-engine only, and these are the three things both must agree on. A new import needs its reason here."""
-
-
-def test_the_generator_imports_vision_only_where_a_reason_is_written_down():
-    graph = _import_graph()
-    used = {d for m, deps in graph.items() if m.startswith("sisepai.datasets") for d in deps
-            if d.startswith("sisepai.vision")}
-    modules = {d if d in DATASETS_USES_VISION else d.rsplit(".", 1)[0] for d in used}
-    unexplained = sorted(modules - set(DATASETS_USES_VISION))
-    assert not unexplained, f"datasets imports {unexplained} with no reason written in DATASETS_USES_VISION"
-    assert modules == set(DATASETS_USES_VISION)  # and no reason outlives its import
 
 
 def test_the_deck_has_one_home():

@@ -2,19 +2,10 @@
 
 Four rooms, one job each: :mod:`.recognition` (a picture to cards), :mod:`.live` (following a
 table over video), :mod:`.hand` (reading and scoring a finished hand) and :mod:`.decks` (a
-player's own deck: its faces, store and grid cut).
+player's own deck: its store and grid cut). A deck's faces and the card's geometry lie below, in
+:mod:`sisepai.cards`, shared with the generator.
 """
 
-from sisepai.engine.errors import SisepaiError
+from sisepai.cards import require_vision
 
-
-def require_vision() -> None:
-    """A one-line error when the ``vision`` extra (OpenCV, numpy, Pillow) is not installed; the
-    commands that need it call this first."""
-    try:
-        import cv2  # noqa: F401
-        import numpy  # noqa: F401
-        import PIL  # noqa: F401
-    except ModuleNotFoundError as exc:
-        raise SisepaiError(f"this command needs the vision extra ({exc.name} is missing): "
-                           "pip install 'sisepai[vision]'") from None
+__all__ = ["require_vision"]

@@ -105,7 +105,7 @@ ago was misread: "card" is what it is, "was" what was said), card_removed, win_c
 
 
 def _load(args):
-    from sisepai.vision import require_vision
+    from sisepai.cards import require_vision
 
     require_vision()
 
@@ -220,7 +220,7 @@ def _score_image(args) -> int:
 
 
 def _watch(args) -> int:
-    from sisepai.vision import require_vision
+    from sisepai.cards import require_vision
 
     require_vision()
     from sisepai.vision.live.camera import SourceError, open_source

@@ -117,9 +117,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def load_source(sources: list[str], as_cut: bool = False):
-    """The :class:`~sisepai.vision.decks.faces.DeckFaces` of a folder (``as_cut``: faces cut
+    """The :class:`~sisepai.cards.faces.DeckFaces` of a folder (``as_cut``: faces cut
     already, taken as they are), or of grid photos."""
-    from sisepai.vision.decks.faces import DeckError, DeckFaces
+    from sisepai.cards.faces import DeckError, DeckFaces
 
     paths = [Path(s) for s in sources]
     if as_cut:
@@ -127,7 +127,7 @@ def load_source(sources: list[str], as_cut: bool = False):
             raise DeckError("--as-cut takes one folder of faces cut already")
         return DeckFaces.load(paths[0])
     if len(paths) == 1 and paths[0].is_dir():
-        from sisepai.vision.decks.faces import find_face_files, read_face
+        from sisepai.cards.faces import find_face_files, read_face
         from sisepai.vision.decks.grid import trim_face
 
         # a scan with a margin of scanner bed is cut to the card; a face cut to its edges stays
@@ -142,7 +142,7 @@ def load_source(sources: list[str], as_cut: bool = False):
 
 def cut_photos(paths: list[Path], finder: str = "auto"):
     """The :class:`~sisepai.vision.decks.grid.GridCut` of grid photos read from ``paths``."""
-    from sisepai.vision.decks.faces import DeckError
+    from sisepai.cards.faces import DeckError
     from sisepai.vision.decks.grid import cut_grid
     from sisepai.vision.recognition.images import ImageError, load_image
 
@@ -179,7 +179,7 @@ def cut_sheet(faces: dict, height: int = 240):
 
 
 def _cut(args) -> int:
-    from sisepai.vision import require_vision
+    from sisepai.cards import require_vision
 
     require_vision()
     import cv2
@@ -315,7 +315,7 @@ def _stop_cleanly_on_term() -> None:
 
 
 def _add(args) -> int:
-    from sisepai.vision import require_vision
+    from sisepai.cards import require_vision
 
     require_vision()
     from sisepai.vision.decks.folder import check_new_deck
@@ -375,7 +375,7 @@ def contact_sheet(name: str):
 
     from sisepai.datasets.deck_faces import printed_face
     from sisepai.datasets.export import end_crop
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from sisepai.vision.decks.store import deck_path, reader_weights
     from sisepai.vision.recognition.reader import Reader
 
@@ -417,7 +417,7 @@ def tile_rows(tiles: list, per_row: int = 7):
 
 
 def _show(args) -> int:
-    from sisepai.vision import require_vision
+    from sisepai.cards import require_vision
 
     require_vision()
     import cv2

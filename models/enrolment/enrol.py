@@ -27,7 +27,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from sisepai.vision.decks.faces import DeckFaces
+from sisepai.cards.faces import DeckFaces
 
 from ..training.prepare import back_end_quads, none_quads
 from sisepai.vision.recognition.reader_net import INPUT, NONE, READER_CLASSES, build_reader

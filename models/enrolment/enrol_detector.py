@@ -20,7 +20,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from sisepai.vision.decks.faces import DeckFaces
+from sisepai.cards.faces import DeckFaces
 
 
 @dataclass

@@ -149,7 +149,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
         weights = work / f"readers{label}{_model_tag(reader)}" / f"{name}.pt"
         report_file = weights.with_suffix(".json")
         if not weights.exists():
-            from sisepai.vision.decks.faces import DeckFaces
+            from sisepai.cards.faces import DeckFaces
 
             weights.parent.mkdir(parents=True, exist_ok=True)
             t0 = time.perf_counter()
@@ -215,7 +215,7 @@ def grid_cuts(deck, seed: int, recognizer) -> dict:
     with every face in its cell, how far the outlines are off (card widths) and how many doubts it
     notes (each one a false doubt, as the grid is laid right)."""
     from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
-    from sisepai.vision.decks.faces import DeckError
+    from sisepai.cards.faces import DeckError
     from sisepai.vision.decks.grid import cut_grid
 
     out = {}
@@ -241,7 +241,7 @@ def real_decks(work: Path, split: str, scenes: int, opts=None, hand_scenes: int 
     """Every real printed deck of ``split`` (:data:`sisepai.datasets.splits.REAL_DECKS`) found on this
     machine, zero-shot and enrolled from its own scans: F1, recall and the missed cards' source
     (detector or reader) per layout, and finished hands read exactly; ``{}`` where none is here."""
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, real_deck_folder
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
     from sisepai.vision.recognition.recognize import Recognizer

@@ -33,10 +33,10 @@ from sisepai.datasets.splits import PAPER_DECKS, PAPER_SEEDS
 
 def paper_decks(index: int, split: str = "test", width: int = 120):
     """Paper deck ``index`` of ``split``: its faces on its own papers, the same faces on far papers
-    (two :class:`~sisepai.vision.decks.faces.DeckFaces`), and the far papers by suit (RGB)."""
+    (two :class:`~sisepai.cards.faces.DeckFaces`), and the far papers by suit (RGB)."""
     from dataclasses import replace
 
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from sisepai.datasets.far_papers import SUITS, far_papers
     from sisepai.datasets.render import DeckStyle
     from sisepai.datasets.standin import scanned_face
@@ -55,7 +55,7 @@ def paper_decks(index: int, split: str = "test", width: int = 120):
 def run(work: Path, split: str, scenes: int, enrol: bool = True) -> dict:
     """Read ``scenes`` scenes of every paper deck of ``split``, on its own and on far papers, and
     (``enrol``) the far-paper scenes again with the far-paper deck enrolled."""
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from sisepai.datasets.far_papers import distances
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
     from sisepai.vision.recognition.recognize import Recognizer

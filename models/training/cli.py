@@ -114,7 +114,7 @@ def _check_train_args(args, steps: list[str]) -> None:
 
 
 def _train(args) -> int:
-    from sisepai.vision import require_vision
+    from sisepai.cards import require_vision
 
     require_vision()
     steps = args.only or ["detector", "reader", "evaluate"]

@@ -25,7 +25,7 @@ and a suit for a suit."""
 
 def tuning_decks() -> dict:
     """The tuning split's decks as faces: the stand-in tuning decks and the real tuning decks here."""
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from sisepai.datasets.splits import REAL_DECKS, STANDIN_DECKS, real_deck_folder
     from sisepai.datasets.standin import standin_deck
 
@@ -40,9 +40,9 @@ def tuning_decks() -> dict:
 def cut_readings(deck, table: str, seed: int, recognizer, swap: tuple[str, str] | None = None) -> dict | None:
     """Each cell's reading in a cut of ``deck``'s grid photographed on ``table``, with the faces of
     ``swap`` exchanged; None when the cut fails."""
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from sisepai.datasets.grid_photo import grid_photo
-    from sisepai.vision.decks.faces import DeckError
+    from sisepai.cards.faces import DeckError
     from sisepai.vision.decks.grid import cell_readings, cut_grid
 
     faces = dict(deck.faces)

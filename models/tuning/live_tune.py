@@ -38,7 +38,7 @@ def tuning_videos(work: Path, cards: tuple[int, ...] = CARDS):
     from sisepai.datasets.standin import standin_style
     from sisepai.datasets.video import TurnVideo
 
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from sisepai.datasets.splits import real_deck_folder
 
     seeds = VIDEO_SEEDS["tune"]

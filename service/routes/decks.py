@@ -83,7 +83,7 @@ def _fresh(drafts: dict) -> dict:
                          "for a page that says them in its own language.")
 async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, drafts: DeckDraftsDep,
               files: list[UploadFile] = File(...)) -> dict:
-    from sisepai.vision.decks.faces import DeckError, DeckFaces
+    from sisepai.cards.faces import DeckError, DeckFaces
     from sisepai.vision.decks.grid import cut_grid
 
     if not 1 <= len(files) <= MAX_PHOTOS:

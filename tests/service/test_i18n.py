@@ -67,7 +67,7 @@ def _codes_in_source():
                              if not line.lstrip().startswith((">>>", "...")))  # not the examples
             for pattern in patterns:
                 found |= set(re.findall(pattern, text, flags=re.M | re.S))
-    for module in ("sisepai.service.store", "sisepai.service.db", "sisepai.vision.decks.faces", "sisepai.vision.live.options"):
+    for module in ("sisepai.service.store", "sisepai.service.db", "sisepai.cards.faces", "sisepai.vision.live.options"):
         importlib.import_module(module)
     classes = [SisepaiError]
     while classes:

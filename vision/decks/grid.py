@@ -30,7 +30,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from sisepai.vision.decks.faces import ASPECT_RANGE, FACE_CODES, DeckError
+from sisepai.cards.faces import ASPECT_RANGE, FACE_CODES, DeckError
 from sisepai.vision.recognition.geometry import groups_along, inside, order_upright, side_lengths
 
 GRID_ROWS = "GWYR"

@@ -11,9 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-END_FRACTION = 1.15
-"""An end region is the card's width across and ``END_FRACTION`` widths deep: where the generator
-prints the character, and what the reader reads."""
+from sisepai.cards.geometry import END_FRACTION
 
 
 def order_upright(poly: np.ndarray) -> np.ndarray:

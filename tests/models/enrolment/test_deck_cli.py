@@ -62,7 +62,7 @@ def test_list_show_and_recognize_with_the_deck(enrolled, faces, tmp_path):
     assert r.returncode == 0, r.stderr
     sheet = cv2.imread(str(tmp_path / "sheet.png"))
     assert sheet is not None and sheet.shape[0] > 4 * 260
-    from sisepai.vision.decks.faces import DeckFaces
+    from sisepai.cards.faces import DeckFaces
     from sisepai.datasets.scene import make_scene
 
     scene = make_scene(11, 0, layout="table", deck=DeckFaces.load(faces))
