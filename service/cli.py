@@ -87,7 +87,7 @@ def _serve(args) -> int:
             cert, key = args.certfile, args.keyfile
         else:
             from sisepai.service.tls import self_signed_certificate
-            from sisepai.vision.decks.store import home
+            from sisepai.engine.paths import home
 
             cert, key = self_signed_certificate(home() / "tls")
             print(f"sisepai: self-signed certificate {cert} (browsers warn once; accept it on each phone)")

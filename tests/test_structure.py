@@ -141,3 +141,19 @@ def test_no_modules_import_each_other_in_a_circle():
         if module not in seen:
             visit(module)
     assert not circles
+
+
+def test_the_rooms_of_vision_do_not_import_each_other_in_a_circle():
+    """Between vision's subpackages imports run one way (decks and live use recognition, never
+    the reverse); a fact two rooms need lives below both."""
+    graph = _import_graph()
+    rooms: dict[str, set[str]] = {}
+    for module, deps in graph.items():
+        parts = module.split(".")
+        if parts[:2] == ["sisepai", "vision"] and len(parts) > 3:
+            for dep in deps:
+                dparts = dep.split(".")
+                if dparts[:2] == ["sisepai", "vision"] and len(dparts) > 3 and dparts[2] != parts[2]:
+                    rooms.setdefault(parts[2], set()).add(dparts[2])
+    both_ways = sorted((a, b) for a, uses in rooms.items() for b in uses if a < b and a in rooms.get(b, set()))
+    assert not both_ways, both_ways

@@ -29,23 +29,12 @@ import json
 import os
 import re
 import shutil
-import sys
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.paths import home
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,40}")
-
-
-def home() -> Path:
-    """``$SISEPAI_HOME``, or the platform's user data folder for sisepai."""
-    if os.environ.get("SISEPAI_HOME"):
-        return Path(os.environ["SISEPAI_HOME"]).expanduser()
-    if sys.platform == "win32":
-        return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "sisepai"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "sisepai"
-    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "sisepai"
 
 
 def decks_dir() -> Path:

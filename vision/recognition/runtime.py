@@ -185,7 +185,7 @@ def is_named(setting: str | None = None) -> bool:
 
 def exports_dir() -> Path:
     """The cache of exported detectors: ``$SISEPAI_HOME/exports``."""
-    from sisepai.vision.decks.store import home
+    from sisepai.engine.paths import home
 
     return home() / "exports"
 
