@@ -123,6 +123,21 @@ def miss_sources(pred_codes, pred_centers, pred_conf, truth) -> dict[str, int]:
     return out
 
 
+def suit_misreads(misreads: dict[str, int]) -> dict[str, int]:
+    """Misreads that changed the suit, summed by suit pair (``"R->Y"``: a red card read yellow).
+
+    >>> suit_misreads({"RH->YH": 3, "RA->YA": 1, "GE->GK": 2, "RP->WP": 1})
+    {'R->W': 1, 'R->Y': 4}
+    """
+    pairs: dict[str, int] = {}
+    for pair, n in misreads.items():
+        truth, read = pair.split("->")
+        if truth[0] != read[0]:
+            key = f"{truth[0]}->{read[0]}"
+            pairs[key] = pairs.get(key, 0) + n
+    return dict(sorted(pairs.items()))
+
+
 def explain_false_positives(pred_codes, pred_centers, matched: int, misreads: int, cards: list[dict],
                             duplicates: int = 0) -> dict:
     """Where the false positives of one image come from: ``misread`` (on a labelled card, wrong
@@ -228,6 +243,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     fp_kinds = defaultdict(lambda: {"misread": 0, "duplicate": 0, "unlabelled_right": 0, "other": 0})
     exact = {"hands": 0, "exact": 0}
     misreads: dict[str, int] = {}
+    cards_by_suit: dict[str, int] = defaultdict(int)  # labelled cards of each suit (J: jokers)
     times = []
     per_scene = []  # (layout, tp, fp, fn) of each picture, for intervals over scenes
     for rec in records:
@@ -260,6 +276,8 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
             fp_kinds[rec["layout"]][k] += v
         for m in bad:
             misreads[m] = misreads.get(m, 0) + 1
+        for c in truth:
+            cards_by_suit[c["card"][0]] += 1
         if rec["layout"] == "hand":
             exact["hands"] += 1
             all_truth = sorted(c["card"] for c in rec["cards"] if c["face_up"] and c["zone"] == "hand")
@@ -288,6 +306,8 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     out["finished_hand_exact_match"] = round(exact["exact"] / max(exact["hands"], 1), 4)
     out["finished_hands"] = exact["hands"]
     out["top_misreads"] = dict(sorted(misreads.items(), key=lambda kv: -kv[1])[:15])
+    out["suit_misreads"] = suit_misreads(misreads)
+    out["cards_by_suit"] = dict(sorted(cards_by_suit.items()))
     out["ms_median"] = round(float(np.median(times)), 1) if times else None
     out["per_scene"] = per_scene
     return out

@@ -163,7 +163,20 @@ def measure(recognizer, data: Path) -> dict:
                              "duplicate": v["fp_kinds"]["duplicate"], "cards": v["tp"] + v["fn"]}
                          for k, v in r["layouts"].items()},
             "top_misreads": dict(list(r["top_misreads"].items())[:6]),
+            "suit_misreads": r["suit_misreads"], "cards_by_suit": r["cards_by_suit"],
             "rows": [[tp, fp, fn] for _, tp, fp, fn in r["per_scene"]]}
+
+
+def red_as_yellow(result: dict) -> float | None:
+    """The share of a set's red cards read as yellow (the orange-for-red miss); None for readings
+    made before the suits were counted.
+
+    >>> red_as_yellow({"suit_misreads": {"R->Y": 3, "G->W": 1}, "cards_by_suit": {"R": 150, "G": 150}})
+    0.02
+    """
+    if "cards_by_suit" not in result:
+        return None
+    return round(result["suit_misreads"].get("R->Y", 0) / max(result["cards_by_suit"].get("R", 0), 1), 4)
 
 
 def _hash(model: Path | None, default: Path) -> str:
@@ -224,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     from ..evaluation.records import write_record
 
     figures = {name: {"f1": {s: r["f1"] for s, r in res["sets"].items()},
+                      "red_as_yellow": {s: red_as_yellow(r) for s, r in res["sets"].items()},
                       "layouts": {s: r["layouts"] for s, r in res["sets"].items()},
                       **({k: res[k] for k in ("difference", "mean_difference", "ships", "why_not")} if "ships" in res else {})}
                for name, res in results.items()}
@@ -243,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
             d = res.get("difference", {}).get(s)
             cells.append(f"{f1:.3f}" + (f"({d[0]:+.3f})" if d else "       "))
         print(f"{name[:34]:34s} " + " ".join(f"{c:>14s}" for c in cells))
+        rates = {s: red_as_yellow(res["sets"][s]) for s in names}
+        if all(r is not None for r in rates.values()):
+            print(f"{'':34s} red read as yellow: " + ", ".join(f"{s} {r:.1%}" for s, r in rates.items()))
         if "ships" in res:
             for s in names:
                 d, lo, hi = res["difference"][s]
