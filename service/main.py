@@ -18,6 +18,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.words import CATALOGUES
 
 from .guards import Guard
 from .refusals import body_of
@@ -156,5 +157,6 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
     async def docs() -> FileResponse:  # the API reference, served from here (no CDN), built from /openapi.json
         return FileResponse(STATIC / "api.html")
 
+    app.mount("/i18n", StaticFiles(directory=str(CATALOGUES)), name="i18n")  # the words' one home, the engine's
     app.mount("/", StaticFiles(directory=str(STATIC), html=True), name="static")
     return app

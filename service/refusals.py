@@ -2,7 +2,7 @@
 
 Every error answer carries ``{"detail": ..., "code": ..., "params": {...}}``. ``detail`` is the
 English sentence for programs and logs; the page looks up ``err.CODE`` in its catalogue
-(``static/i18n/LANG.json``) and fills in ``params``. The codes a client may meet are the keys of
+(``engine/i18n/LANG.json``, served at ``/i18n/LANG.json``) and fills in ``params``. The codes a client may meet are the keys of
 :data:`CODES`, each with the params its sentence needs; a test checks every catalogue has them all.
 
 >>> exc = Refusal(404, "no_job", "no such job")

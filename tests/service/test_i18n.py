@@ -9,7 +9,7 @@ import pytest
 
 from sisepai.vision.live.announce import CLAIM_WORDS, LANGUAGES, announce, card_name, page_names
 
-CATALOGUES = Path(__file__).resolve().parents[2] / "service" / "static" / "i18n"
+CATALOGUES = Path(__file__).resolve().parents[2] / "engine" / "i18n"
 PAGE_LANGUAGES = ("en", "zh", "zh-Hant", "vi")
 
 

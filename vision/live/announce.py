@@ -1,5 +1,6 @@
 """Card names and one-line announcements in English, Chinese (simplified ``zh`` and traditional
-``zh-Hant``) and Vietnamese.
+``zh-Hant``) and Vietnamese. The sentences, seat and claim words are the catalogues' messages
+(:mod:`sisepai.engine.words`), the page's own; card names are built from the suits and pieces.
 
 >>> card_name("RR", "en"), card_name("RR", "zh"), card_name("RR", "zh-Hant"), card_name("RR", "vi")
 ('Red Chariot', '红车', '紅車', 'Xe đỏ')
@@ -18,11 +19,10 @@ from __future__ import annotations
 
 from sisepai.engine.cards import ALL_CARDS, CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, RANKS, SEATS, SUITS, Card
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.words import LANGUAGES, say
 
 from sisepai.vision.live.events import Event
 
-LANGUAGES = ("en", "zh", "zh-Hant", "vi")
-"""``zh`` is Chinese in simplified characters, ``zh-Hant`` in traditional ones."""
 _ZH_SUIT = {"G": "绿", "W": "白", "Y": "黄", "R": "红"}
 _HANT_SUIT = {"G": "綠", "W": "白", "Y": "黃", "R": "紅"}
 _ZH_GLYPH = {"將": "将", "帥": "帅", "車": "车", "俥": "车", "馬": "马", "傌": "马", "砲": "炮"}
@@ -31,32 +31,17 @@ _HANT_GLYPH = {"俥": "車", "傌": "馬"}
 """Traditional Chinese names a card by its suit and its piece, as players say it (紅車, not 紅俥)."""
 _VI_SUIT = {"G": "xanh", "W": "trắng", "Y": "vàng", "R": "đỏ"}
 _VI_RANK = {"K": "Tướng", "A": "Sĩ", "E": "Tượng", "R": "Xe", "H": "Mã", "C": "Pháo", "P": "Chốt"}
-SEAT_WORDS = {
-    "en": {"S": "South", "E": "East", "N": "North", "W": "West", "center": "The centre"},
-    "zh": {"S": "南家", "E": "东家", "N": "北家", "W": "西家", "center": "中央"},
-    "zh-Hant": {"S": "南家", "E": "東家", "N": "北家", "W": "西家", "center": "中央"},
-    "vi": {"S": "Nam", "E": "Đông", "N": "Bắc", "W": "Tây", "center": "Giữa bàn"},
-}
-
-
-SEAT_LABELS = {lang: {**words, "center": {"en": "Centre"}.get(lang, words["center"])} for lang, words in SEAT_WORDS.items()}
+SEAT_WORDS = {lang: {seat: say(lang, f"seat.{seat}") for seat in (*SEATS, "center")} for lang in LANGUAGES}
+"""A seat's name at the start of a sentence, from the catalogues (``seat.S`` ...)."""
+SEAT_LABELS = {lang: {**words, "center": say(lang, "seatLabel.center")} for lang, words in SEAT_WORDS.items()}
 """A seat's name as a label (the page's rows), not at the start of a sentence."""
-
-
-UNREAD = {"en": "An unread card", "zh": "一张牌", "zh-Hant": "一張牌", "vi": "Một lá bài"}
+UNREAD = {lang: say(lang, "card.unread") for lang in LANGUAGES}
 """The name of a card whose readings are gone (a track's code is ``?`` then)."""
-JOKER = {"en": "Joker", "zh": "鬼牌", "zh-Hant": "鬼牌", "vi": "Thẻ hề"}
-CLAIM_WORDS = {
-    "en": {"zhimo": "a win on your own draw", "hu": "a win", "gan": "four of a kind", "pong": "three of a kind",
-           "own-group": "a group with your own draw", "chi": "a group", "own-pair": "a pair with your own draw"},
-    "zh": {"zhimo": "自摸", "hu": "和牌", "gan": "杠", "pong": "碰", "own-group": "自组", "chi": "吃",
-           "own-pair": "自对"},
-    "zh-Hant": {"zhimo": "自摸", "hu": "和牌", "gan": "槓", "pong": "碰", "own-group": "自組", "chi": "吃",
-                "own-pair": "自對"},
-    "vi": {"zhimo": "tới bài tự bốc", "hu": "tới", "gan": "quằn (bốn lá)", "pong": "ăn ba lá", "own-group": "ghép bộ với lá tự bốc",
-           "chi": "ăn bộ", "own-pair": "ghép đôi với lá tự bốc"},
-}
-"""The claims (:class:`sisepai.engine.claims.ClaimKind`) as players say them: no engine word shows."""
+JOKER = {lang: say(lang, "card.joker") for lang in LANGUAGES}
+CLAIM_KINDS = ("zhimo", "hu", "gan", "pong", "own-group", "chi", "own-pair")
+CLAIM_WORDS = {lang: {kind: say(lang, f"claim.{kind}") for kind in CLAIM_KINDS} for lang in LANGUAGES}
+"""The claims (:class:`sisepai.engine.claims.ClaimKind`) as players say them (``claim.KIND`` in the
+catalogues): no engine word shows."""
 
 
 def card_name(code: str, lang: str = "en") -> str:
@@ -84,12 +69,9 @@ def card_name(code: str, lang: str = "en") -> str:
     raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)}")
 
 
-def _say(lang: str, en: str, zh: str, hant: str, vi: str) -> str:
-    return {"en": en, "zh": zh, "zh-Hant": hant, "vi": vi}[lang]
-
-
 def announce(event: Event | dict, lang: str = "en") -> str:
-    """A short sentence for an event (an :class:`~.events.Event` or its JSON form)."""
+    """A short sentence for an event (an :class:`~.events.Event` or its JSON form), from the
+    catalogues' ``say.*`` messages."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)}")
     if not isinstance(event, dict):
@@ -97,39 +79,32 @@ def announce(event: Event | dict, lang: str = "en") -> str:
     seat = SEAT_WORDS[lang].get(event.get("seat", ""), event.get("seat", ""))
     t = event["type"]
     if t == "table":
-        n = len(event.get("cards", []))
-        return _say(lang, f"The table: {n} card{'s' * (n != 1)} face up.", f"桌面：{n}张明牌。", f"桌面：{n}張明牌。",
-                    f"Trên bàn: {n} lá ngửa.")
+        return say(lang, "say.table", n=len(event.get("cards", [])))
     if t == "card_shown":
-        name = card_name(event["card"], lang)
-        verb = {None: ("shows", "亮出", "亮出", "lật"), "draw": ("draws", "摸到", "摸到", "bốc"),
-                "discard": ("discards", "打出", "打出", "đánh")}[event.get("action")]
+        verb = {None: "shows", "draw": "draws", "discard": "discards"}[event.get("action")]
         said = event.get("turn_said")
         if said:  # the table says another seat than the turn order did: say so, do not guess silently
-            other = SEAT_WORDS[lang].get(said, said)
-            return _say(lang, f"{seat} {verb[0]} {name} ({other} was expected).", f"{seat}{verb[1]}{name}（应轮到{other}）。",
-                        f"{seat}{verb[2]}{name}（應輪到{other}）。", f"{seat} {verb[3]} {name} (đúng lượt là {other}).")
-        return _say(lang, f"{seat} {verb[0]} {name}.", f"{seat}{verb[1]}{name}。", f"{seat}{verb[2]}{name}。",
-                    f"{seat} {verb[3]} {name}.")
+            return say(lang, f"say.{verb}Unexpected", seat=seat, card=card_name(event["card"], lang),
+                       other=SEAT_WORDS[lang].get(said, said))
+        return say(lang, f"say.{verb}", seat=seat, card=card_name(event["card"], lang))
     if t == "meld":
-        names = ("、" if lang.startswith("zh") else ", ").join(card_name(c, lang) for c in event["cards"])
-        return _say(lang, f"{seat} melds {names}.", f"{seat}组合{names}。", f"{seat}組合{names}。", f"{seat} hạ {names}.")
+        return say(lang, "say.meld", seat=seat, cards=_list(event["cards"], lang))
     if t == "card_corrected":
-        name, was = card_name(event["card"], lang), card_name(event["was"], lang)
-        return _say(lang, f"Correction: {seat} has {name}, not {was}.", f"更正：{seat}是{name}，不是{was}。",
-                    f"更正：{seat}是{name}，不是{was}。", f"Sửa lại: {seat} là {name}, không phải {was}.")
+        return say(lang, "say.corrected", seat=seat, card=card_name(event["card"], lang),
+                   was=card_name(event["was"], lang))
     if t == "card_removed":
-        name = card_name(event["card"], lang)
-        return _say(lang, f"{name} left the table.", f"{name}离开桌面。", f"{name}離開桌面。", f"{name} rời bàn.")
+        return say(lang, "say.removed", card=card_name(event["card"], lang))
     if t == "win_claimed":
-        pts = event.get("points")
-        return _say(lang, f"{seat} claims a win" + (f": {pts} points." if pts is not None else "."),
-                    f"{seat}和牌" + (f"：{pts}分。" if pts is not None else "。"),
-                    f"{seat}和牌" + (f"：{pts}分。" if pts is not None else "。"),
-                    f"{seat} tới" + (f": {pts} điểm." if pts is not None else "."))
+        points = event.get("points")
+        return say(lang, "say.win", seat=seat) if points is None else say(lang, "say.winPoints", seat=seat, points=points)
     if t == "advice":
         return advice_sentence(event, lang)
     return t
+
+
+def _list(codes, lang: str) -> str:
+    """Cards' names as a list in ``lang`` (Chinese separates them with 、)."""
+    return ("、" if lang.startswith("zh") else ", ").join(card_name(c, lang) for c in codes)
 
 
 def advice_sentence(event: dict, lang: str = "en") -> str:
@@ -139,17 +114,11 @@ def advice_sentence(event: dict, lang: str = "en") -> str:
     if not event.get("card") or not claims:
         return event.get("text", "")
     best = claims[0]
-    card = card_name(event["card"], lang)
-    sep = "、" if lang.startswith("zh") else ", "
-    meld = sep.join(card_name(c, lang) for c in best["meld"])
-    kind = CLAIM_WORDS[lang].get(best["claim"], best["claim"])
-    discard = card_name(event["discard"], lang) if event.get("discard") else None
-    if lang == "en":
-        return f"You can claim {card}: {kind}, with {meld}" + (f"; then discard {discard}." if discard else ".")
-    if lang in ("zh", "zh-Hant"):
-        then = ("，然后打出" if lang == "zh" else "，然後打出") + discard if discard else ""
-        return f"可以{kind}{card}：与{meld}{then}。" if lang == "zh" else f"可以{kind}{card}：與{meld}{then}。"
-    return f"Bạn có thể {kind} {card}, với {meld}" + (f"; rồi đánh {discard}." if discard else ".")
+    values = {"card": card_name(event["card"], lang), "kind": CLAIM_WORDS[lang].get(best["claim"], best["claim"]),
+              "meld": _list(best["meld"], lang)}
+    if event.get("discard"):
+        return say(lang, "say.adviceThen", discard=card_name(event["discard"], lang), **values)
+    return say(lang, "say.advice", **values)
 
 
 def all_names() -> dict[str, dict[str, str]]:
