@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal, Sequence
+from typing import TYPE_CHECKING, Literal, Sequence
 
-from .decompose import can_split
+from .decompose import BestTable, can_split, meld_points
 from .errors import SisepaiError
 from .melds import GROUP_KINDS, Meld, MeldKind, melds_with
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 Relation = Literal["own", "previous", "other"]
 """Whose card it is, seen from the claimer: their own draw, the previous player's, or another's."""
@@ -117,3 +120,23 @@ def _claim_kind(meld: Meld, relation: Relation) -> ClaimKind | None:
     if relation == "previous" and meld.kind in GROUP_KINDS:
         return ClaimKind.CHI
     return None  # no single or pair from another player's card, except to win
+
+
+def win_points(counts: Sequence[int], meld, shown: int, relation: Relation, exposed_points: int, rules: Rules) -> int:
+    """Points of the win made by claiming (or melding) ``shown`` into ``meld``: the best split of
+    the concealed cards left, the winning meld (exposed unless it was the player's own draw), and
+    the points of the melds already exposed.
+
+    >>> from .cards import counts_of
+    >>> from .rules import Rules
+    >>> from .scoring import to_ids
+    >>> r = Rules.preset("seesek")
+    >>> hand = counts_of(to_ids("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"))
+    >>> from .melds import Meld
+    >>> win_points(hand, Meld.parse("YK"), to_ids("YK")[0], "other", 0, r)
+    11
+    """
+    best = BestTable.for_rules(rules).best_points(hand_after(counts, meld, shown))
+    if best is None:
+        raise ValueError("not a winning claim: the cards left do not split into melds")
+    return best + meld_points(meld, rules, exposed=relation != "own") + exposed_points

@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from .advice import win_points
+from .claims import win_points
 from .cards import CARD_CODES, GENERAL as K, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
 from .claims import Claim
 from .claims import claims as claim_options, hand_after

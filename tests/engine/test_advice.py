@@ -140,7 +140,8 @@ def test_advised_win_points_match_a_brute_force_scorer(rules):
 
 
 def test_discard_distances_equal_the_distance_after_each_discard():
-    from sisepai.engine.advice import _discard_distances, distance_counts, _minus
+    from sisepai.engine.advice.discards import _discard_distances
+    from sisepai.engine.advice.distance import _minus, distance_counts
     from sisepai.engine.cards import counts_of, shuffled_deck
     from sisepai.engine.rules import Rules
 
