@@ -16,7 +16,7 @@ seat within 1.5 s) with its 95% Wilson interval, false card_shown events a minut
 share of frames skipped, and where the time went (``watch``'s look, detect, read and follow
 seconds, the mean over the videos).
 
-    python benchmarks/live_scale.py [--split tune|test] [--videos 16] [--load quiet,busy]
+    python benchmarks/live_scale.py [--split tune|test] [--videos 16] [--first 0] [--load quiet,busy]
 
 The tuning split publishes its latest run (``benchmarks/results/live_scale_tune.json``); the test
 split's record (``live_scale.json``) is written once per model version: measure it once, after
@@ -44,18 +44,21 @@ from sisepai.datasets.splits import FONTS, LIVE_SCALE_SEEDS, LIVE_SCALE_VIDEOS, 
 CARDS = (10, 30, 60)
 
 
-def plan(split: str, n: int) -> list[dict]:
-    """Video k of ``split``: its seed, deck (``design``, ``standin-K`` or a real deck's name) and cards in view.
+def plan(split: str, n: int, first: int = 0) -> list[dict]:
+    """Videos ``first`` to ``first + n - 1`` of ``split``: each one's seed, deck (``design``,
+    ``standin-K`` or a real deck's name) and cards in view.
 
     >>> [(v["deck"], v["cards"]) for v in plan("test", 4)]
     [('design', 10), ('standin-0', 30), ('standin-1', 60), ('standin-2', 10)]
+    >>> [v["seed"] for v in plan("test", 2, first=16)]
+    [8216, 8217]
     """
     decks = ["design"] + [f"standin-{k}" for k in range(STANDIN_DECKS[split])]
     decks += [name for name in REAL_DECKS[split] if real_deck_folder(name) is not None]
-    if n > LIVE_SCALE_VIDEOS:
-        raise SystemExit(f"at most {LIVE_SCALE_VIDEOS} videos a split (splits.LIVE_SCALE_VIDEOS)")
+    if first < 0 or first + n > LIVE_SCALE_VIDEOS:
+        raise SystemExit(f"videos 0 to {LIVE_SCALE_VIDEOS - 1} a split (splits.LIVE_SCALE_VIDEOS)")
     return [{"seed": LIVE_SCALE_SEEDS[split] + k, "deck": decks[k % len(decks)], "cards": CARDS[k % len(CARDS)]}
-            for k in range(n)]
+            for k in range(first, first + n)]
 
 
 def make_video(split: str, item: dict, folder: Path) -> tuple[Path, list[dict]]:
@@ -100,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--split", choices=("tune", "test"), default="tune", help="whose videos (default tune)")
     p.add_argument("--videos", type=int, default=16, help="60 s videos (default 16: about 220 card events)")
+    p.add_argument("--first", type=int, default=0,
+                   help="the first video's number (default 0); a fresh test set takes videos never read, e.g. --first 16")
     p.add_argument("--load", default="quiet,busy", help="quiet, busy (one core kept busy) or both (default)")
     p.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "sisepai-live-scale",
                    help="where the videos are made once (default: the system's temp folder)")
@@ -109,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     loads = [x.strip() for x in args.load.split(",") if x.strip()]
     if not loads or any(x not in ("quiet", "busy") for x in loads):
         p.error("--load takes quiet, busy or both")
-    items = plan(args.split, args.videos)
+    items = plan(args.split, args.videos, args.first)
     seeds = [item.get("seed") for item in items]
     key = begin_test("live_scale", None, seeds, args.again) if args.split == "test" and not args.make_only else None
     folder = args.work / "videos"
@@ -143,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{n} cards": summarise([r for r in rows if r["cards"] == n]) for n in CARDS if any(r["cards"] == n for r in rows)}
         print(f"scale   {load}: " + json.dumps(figures[load]["all"]), flush=True)
     name = "live_scale" if args.split == "test" else "live_scale_tune"
-    path = write_record(name, f"python benchmarks/live_scale.py --split {args.split}", figures, split=args.split,
+    path = write_record(name, f"python benchmarks/live_scale.py --split {args.split}" + (f" --first {args.first}" if args.first else ""), figures, split=args.split,
                         options={"videos": len(items), "plan": items, "loads": loads, "life": True,
                                  "size": "1280x720", "fps": 10, "seeds": seeds}, key=key, again=args.again)
     print(f"scale   record: {path}")
