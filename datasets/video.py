@@ -411,6 +411,8 @@ class TurnVideo(GameVideo):
             while have < want:
                 fits = [p for p in patterns if len(p) <= max(want - have, 1)
                         and all(left[c] >= p.count(c) for c in set(p))]
+                if not fits:  # the copies left make no meld that small: this seat shows fewer cards
+                    break
                 meld = fits[int(rng.integers(len(fits)))]
                 for c in meld:
                     left[c] -= 1
