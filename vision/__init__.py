@@ -5,7 +5,3 @@ table over video), :mod:`.hand` (reading and scoring a finished hand) and :mod:`
 player's own deck: its store and grid cut). A deck's faces and the card's geometry lie below, in
 :mod:`sisepai.cards`, shared with the generator.
 """
-
-from sisepai.cards import require_vision
-
-__all__ = ["require_vision"]

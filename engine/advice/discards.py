@@ -10,7 +10,7 @@ from ..decompose import COMPONENTS
 from ..rules import Rules, resolve_rules
 from ..scoring import HandLike, MeldLike, _prepare, to_ids
 
-from .distance import _discardable, _draws_needed, _minus, _partial_splitters, distance_counts
+from .distance import _discardable, _draws_needed, _merge, _minus, _partial_splitters, distance_counts
 from .waits import Wait, waits_counts
 
 
@@ -42,20 +42,6 @@ def discard_options(counts: Sequence[int], exposed_cards: int, seen: Sequence[in
         w = tuple(waits_counts(_minus(counts, k), exposed_cards, seen, rules)) if dist == 1 == best else ()
         out.append(DiscardAdvice(CARD_CODES[k], dist, w))
     out.sort(key=lambda d: (d.distance, -d.live_waits, -len(d.waits), _keep_value(d.card)))
-    return out
-
-
-def _merge(a: dict[int, int], pairs) -> dict[int, int]:
-    """Minkowski sum of two (singles -> fewest partials) frontiers."""
-    if len(pairs) == 1:  # the common case: one way to split a component, a plain shift
-        (s2, t2), = pairs
-        return {s1 + s2: t1 + t2 for s1, t1 in a.items()}
-    out: dict[int, int] = {}
-    for s1, t1 in a.items():
-        for s2, t2 in pairs:
-            s, t = s1 + s2, t1 + t2
-            if t < out.get(s, 1 << 30):
-                out[s] = t
     return out
 
 

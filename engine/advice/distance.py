@@ -111,6 +111,19 @@ def _draws_needed(s: int, t: int, delta: int) -> int:
     assert best is not None
     return best
 
+def _merge(a: dict[int, int], pairs) -> dict[int, int]:
+    """Minkowski sum of two (singles -> fewest partials) frontiers."""
+    if len(pairs) == 1:  # the common case: one way to split a component, a plain shift
+        (s2, t2), = pairs
+        return {s1 + s2: t1 + t2 for s1, t1 in a.items()}
+    out: dict[int, int] = {}
+    for s1, t1 in a.items():
+        for s2, t2 in pairs:
+            s, t = s1 + s2, t1 + t2
+            if t < out.get(s, 1 << 30):
+                out[s] = t
+    return out
+
 
 _DIST_CACHE: dict[tuple, int] = {}
 
@@ -133,18 +146,7 @@ def distance_counts(counts: Sequence[int], exposed_cards: int = 0, rules: Rules 
             local = tuple([counts[i] for i in comp])
             if not any(local):
                 continue
-            f = splitter.frontier(local)
-            if len(f) == 1:  # the common case: shift the whole frontier
-                (s2, t2), = f
-                frontier = {s1 + s2: t1 + t2 for s1, t1 in frontier.items()}
-                continue
-            merged: dict[int, int] = {}
-            for s1, t1 in frontier.items():
-                for s2, t2 in f:
-                    s, t = s1 + s2, t1 + t2
-                    if t < merged.get(s, 1 << 30):
-                        merged[s] = t
-            frontier = merged
+            frontier = _merge(frontier, splitter.frontier(local))
         result = min(_draws_needed(s, t, delta) for s, t in frontier.items())
     if len(_DIST_CACHE) > 500_000:
         _DIST_CACHE.clear()
