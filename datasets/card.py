@@ -76,14 +76,14 @@ def dataset_stats(records: list[dict], folder: Path | None = None) -> dict:
 
 
 def _licences() -> dict[str, str]:
-    from .fonts import FONT_DIR
+    from .fonts import FONT_DIR  # lazy: NumPy, Pillow
 
     return {d["family"]: d.get("package", "") for d in json.loads((FONT_DIR / "fonts.json").read_text(encoding="utf-8"))}
 
 
 def write_card(folder: Path, meta: dict, records: list[dict]) -> Path:
     """Write ``README.md`` and its contact sheet ``preview.png`` into ``folder``."""
-    from .preview import contact_sheet
+    from .preview import contact_sheet  # lazy: NumPy, OpenCV
 
     sheet = folder / "preview.png"
     picks = []

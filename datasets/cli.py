@@ -11,8 +11,12 @@ import json
 import sys
 from pathlib import Path
 
-from sisepai.engine.errors import SisepaiError
 from sisepai.cards import require_vision
+from sisepai.datasets.card import dataset_stats, write_card
+from sisepai.datasets.formats import SPLITS, check_formats, merge, scene_records, write_formats
+from sisepai.datasets.pool import worker_pool
+from sisepai.engine.errors import SisepaiError
+from sisepai.engine.progress import Progress
 
 EPILOG = """\
 examples:
@@ -56,7 +60,7 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def _layouts(text: str) -> tuple[str, ...]:
-    from sisepai.datasets.scene import ALL_LAYOUTS
+    from sisepai.datasets.scene import ALL_LAYOUTS  # lazy: NumPy, OpenCV, Pillow
 
     names = tuple(x.strip() for x in text.split(",") if x.strip())
     bad = [x for x in names if x not in ALL_LAYOUTS]
@@ -145,8 +149,7 @@ def _generate(args) -> int:
     require_vision()
     import os
 
-    from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
-    from sisepai.engine.progress import Progress
+    from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders  # lazy: NumPy, OpenCV, Pillow
 
     check_count(args.n)
     if not 0.0 <= args.val <= 1.0:
@@ -155,11 +158,10 @@ def _generate(args) -> int:
     indices = range(k - 1, args.n, n_shards)  # this shard's scenes, never listed whole
     deck_faces = None
     if args.deck_faces is not None:
-        from sisepai.cards.faces import DeckFaces
+        from sisepai.cards.faces import DeckFaces  # lazy: NumPy, OpenCV
 
         DeckFaces.load(args.deck_faces)  # checked here, so a bad folder fails before any worker starts
         deck_faces = str(args.deck_faces.resolve())
-    from sisepai.datasets.formats import check_formats
 
     formats = check_formats(args.format)
     opts = GenerateOptions(seed=args.seed, size=args.size, layouts=args.layouts, val=args.val, crops=args.crops,
@@ -182,8 +184,6 @@ def _generate(args) -> int:
             _tally(summary, r)
             bar.update()
     else:
-        from sisepai.datasets.pool import worker_pool
-
         with worker_pool(workers) as pool:
             for start in range(0, len(indices), BATCH):  # a batch at a time: work handed out stays bounded
                 part = indices[start:start + BATCH]
@@ -225,8 +225,7 @@ def _flat(args) -> int:
     require_vision()
     import os
 
-    from sisepai.datasets.flat_photos import write_flat
-    from sisepai.engine.progress import Progress
+    from sisepai.datasets.flat_photos import write_flat  # lazy: NumPy, OpenCV, Pillow
 
     check_count(args.n)
     if not 0.0 <= args.val <= 1.0:
@@ -244,8 +243,6 @@ def _flat(args) -> int:
             write_flat(args.out, i, args.seed, kind, args.val)
             bar.update()
     else:
-        from sisepai.datasets.pool import worker_pool
-
         with worker_pool(workers) as pool:
             for _ in pool.map(write_flat, [args.out] * args.n, indices, [args.seed] * args.n, kinds,
                               [args.val] * args.n, chunksize=2):
@@ -263,14 +260,14 @@ def flat_meta(n: int, seed: int, val: float) -> dict:
     >>> flat_meta(4, 1, 0.1)["deck_faces"] is None
     True
     """
-    from sisepai.datasets.scene import GENERATOR_VERSION
+    from sisepai.datasets.scene import GENERATOR_VERSION  # lazy: NumPy, OpenCV, Pillow
 
     return {"kind": "flat", "generator": GENERATOR_VERSION, "n": n, "seed": seed, "val": val, "deck_faces": None}
 
 
 def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
     """``dataset.json``: what made the dataset, the same for every shard of a generation."""
-    from sisepai.datasets.scene import GENERATOR_VERSION
+    from sisepai.datasets.scene import GENERATOR_VERSION  # lazy: NumPy, OpenCV, Pillow
 
     return {"generator": GENERATOR_VERSION, "n": args.n, "seed": args.seed, "layouts": list(args.layouts),
             "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
@@ -281,16 +278,14 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
 
 def _deck_prints(folder: str) -> dict[str, str]:
     """The prints of the faces a dataset lays (:mod:`.face_prints`): training refuses a tuning deck's by them."""
-    from sisepai.cards.faces import DeckFaces
-    from sisepai.datasets.face_prints import deck_prints, encode_prints
+    from sisepai.cards.faces import DeckFaces  # lazy: NumPy, OpenCV
+    from sisepai.datasets.face_prints import deck_prints, encode_prints  # lazy: NumPy, OpenCV
 
     return encode_prints(deck_prints(DeckFaces.load(folder).faces))
 
 
 def _finish(out: Path, meta: dict) -> None:
     """The dataset-wide files: COCO and Hugging Face layouts, the card and its contact sheet."""
-    from sisepai.datasets.card import write_card
-    from sisepai.datasets.formats import SPLITS, scene_records, write_formats
 
     records = {split: scene_records(out, split) for split in SPLITS}  # every scene's ground truth, read once
     write_formats(out, meta["formats"], records)
@@ -300,7 +295,6 @@ def _finish(out: Path, meta: dict) -> None:
 
 def _merge(args) -> int:
     require_vision()
-    from sisepai.datasets.formats import merge
 
     for shard in args.shards:
         if not shard.is_dir():
@@ -336,7 +330,7 @@ def _load_records(folder: Path) -> list[dict]:
 
 def _preview(args) -> int:
     require_vision()
-    from sisepai.datasets.preview import contact_sheet
+    from sisepai.datasets.preview import contact_sheet  # lazy: NumPy, OpenCV
 
     records = _load_records(args.dir)
     if args.layout:
@@ -348,8 +342,6 @@ def _preview(args) -> int:
 
 
 def _stats(args) -> int:
-    from sisepai.datasets.card import dataset_stats
-
     stats = dataset_stats(_load_records(args.dir), args.dir)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False))

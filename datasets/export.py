@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.cards.faces import DeckFaces
 from sisepai.engine.cards import CARD_CODES
 
 from .scene import GENERATOR_VERSION, LABEL_MIN_CHAR_VISIBLE, LAYOUTS, Scene, make_scene
@@ -51,8 +52,6 @@ class GenerateOptions:
 
 @lru_cache(maxsize=4)
 def _deck_faces(folder: str):
-    from sisepai.cards.faces import DeckFaces
-
     return DeckFaces.load(folder)
 
 

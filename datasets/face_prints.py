@@ -26,7 +26,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.cards.faces import DeckFaces
 from sisepai.engine.errors import SisepaiError
+
+from .splits import REAL_DECKS, real_deck_folder
 
 PRINT_SIZE = (12, 40)
 """(width, height) of a face print."""
@@ -75,8 +78,6 @@ def tuning_deck_prints() -> dict[str, dict[str, np.ndarray]]:
     """The prints of every real tuning deck found on this machine (:func:`.splits.real_deck_folder`).
     A tuning deck that is here but cannot be read raises: a deck that cannot be checked is not a
     passed check."""
-    from sisepai.cards.faces import DeckFaces
-    from .splits import REAL_DECKS, real_deck_folder
 
     out = {}
     for name in REAL_DECKS["tune"]:

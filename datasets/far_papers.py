@@ -22,7 +22,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from .camera import EXPOSURE, WHITE_BALANCE
 from .colour_distance import HELD_OUT_MIN_DELTA_E, delta_e2000, rgb_to_lab
+from .printed import printed_paper
+from .render import _hsv, suit_palette
 
 SUITS = "GWYR"
 MARGIN = 1.0
@@ -45,8 +48,6 @@ SEARCH_BOXES = {
 def training_paper_rgb(suit: str, n: int = 6000, seed: int = 0) -> np.ndarray:
     """``n`` paper colours of ``suit`` as training draws them, as sRGB (n + n // 4, 3): the
     generated palette's and the printed papers'."""
-    from .printed import printed_paper
-    from .render import suit_palette
 
     rng = np.random.default_rng(seed)
     colours = [suit_palette(rng)[suit] for _ in range(n)] + [printed_paper(rng, suit) for _ in range(n // 4)]
@@ -71,7 +72,6 @@ def least_delta_e_after_camera(rgb: tuple[int, int, int], suit: str, n: int = 60
     >>> round(least_delta_e_after_camera(tuple(paper * [0.9, 0.95, 1.0]), "G"), 1)  # a camera's tint of a training paper
     0.0
     """
-    from .camera import EXPOSURE, WHITE_BALANCE
 
     target = np.asarray(rgb, np.float64)
     papers = np.maximum(training_paper_rgb(suit, n, seed), 1.0)
@@ -92,7 +92,6 @@ def distances(rgb: tuple[int, int, int], n: int = 6000, seed: int = 0) -> dict[s
 
 def far_papers(suit: str, n: int, seed: int = 0) -> list[tuple[int, int, int]]:
     """``n`` paper colours of ``suit`` held out as printed (see the module), drawn in :data:`SEARCH_BOXES`."""
-    from .render import _hsv
 
     rng = np.random.default_rng([seed, SUITS.index(suit), 0xFA2])
     out: list[tuple[int, int, int]] = []

@@ -158,7 +158,7 @@ def merge(out: Path, shards: list[Path]) -> dict:
     if missing:
         raise SisepaiError(f"{len(missing)} of {n} scenes are in no shard (first: {missing[0]}): "
                            "merge every shard K/N of the generation")
-    from .export import prepare_folders
+    from .export import prepare_folders  # lazy: NumPy, OpenCV, Pillow
 
     prepare_folders(out, yolo="yolo-obb" in base["formats"])
     for shard in shards:

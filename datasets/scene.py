@@ -26,17 +26,19 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from sisepai.engine import is_winning
 from sisepai.engine.cards import CARD_CODES
 from sisepai.engine.melds import all_melds
 
 from .backgrounds import background
 from .camera import Camera
-from .families import bend_shading, gloss
 from .deck_faces import printed_face
+from .families import bend_shading, gloss
+from .fonts import font_bank, load_font
 from .held import Heap, draw_hand, layout_heap, layout_held
-from .placed import Placed, deal_codes
 from .phone import depth_of_field, phone_look
-from .render import DeckStyle, END_FRACTION, render_back, render_face
+from .placed import Placed, deal_codes
+from .render import END_FRACTION, DeckStyle, render_back, render_face
 
 if TYPE_CHECKING:
     from sisepai.cards.faces import DeckFaces
@@ -81,8 +83,6 @@ def winning_hand_melds(rng: np.random.Generator) -> list[list[str]]:
         size = 0
         for _ in range(300):
             if size == 21:
-                from sisepai.engine import is_winning
-
                 hand = [c for m in out for c in m]
                 assert is_winning(hand)
                 return out
@@ -242,7 +242,6 @@ def _draw_clutter(img: np.ndarray, idmap: np.ndarray, rng: np.random.Generator, 
             rect = cv2.boxPoints(((x, y), (pw, ph), float(rng.uniform(0, 180)))).astype(np.int32)
             cv2.fillConvexPoly(mask, rect, 255)
             paper = np.full_like(img, int(rng.uniform(200, 250)))
-            from .fonts import font_bank, load_font
             from PIL import Image, ImageDraw
 
             f = font_bank().all[int(rng.integers(len(font_bank().all)))]

@@ -40,12 +40,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.cards.faces import DeckFaces
 from sisepai.engine.cards import CARD_CODES
 
-from sisepai.cards.faces import DeckFaces
 from .font_splits import fonts_of
-from .render import DeckStyle, _hsv, choose_glyphs, render_face
-
+from .render import END_FRACTION, DeckStyle, _blend, _glyph_mask, _hsv, choose_glyphs, render_face
 from .splits import STANDIN_DECKS
 
 HELD_OUT_BY_LOOK = ("font",)
@@ -126,8 +125,6 @@ def _border(img: np.ndarray, kind: str, colour: tuple[int, int, int], width: int
 
 
 def _middle(img: np.ndarray, traits: dict, style: DeckStyle, ink: tuple[int, int, int]) -> None:
-    from .render import END_FRACTION, _blend, _glyph_mask
-
     h, w = img.shape[:2]
     top, bottom = int(END_FRACTION * w), int(h - END_FRACTION * w)
     if bottom - top < w * 0.5:

@@ -18,7 +18,9 @@ import random
 from typing import Sequence
 
 from .advice import discard_options, distance_counts
+from .cards import parse_card_id
 from .claims import hand_after
+from .errors import SisepaiError
 from .game import Game, Outcome
 from .moves import ClaimMove, Discard, MeldMove, MoveType, Pass, Win
 
@@ -67,8 +69,6 @@ class GreedyBot:
             options = discard_options(game.hands[player], extra, _seen(game, player), game.rules)
             legal = {m.card for m in moves if isinstance(m, Discard)}
             for o in options:
-                from .cards import parse_card_id
-
                 card = parse_card_id(o.card)
                 if card in legal:
                     return Discard(card)
@@ -108,8 +108,6 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bots(names: Sequence[str], seed: int = 0) -> list:
-    from .errors import SisepaiError
-
     bots = []
     for i, name in enumerate(names):
         if name not in BOTS:

@@ -11,8 +11,13 @@ import json
 import sys
 from typing import Callable, Sequence
 
+from .advice import advise, distance_to_win
+from .batch import BatchScorer
+from .cards import ALL_CARDS, format_cards, parse_card_id
 from .claims import RELATIONS
 from .errors import SisepaiError
+from .rules import resolve_rules
+from .scoring import _prepare, score, score_answer, to_ids
 
 EPILOG = """\
 card notation: a suit letter G W Y R (Green, White, Yellow, Red) then a rank letter
@@ -45,8 +50,6 @@ def _add_rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def _rules_from(args: argparse.Namespace):
-    from .rules import resolve_rules
-
     options = {}
     if args.four_card_points is not None:
         options["four_card_points"] = args.four_card_points
@@ -72,7 +75,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if args.cards == ["-"]:
         if not args.json:
             raise SisepaiError("reading hands from standard input needs --json (one JSON object a line)")
-        from .batch import BatchScorer
 
         bad = BatchScorer(rules).run(sys.stdin, sys.stdout)
         if bad:
@@ -81,17 +83,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if not args.cards:
         raise SisepaiError("give the hand's cards, e.g. sisepai score GK GA GE ..., or - to read lines")
     _cards_arg(args.cards)
-    from .advice import distance_to_win
-    from .cards import format_cards
-    from .scoring import _prepare, score
 
     text = _cards_arg(args.cards)
     ids, exposed = _prepare(text, args.exposed, rules)
     result = score(ids, exposed, rules, winning_card=args.winning_card, self_drawn=not args.claimed)
     n = len(ids) + sum(len(m) for m in exposed)
     if args.json:
-        from .scoring import score_answer
-
         print(json.dumps(score_answer(ids, exposed, result), ensure_ascii=False))
         return 0
     print(f"hand ({n} cards): {format_cards(ids, glyphs=True)}"
@@ -114,9 +111,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 def _cmd_advise(args: argparse.Namespace) -> int:
     rules = _rules_from(args)
-    from .advice import advise
-    from .cards import ALL_CARDS, format_cards
-    from .scoring import _prepare, to_ids
 
     ids, exposed = _prepare(_cards_arg(args.cards), args.exposed, rules)
     visible = to_ids(args.visible) if args.visible else []
@@ -157,8 +151,6 @@ def _cmd_advise(args: argparse.Namespace) -> int:
 
 
 def _id(code: str) -> int:
-    from .cards import parse_card_id
-
     return parse_card_id(code)
 
 
@@ -168,10 +160,6 @@ DEMO_HAND = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from .advice import advise
-    from .cards import ALL_CARDS, format_cards
-    from .scoring import score
-
     print("sisepai demo: the Four Color Cards engine\n")
     print(f"A 20-card hand: {format_cards(DEMO_HAND.split(), glyphs=True)}")
     advice = advise(DEMO_HAND)

@@ -27,14 +27,14 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from .claims import win_points
-from .cards import CARD_CODES, GENERAL as K, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
-from .claims import Claim
-from .claims import claims as claim_options, hand_after
+from .cards import CARD_CODES, JOKER, NUM_KINDS, build_deck, counts_of, format_cards, parse_card_ids
+from .cards import GENERAL as K
+from .claims import Claim, hand_after, win_points
+from .claims import claims as claim_options
 from .decompose import BestTable, meld_points
 from .errors import IllegalMoveError, SisepaiError
-from .melds import Meld
-from .moves import ClaimMove, Discard, Draw, MeldMove, MoveType, Pass, Win
+from .melds import Meld, why_not_meld
+from .moves import ClaimMove, Discard, Draw, MeldMove, Move, MoveType, Pass, Win
 from .rules import OPTION_KEYS, Rules, resolve_rules
 from .scoring import Payment, payments
 
@@ -222,8 +222,6 @@ class Game:
     def push(self, move: MoveType | str) -> None:
         """Make a move (an illegal one raises :class:`IllegalMoveError` and changes nothing)."""
         if isinstance(move, str):
-            from .moves import Move
-
             move = Move.parse(move)
         self._check(move)
         self._stack.append(self._snapshot())
@@ -302,8 +300,6 @@ class Game:
             raise IllegalMoveError(f"the meld must include the shown card {CARD_CODES[self.shown.card]}")
         options = {c.meld.cards for c in self.claim_options(player)}
         if tuple(sorted(move.cards)) not in options:
-            from .melds import why_not_meld
-
             reason = why_not_meld(move.cards, self.rules.allow_general_pair)
             if reason:
                 raise IllegalMoveError(f"{format_cards(move.cards)} is not a meld: {reason}")
@@ -451,7 +447,6 @@ class Game:
         """Re-play a whole event log; raises :class:`SisepaiError` at the first thing that does not
         fit: a deal no shuffle could give (:func:`check_deal`), an illegal move, an outcome other
         than the replay's, or a log that stops before its ``end`` event."""
-        from .moves import Move
 
         if not events or not isinstance(events[0], dict) or events[0].get("type") != "deal":
             raise SisepaiError("not a game log: it must start with a 'deal' event")

@@ -7,7 +7,13 @@ import json
 import time
 from pathlib import Path
 
+from .bots import make_bots, play_out
 from .errors import SisepaiError
+from .game import Game
+from .logs import read_log
+from .match import Match
+from .progress import Progress
+from .rules import resolve_rules
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,8 +44,6 @@ def simulate(players: int, games: int, bots: list[str], seed: int, rules, log: P
              progress: bool = False) -> dict:
     """Play ``games`` deals of one match (dealer rotation, running totals); returns win rates,
     average points, draw-game rate, turns per game and the match totals."""
-    from .bots import make_bots, play_out
-    from .progress import Progress
 
     if len(bots) != players:
         raise SisepaiError(f"--bots names {len(bots)} bots for {players} players")
@@ -51,7 +55,6 @@ def simulate(players: int, games: int, bots: list[str], seed: int, rules, log: P
     turns = 0
     bar = Progress(games, "games") if progress else None
     t0 = time.perf_counter()
-    from .match import Match
 
     match = Match(players, rules, seed)
     for g in range(games):
@@ -82,8 +85,6 @@ def simulate(players: int, games: int, bots: list[str], seed: int, rules, log: P
 
 
 def _simulate(args) -> int:
-    from .rules import resolve_rules
-
     rules = resolve_rules(args.rules, stop_at=args.stop_at) if args.stop_at else resolve_rules(args.rules)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"] + ["random"] * (args.players - 1)
     stats = simulate(args.players, args.games, bots, args.seed, rules, args.log, progress=not args.json)
@@ -100,10 +101,6 @@ def _simulate(args) -> int:
 
 
 def _replay(args) -> int:
-    from .game import Game
-
-    from .logs import read_log
-
     events = read_log(args.log)
     if events[0].get("type") == "match":
         raise SisepaiError(f"{args.log} is a Gang of Four log: use sisepai gof replay")

@@ -7,6 +7,12 @@ import argparse
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.paths import home
+from sisepai.service.db import redact
+from sisepai.service.settings import Settings
+from sisepai.service.store import Ledger
+from sisepai.service.tls import self_signed_certificate
+from sisepai.vision.decks.store import deck_info
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,8 +63,7 @@ def _serve(args) -> int:
         import uvicorn
     except ModuleNotFoundError:
         raise SisepaiError("sisepai serve needs the service extra: pip install 'sisepai[service]'") from None
-    from sisepai.service.main import create_app
-    from sisepai.service.settings import Settings
+    from sisepai.service.main import create_app  # lazy: FastAPI
 
     settings = Settings.from_env(host=args.host, port=args.port, db=args.db, deck=args.deck, workers=args.workers,
                                  **({"table": args.table} if args.table is not None else {}))
@@ -86,20 +91,13 @@ def _serve(args) -> int:
                     raise SisepaiError(f"{f}: no such file")
             cert, key = args.certfile, args.keyfile
         else:
-            from sisepai.service.tls import self_signed_certificate
-            from sisepai.engine.paths import home
-
             cert, key = self_signed_certificate(home() / "tls")
             print(f"sisepai: self-signed certificate {cert} (browsers warn once; accept it on each phone)")
         tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     if settings.deck:
-        from sisepai.vision.decks.store import deck_info
-
         deck_info(settings.deck)  # an unknown deck fails here, with the known ones named
     if args.no_model:
         settings.load_model = False
-    from sisepai.service.db import redact
-    from sisepai.service.store import Ledger
 
     ledger = Ledger(settings.db, pool=1)  # an unreachable database or a bad file fails here, in one line
     ledger.add_table(settings.table)
@@ -115,7 +113,7 @@ def _serve(args) -> int:
             print(f"sisepai: on this network (a phone, another computer): {scheme}://{address}:{settings.port}/", flush=True)
     if not tls and not settings.local_only and not settings.allowed_hosts:
         print("sisepai: over plain http, phones get no camera (not a secure page): add --https")
-    from sisepai.service.server import quiet_repeated_errors, raise_open_file_limit, uvicorn_options
+    from sisepai.service.server import quiet_repeated_errors, raise_open_file_limit, uvicorn_options  # lazy: uvicorn
 
     raise_open_file_limit()
     quiet_repeated_errors()

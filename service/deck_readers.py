@@ -6,8 +6,11 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from .refusals import Refusal
+from sisepai.engine.errors import SisepaiError
+from sisepai.vision.decks.recognizer import deck_recognizer as build_deck_recognizer
+
 from .deps import DeckRecognizersDep, ModelErrorDep, RecognizerDep
+from .refusals import Refusal
 
 MAX_DECK_RECOGNIZERS = 4
 """Enrolled decks' readers kept loaded at once (each about 5 MB); the oldest is dropped."""
@@ -17,17 +20,14 @@ async def deck_recognizer(base: Any, model_error: str | None, cache: dict, deck:
     """The recogniser for an enrolled ``deck`` (``base``, the service's, when None or empty), loaded
     once in a worker thread into ``cache``. A deck name is only ever a name, never a path:
     :func:`sisepai.vision.decks.store.check_name` refuses anything else."""
-    from sisepai.engine.errors import SisepaiError
 
     if base is None:
         raise Refusal(503, "model_not_loaded", "the recognition model is not loaded: " + (model_error or "disabled"))
     if not deck:
         return base
     if deck not in cache:
-        from sisepai.vision.decks.recognizer import deck_recognizer
-
         try:  # the service's settings and detector; this deck's reader, and its detector if it has one
-            rec = await run_in_threadpool(deck_recognizer, deck, base)
+            rec = await run_in_threadpool(build_deck_recognizer, deck, base)
         except SisepaiError as exc:  # an unknown deck (or a name that is no name)
             raise Refusal(404, exc.code, str(exc)[:200], **exc.params) from None
         while len(cache) >= MAX_DECK_RECOGNIZERS:

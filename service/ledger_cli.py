@@ -5,6 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 
+from sisepai.engine.errors import SisepaiError
+
+from .db import is_postgres, redact
+from .ledger_move import move_ledger, open_source
+from .roster import changes, manage
+from .store import Ledger
+
 EPILOG = """\
 a ledger is a SQLite file or a PostgreSQL URL, postgresql://user@host:port/dbname
 examples:
@@ -70,12 +77,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _migrate(args) -> int:
-    from sisepai.engine.errors import SisepaiError
-
-    from .db import redact
-    from .ledger_move import move_ledger, open_source
-    from .store import Ledger
-
     if args.source == args.target:
         raise SisepaiError("--from and --to name the same ledger")
     with open_source(args.source) as source:
@@ -95,12 +96,8 @@ def _migrate(args) -> int:
 
 
 def _show(args) -> int:
-    from .ledger_move import open_source
-
     with open_source(args.db) as ledger:
         if args.table is not None and not ledger.has_table(args.table):
-            from sisepai.engine.errors import SisepaiError
-
             raise SisepaiError(f"no table named {args.table!r}; the tables: "
                                + ", ".join(t["name"] for t in ledger.tables()))
         tables, totals = ledger.tables(), ledger.totals(args.table)
@@ -116,7 +113,6 @@ def _show(args) -> int:
 
 def _check(args) -> int:
     """Exit 0 when the ledger is sound, 1 with one line a problem when it is not."""
-    from .ledger_move import open_source
 
     with open_source(args.db) as ledger:
         problems = ledger.check()
@@ -131,21 +127,12 @@ def _open_in_place(target: str):
     """The ledger at ``target`` to change: a SQLite file must exist (no new ledger by a typo)."""
     from pathlib import Path
 
-    from sisepai.engine.errors import SisepaiError
-
-    from .db import is_postgres
-    from .store import Ledger
-
     if not is_postgres(target) and not Path(target).expanduser().is_file():
         raise SisepaiError(f"{target}: no such ledger file")
     return Ledger(target, pool=1)
 
 
 def _manage(args) -> int:
-    from sisepai.engine.errors import SisepaiError
-
-    from .roster import manage
-
     if args.action != "retire" and not args.other:
         raise SisepaiError(f"{args.kind} {args.action} needs two names: NAME and "
                            + ("the new name" if args.action == "rename" else "the name to merge into"))
@@ -163,8 +150,6 @@ def _manage(args) -> int:
 
 def _changes(args) -> int:
     import time
-
-    from .roster import changes
 
     ledger = _open_in_place(args.db)
     try:

@@ -17,6 +17,9 @@ from fastapi import HTTPException, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from sisepai.engine.errors import SisepaiError
+from sisepai.vision.live.announce import announce
+from sisepai.vision.live.options import CHANGEABLE, FIELDS, LiveOptions, LiveOptionsError
+from sisepai.vision.recognition.images import ImageError, decode_image, image_size
 
 from .deck_readers import DeckReaders
 from .refusals import body_of, http_body
@@ -37,8 +40,6 @@ class LiveStream:
 
     def __init__(self, ws: WebSocket, settings: Settings, ledger: Ledger, pool: WorkPool,
                  clock: Callable[[], float], readers: DeckReaders):
-        from sisepai.vision.live.options import LiveOptions
-
         self.ws, self.settings, self.ledger, self.pool, self.clock, self.readers = ws, settings, ledger, pool, clock, readers
         self.session = None
         self.table: str | None = None
@@ -78,7 +79,6 @@ class LiveStream:
     async def open_session(self, values: dict) -> dict | None:
         """Start the session from options; the error (:func:`~.refusals.body_of`), if any. A
         refused start keeps the connection: the next options message may fix it."""
-        from sisepai.vision.live.options import LiveOptions, LiveOptionsError
 
         try:
             opts = LiveOptions.from_mapping(values, base=self.options)
@@ -102,7 +102,6 @@ class LiveStream:
 
     def change(self, values: dict) -> dict | None:
         """A running session's change of hand, seat, claimed score or language; the error, if any."""
-        from sisepai.vision.live.options import CHANGEABLE, LiveOptions, LiveOptionsError
 
         try:
             opts = LiveOptions.from_mapping(values, base=self.options, allowed=CHANGEABLE)
@@ -117,7 +116,6 @@ class LiveStream:
     async def command(self, text: str) -> dict | None:
         """A text message: live options as JSON (before the session has started, any of them).
         The error to send back, if any."""
-        from sisepai.vision.live.options import FIELDS
 
         try:
             cmd = json.loads(text) if len(text) <= 4096 else None
@@ -168,8 +166,6 @@ class LiveStream:
 
     async def process(self) -> None:
         """Read the newest frame, one at a time, and answer it."""
-        from sisepai.vision.live.announce import announce
-        from sisepai.vision.recognition.images import ImageError, decode_image, image_size
 
         while not self.closed:
             await self.wake.wait()

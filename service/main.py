@@ -19,12 +19,15 @@ from fastapi.staticfiles import StaticFiles
 
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.words import CATALOGUES
+from sisepai.vision.decks.store import remove_stale_builds
 
-from .guards import Guard
-from .refusals import body_of
-from .settings import Settings
 from .db import DatabaseUnavailable
+from .guards import Guard
+from .plain_errors import plain_sentence
+from .refusals import body_of, http_body
 from .roster import RosterConflict
+from .routes import decks, engine, gof, ledger, live, vision
+from .settings import Settings
 from .store import Ledger, UnknownTable
 from .work import WorkPool
 
@@ -36,7 +39,7 @@ def load_recognizer(settings: Settings):
     """The shared recogniser the settings name (a deck's own reader and detector with ``--deck``);
     ``(recognizer, None)``, or ``(None, why)`` when it cannot load: the engine routes work without it."""
     try:
-        from sisepai.vision.decks.recognizer import deck_recognizer
+        from sisepai.vision.decks.recognizer import deck_recognizer  # lazy: NumPy, OpenCV
 
         reader = None if settings.deck else settings.reader
         return deck_recognizer(settings.deck, detector=settings.detector, reader=reader), None
@@ -50,8 +53,6 @@ def add_error_handlers(app: FastAPI) -> None:
     code and params the page says in its own language (:mod:`.refusals`); anything else is logged
     and answered "internal error", never with a trace."""
     from starlette.exceptions import HTTPException as StarletteHTTPException
-
-    from .refusals import body_of, http_body
 
     @app.exception_handler(SisepaiError)
     async def _bad_input(request: Request, exc: SisepaiError):
@@ -78,8 +79,6 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
-        from .plain_errors import plain_sentence
-
         # one sentence for people; the list, as FastAPI gives it, for programs
         # (with the limits that were broken, so a page can say the sentence in its own language)
         errors = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", ""), "type": e.get("type", ""),
@@ -110,13 +109,12 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         app.state.ledger.add_table(settings.table)
         app.state.recognizer, app.state.model_error = recognizer, None
         app.state.deck_recognizers = {}  # deck name -> Recognizer sharing the detector, loaded on first use
-        from sisepai.vision.decks.store import remove_stale_builds
 
         remove_stale_builds()  # what enrolments of a server that died left in the decks folder
         if recognizer is None and settings.load_model:
             app.state.recognizer, app.state.model_error = load_recognizer(settings)
         yield
-        from .routes.decks import stop_enrolments
+        from .routes.decks import stop_enrolments  # lazy: FastAPI, NumPy, OpenCV
 
         await stop_enrolments(getattr(app.state, "deck_jobs", {}))
         app.state.ledger.close()
@@ -135,8 +133,6 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
                            allow_headers=["*"])
     add_error_handlers(app)
-    from .routes import decks, engine, gof, ledger, live, vision
-
     routers = [m.router for m in (engine, vision, decks, ledger, gof, live)] + [ledger.tables]
     api_routes = [r for router in routers for r in router.routes if isinstance(r, APIRoute)]
     for router in routers:

@@ -104,7 +104,7 @@ class BoundedH11Protocol(H11Protocol):
 
         import h11
 
-        from .refusals import body_of
+        from .refusals import body_of  # lazy: FastAPI
 
         body = json.dumps(body_of(f"request headers over {MAX_HEADERS // 1024} KB", "headers_too_large",
                                   {"kb": MAX_HEADERS // 1024})).encode()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fastapi import UploadFile
 
+from sisepai.vision.recognition.images import ImageError, ImageTooLargeError, decode_image, image_format
+
 from .refusals import Refusal
 from .settings import Settings
 
@@ -12,7 +14,6 @@ async def read_upload(file: UploadFile, settings: Settings) -> tuple[bytes, str]
     """An uploaded image's bytes and a name for messages, its size checked (the :mod:`.guards`
     middleware has already bounded the whole body) and its format told from its bytes, whatever
     content type the client gave: 415 for anything but JPEG, PNG, WebP or BMP."""
-    from sisepai.vision.recognition.images import ImageError, image_format
 
     limit = int(settings.max_upload_mb * 1024 * 1024)
     data = await file.read(limit + 1)
@@ -32,7 +33,6 @@ async def read_upload(file: UploadFile, settings: Settings) -> tuple[bytes, str]
 def decode_or_refuse(data: bytes, name: str):
     """:func:`~sisepai.vision.recognition.images.decode_image` in a worker: 413 for an image past the
     pixel limit (known from its header, before decoding), 422 for one that cannot be read."""
-    from sisepai.vision.recognition.images import ImageError, ImageTooLargeError, decode_image
 
     try:
         return decode_image(data, name)

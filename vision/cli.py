@@ -10,8 +10,11 @@ import json
 import sys
 from pathlib import Path
 
+from sisepai.cards import require_vision
 from sisepai.engine.cards import SEATS
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.rules import resolve_rules
+from sisepai.vision.live.watch import summary_line, watch
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -105,8 +108,6 @@ ago was misread: "card" is what it is, "was" what was said), card_removed, win_c
 
 
 def _load(args):
-    from sisepai.cards import require_vision
-
     require_vision()
 
     try:
@@ -117,7 +118,7 @@ def _load(args):
             floors["min_confidence"] = floors["min_end_confidence"] = args.min_confidence
         if getattr(args, "deck", None) and args.reader is not None:
             raise SisepaiError("give --deck or --reader, not both")
-        from sisepai.vision.decks.recognizer import deck_recognizer
+        from sisepai.vision.decks.recognizer import deck_recognizer  # lazy: NumPy, OpenCV
 
         return deck_recognizer(getattr(args, "deck", None), detector=args.detector, reader=args.reader, **floors)
     except FileNotFoundError as exc:
@@ -141,7 +142,7 @@ def _missing_first(args) -> tuple[list[str], int]:
 
 def _file_problem(p: Path) -> str | None:
     """What is wrong with an image file, told from its header alone (nothing decoded), or None."""
-    from sisepai.vision.recognition.images import ImageError, image_format, image_size, read_image_file
+    from sisepai.vision.recognition.images import ImageError, image_format, image_size, read_image_file  # lazy: NumPy
 
     try:
         data = read_image_file(p)
@@ -158,7 +159,7 @@ def _recognize(args) -> int:
         print(f"sisepai recognize: {failed} image(s) could not be read", file=sys.stderr)
         return 1
     rec = _load(args)
-    from sisepai.vision.recognition.images import ImageError, load_image
+    from sisepai.vision.recognition.images import ImageError, load_image  # lazy: NumPy
 
     for path in paths:
         try:
@@ -170,8 +171,9 @@ def _recognize(args) -> int:
             continue
         det = result.detections
         if args.annotate:
-            from sisepai.vision.recognition.annotate import CardAnnotator
             import cv2
+
+            from sisepai.vision.recognition.annotate import CardAnnotator  # lazy: NumPy, OpenCV
 
             args.annotate.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(args.annotate / (Path(path).stem + ".png")), CardAnnotator().annotate(img, det))
@@ -185,15 +187,13 @@ def _recognize(args) -> int:
 
 
 def _score_image(args) -> int:
-    from sisepai.engine.rules import resolve_rules
-
     rules = resolve_rules(args.rules)
     paths, failed = _missing_first(args)
     if not paths:
         return 1
     rec = _load(args)
-    from sisepai.vision.recognition.images import ImageError, load_image
-    from sisepai.vision.hand.scoring import score_detections
+    from sisepai.vision.hand.scoring import score_detections  # lazy: NumPy, OpenCV
+    from sisepai.vision.recognition.images import ImageError, load_image  # lazy: NumPy
 
     for path in paths:
         try:
@@ -220,10 +220,8 @@ def _score_image(args) -> int:
 
 
 def _watch(args) -> int:
-    from sisepai.cards import require_vision
-
     require_vision()
-    from sisepai.vision.live.camera import SourceError, open_source
+    from sisepai.vision.live.camera import SourceError, open_source  # lazy: NumPy, OpenCV
 
     if args.realtime and args.every_frame:
         raise SisepaiError("--realtime and --every-frame contradict each other: choose one")
@@ -231,8 +229,7 @@ def _watch(args) -> int:
         source = open_source(args.source, realtime=args.realtime, pace="every" if args.every_frame else None)
     except SourceError as exc:
         raise SisepaiError(str(exc)) from None
-    from sisepai.vision.live.options import LiveOptions
-    from sisepai.vision.live.watch import summary_line, watch
+    from sisepai.vision.live.options import LiveOptions  # lazy: NumPy, OpenCV
 
     options = LiveOptions.from_args(args)  # checked before the model loads
     rec = _load(args)

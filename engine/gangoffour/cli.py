@@ -6,6 +6,14 @@ import argparse
 import json
 import sys
 
+from ..logs import read_log
+from .advice import advise_play
+from .cards import parse_gof_hand
+from .game import GofMatch
+from .legal import legal_plays, may_pass
+from .plays import beats, parse_play
+from .scoring import deal_scores
+from .simulate import simulate
 
 EPILOG = """\
 cards: g1..g10, y1..y10, r1..r10 (green, yellow, red), m1 (Student Leader), vp (Vice Premier),
@@ -81,8 +89,6 @@ def _count(text: str) -> int:
 
 
 def _beats(args) -> int:
-    from .plays import beats, parse_play
-
     play, previous = parse_play(args.play), parse_play(args.previous)
     result = beats(play, previous)
     if args.json:
@@ -93,8 +99,6 @@ def _beats(args) -> int:
 
 
 def _score(args) -> int:
-    from .scoring import deal_scores
-
     scores = deal_scores(args.left)
     if args.json:
         print(json.dumps({"scores": scores}))
@@ -105,15 +109,10 @@ def _score(args) -> int:
 
 
 def _hand(text: str) -> list[int]:
-    from .cards import parse_gof_hand
-
     return parse_gof_hand(text)
 
 
 def _legal(args) -> int:
-    from .legal import legal_plays, may_pass
-    from .plays import parse_play
-
     hand = _hand(args.hand)
     current = parse_play(args.on) if args.on else None
     plays = legal_plays(hand, current, first_lead=args.first_lead, next_has_one_card=args.next_has_one)
@@ -128,9 +127,6 @@ def _legal(args) -> int:
 
 
 def _advise(args) -> int:
-    from .advice import advise_play
-    from .plays import parse_play
-
     hand = _hand(args.hand)
     current = parse_play(args.on) if args.on else None
     a = advise_play(hand, current, first_lead=args.first_lead, next_has_one_card=args.next_has_one,
@@ -143,8 +139,6 @@ def _advise(args) -> int:
 
 
 def _simulate(args) -> int:
-    from .simulate import simulate
-
     bots = [b.strip() for b in args.bots.split(",")]
     stats = simulate(args.games, bots, args.seed, args.log, progress=not args.json)
     if args.json:
@@ -158,10 +152,6 @@ def _simulate(args) -> int:
 
 
 def _replay(args) -> int:
-    from .game import GofMatch
-
-    from ..logs import read_log
-
     events = read_log(args.log)
     match = GofMatch.replay(events)
     for ev in events:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import SisepaiError
+from ..progress import Progress
 from .advice import BOTS
 from .game import PLAYERS, GofMatch
 
@@ -70,8 +71,6 @@ def simulate(
         raise SisepaiError("--games must be at least 1")
     bar = None
     if progress:
-        from ..progress import Progress
-
         bar = Progress(games, "matches")
     wins = [0.0] * PLAYERS
     totals = [0] * PLAYERS

@@ -12,7 +12,10 @@ import sys
 import time
 from pathlib import Path
 
+from sisepai.cards import require_vision
 from sisepai.engine.errors import SisepaiError
+from sisepai.vision.decks.folder import building, check_new_deck, write_deck_json
+from sisepai.vision.decks.store import deck_info, deck_path, list_decks, reader_weights, remove_deck
 
 EPILOG = """\
 SOURCE is either
@@ -119,7 +122,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def load_source(sources: list[str], as_cut: bool = False):
     """The :class:`~sisepai.cards.faces.DeckFaces` of a folder (``as_cut``: faces cut
     already, taken as they are), or of grid photos."""
-    from sisepai.cards.faces import DeckError, DeckFaces
+    from sisepai.cards.faces import DeckError, DeckFaces  # lazy: NumPy, OpenCV
 
     paths = [Path(s) for s in sources]
     if as_cut:
@@ -127,8 +130,8 @@ def load_source(sources: list[str], as_cut: bool = False):
             raise DeckError("--as-cut takes one folder of faces cut already")
         return DeckFaces.load(paths[0])
     if len(paths) == 1 and paths[0].is_dir():
-        from sisepai.cards.faces import find_face_files, read_face
-        from sisepai.vision.decks.grid import trim_face
+        from sisepai.cards.faces import find_face_files, read_face  # lazy: NumPy, OpenCV
+        from sisepai.vision.decks.grid import trim_face  # lazy: NumPy, OpenCV
 
         # a scan with a margin of scanner bed is cut to the card; a face cut to its edges stays
         given = {code: read_face(path) for code, path in find_face_files(paths[0]).items()}
@@ -142,9 +145,9 @@ def load_source(sources: list[str], as_cut: bool = False):
 
 def cut_photos(paths: list[Path], finder: str = "auto"):
     """The :class:`~sisepai.vision.decks.grid.GridCut` of grid photos read from ``paths``."""
-    from sisepai.cards.faces import DeckError
-    from sisepai.vision.decks.grid import cut_grid
-    from sisepai.vision.recognition.images import ImageError, load_image
+    from sisepai.cards.faces import DeckError  # lazy: NumPy, OpenCV
+    from sisepai.vision.decks.grid import cut_grid  # lazy: NumPy, OpenCV
+    from sisepai.vision.recognition.images import ImageError, load_image  # lazy: NumPy
 
     images = []
     for p in paths:
@@ -154,7 +157,7 @@ def cut_photos(paths: list[Path], finder: str = "auto"):
             raise DeckError(str(exc)) from None
     recognizer = None
     if finder != "colour":
-        from sisepai.vision.recognition.recognize import Recognizer
+        from sisepai.vision.recognition.recognize import Recognizer  # lazy: NumPy, OpenCV
 
         recognizer = Recognizer.load()
     return cut_grid(images, recognizer, finder)
@@ -165,7 +168,7 @@ def cut_sheet(faces: dict, height: int = 240):
     import cv2
     import numpy as np
 
-    from sisepai.datasets.grid_photo import grid_codes
+    from sisepai.datasets.grid_photo import grid_codes  # lazy: NumPy, OpenCV
 
     tiles = []
     for code in [c for row in grid_codes("J" in faces) for c in row]:
@@ -179,8 +182,6 @@ def cut_sheet(faces: dict, height: int = 240):
 
 
 def _cut(args) -> int:
-    from sisepai.cards import require_vision
-
     require_vision()
     import cv2
 
@@ -211,10 +212,9 @@ def enrol(name: str, deck, opts=None, progress=None, force: bool = False, detect
     and moved into place whole; returns the enrolment's whole report (``deck.json`` keeps a part)."""
     import tempfile
 
-    from sisepai.vision.decks.folder import building, write_deck_json
-    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS  # lazy: NumPy, OpenCV
 
-    from .enrol import EnrolOptions, adapt_reader, peak_memory_mb
+    from .enrol import EnrolOptions, adapt_reader, peak_memory_mb  # lazy: NumPy, OpenCV, Pillow
 
     opts = opts or EnrolOptions()
     t0 = time.perf_counter()
@@ -229,9 +229,9 @@ def enrol(name: str, deck, opts=None, progress=None, force: bool = False, detect
             report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, progress or (lambda f, m: None))
             detector_report = None
             if detector_opts is not None:
-                from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
+                from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR  # lazy: NumPy, OpenCV
 
-                from .enrol_detector import adapt_detector
+                from .enrol_detector import adapt_detector  # lazy: NumPy, OpenCV, Pillow
 
                 if progress:
                     progress(0.99, "adapting the detector")
@@ -315,12 +315,9 @@ def _stop_cleanly_on_term() -> None:
 
 
 def _add(args) -> int:
-    from sisepai.cards import require_vision
-
     require_vision()
-    from sisepai.vision.decks.folder import check_new_deck
 
-    from .enrol import EnrolOptions
+    from .enrol import EnrolOptions  # lazy: NumPy, OpenCV, Pillow
 
     check_new_deck(args.name, args.force)  # before the faces are read
     opts = EnrolOptions(workers=args.workers or min(os.cpu_count() or 1, 4))
@@ -344,7 +341,7 @@ def _add(args) -> int:
     if args.adapt_detector:
         if not 8 <= args.adapt_detector <= 20000:
             raise SisepaiError("--adapt-detector takes 8 to 20000 image-steps")
-        from .enrol_detector import DetectorOptions
+        from .enrol_detector import DetectorOptions  # lazy: NumPy, OpenCV, Pillow
 
         detector_opts = DetectorOptions(steps=args.adapt_detector)
         if args.adapt_detector < 100:  # a quick look: fewer scenes to write
@@ -373,11 +370,10 @@ def contact_sheet(name: str):
     import cv2
     import numpy as np
 
-    from sisepai.datasets.deck_faces import printed_face
-    from sisepai.datasets.export import end_crop
-    from sisepai.cards.faces import DeckFaces
-    from sisepai.vision.decks.store import deck_path, reader_weights
-    from sisepai.vision.recognition.reader import Reader
+    from sisepai.cards.faces import DeckFaces  # lazy: NumPy, OpenCV
+    from sisepai.datasets.deck_faces import printed_face  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.export import end_crop  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.vision.recognition.reader import Reader  # lazy: NumPy, OpenCV
 
     reader = Reader.load(reader_weights(name))
     deck = DeckFaces.load(deck_path(name) / "faces")
@@ -417,12 +413,8 @@ def tile_rows(tiles: list, per_row: int = 7):
 
 
 def _show(args) -> int:
-    from sisepai.cards import require_vision
-
     require_vision()
     import cv2
-
-    from sisepai.vision.decks.store import deck_path
 
     sheet = contact_sheet(args.name)
     out = args.out or deck_path(args.name) / "contact.png"
@@ -433,8 +425,6 @@ def _show(args) -> int:
 
 
 def _list(args) -> int:
-    from sisepai.vision.decks.store import deck_info, list_decks
-
     infos = [deck_info(n) for n in list_decks()]
     if args.json:
         print(json.dumps(infos))
@@ -449,8 +439,6 @@ def _list(args) -> int:
 
 
 def _remove(args) -> int:
-    from sisepai.vision.decks.store import remove_deck
-
     remove_deck(args.name)
     print(f"removed deck {args.name}")
     return 0

@@ -28,9 +28,14 @@ import cv2
 import numpy as np
 
 from sisepai.cards.faces import DeckFaces
+from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
+from sisepai.datasets.pool import worker_pool
+from sisepai.datasets.scene import make_scene, scene_rng
+from sisepai.vision.recognition.palette import deck_colours
+from sisepai.vision.recognition.reader_net import INPUT, NONE, READER_CLASSES, build_reader
 
 from ..training.prepare import back_end_quads, none_quads
-from sisepai.vision.recognition.reader_net import INPUT, NONE, READER_CLASSES, build_reader
+from ..training.train_reader import CALIBRATION_CROPS, augment, calibration_crops
 
 DEFAULT_STEPS = 240
 """Fine-tune steps of an enrolment: about 4 minutes on a quiet 2-core CPU."""
@@ -102,8 +107,6 @@ def scene_crops(seed: int, index: int, deck: DeckFaces | None, none_per_scene: i
     """The reader's training crops of one generated scene (the deck's faces when ``deck``): every
     face-up end at least half visible, ``none_per_scene`` crops with no end, and the ends of the
     face-down cards; as (N, 48, 48, 3) RGB uint8 and class ids."""
-    from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
-    from sisepai.datasets.scene import make_scene, scene_rng
 
     scene = make_scene(seed, index, deck=deck)
     ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(scene.image[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, scene.camera.jpeg])
@@ -153,8 +156,6 @@ def make_crops(deck: DeckFaces, opts: EnrolOptions, progress: Progress = _quiet,
                  + (f", {left}" if left else ""))
 
     if opts.workers > 1:
-        from sisepai.datasets.pool import worker_pool
-
         # spawned, not forked: the parent has used OpenCV (cutting and trimming the faces), and a
         # fork taken then can leave a worker waiting for ever on a lock of OpenCV's thread pool
         with worker_pool(opts.workers, _init_worker, (deck, given)) as pool:
@@ -205,8 +206,6 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
     """The base reader fine-tuned on the deck's crops with replay; (float model, report)."""
     import torch
     import torch.nn as nn
-
-    from ..training.train_reader import augment
 
     torch.manual_seed(opts.seed)
     gen = torch.Generator().manual_seed(opts.seed)
@@ -283,12 +282,9 @@ def save_reader(model, out: Path, crops: dict, arch: str, report: dict, seed: in
     (:func:`sisepai.vision.recognition.palette.split_by_deck_colours` tells the suits apart with them)."""
     import torch
 
-    from ..training.train_reader import CALIBRATION_CROPS, calibration_crops
-
     n_deck = CALIBRATION_CROPS * 3 // 4
     calib = np.concatenate([calibration_crops(crops["deck"][0], n_deck, seed),
                             calibration_crops(crops["replay"][0], CALIBRATION_CROPS - n_deck, seed)])
-    from sisepai.vision.recognition.palette import deck_colours
 
     torch.save({"state_dict": model.state_dict(), "classes": list(READER_CLASSES), "input": INPUT, "arch": arch,
                 "history": [report], "calibration": calib, "deck_colours": deck_colours(*crops["deck"])}, out)

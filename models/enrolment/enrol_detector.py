@@ -21,6 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sisepai.cards.faces import DeckFaces
+from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
+from sisepai.vision.recognition.yolo_env import setup_offline
+
+from ..training.prepare import _write_data_yaml, prepare_detector
+from ..training.train import CARD_AUGMENT, OFFLINE_RUN, fine_tune_schedule, use_every_core
 
 
 @dataclass
@@ -42,12 +47,6 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     """Fine-tune ``base`` on scenes of the deck whose faces are in ``faces``; save it at ``out``.
     ``work`` holds the scenes and the run (removed afterwards). Returns what it did."""
     import time
-
-    from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
-    from sisepai.vision.recognition.yolo_env import setup_offline
-
-    from ..training.prepare import _write_data_yaml, prepare_detector
-    from ..training.train import CARD_AUGMENT, OFFLINE_RUN, fine_tune_schedule, use_every_core
 
     opts = opts or DetectorOptions()
     t0 = time.perf_counter()

@@ -31,7 +31,27 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.datasets.splits import DECK_HAND_SEEDS, DECK_SCENE_SEEDS, FONT_SCENE_SEEDS
+from sisepai.cards.faces import DeckError, DeckFaces
+from sisepai.datasets.export import CROP_MIN_VISIBLE, GenerateOptions, end_crop, generate_one, prepare_folders
+from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
+from sisepai.datasets.splits import (
+    DECK_HAND_SEEDS,
+    DECK_SCENE_SEEDS,
+    FONT_SCENE_SEEDS,
+    REAL_DECKS,
+    REAL_SCENE_SEEDS,
+    real_deck_folder,
+)
+from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS, standin_deck
+from sisepai.vision.decks.grid import cut_grid
+from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
+from sisepai.vision.recognition.reader_net import INPUT, build_reader
+from sisepai.vision.recognition.recognize import Recognizer
+
+from ..enrolment.enrol import EnrolOptions, accuracy, adapt_reader, peak_memory_mb
+from .evaluate import _f1, evaluate_recognizer
+from .hand_eval import detections_of, evaluate_hands
+from .records import add_again_option, at_defaults, begin_test, file_hash, shipped_models, write_record
 
 SCENE_SEED = DECK_SCENE_SEEDS["test"]
 """Scenes of stand-in deck k: seed SCENE_SEED + k, or + 50 for tuning (``datasets.splits``; enrolment uses seeds 0 and 1)."""
@@ -48,7 +68,6 @@ def write_scenes(faces: Path | None, out: Path, n: int, seed: int, font_split: s
                  layouts: tuple[str, ...] = ("table", "fan", "hand"), family: str | None = None) -> Path:
     """``n`` scenes (all in ``val``) of the deck in ``faces``, or of generated styles in ``font_split``
     (each a printing of ``family`` when one is named)."""
-    from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
 
     if (out / "done").exists():
         return out
@@ -65,11 +84,6 @@ def crop_reading(reader_weights: Path, dataset: Path) -> dict:
     """The reader alone on the ground-truth end crops of ``dataset`` (ends at least half visible),
     overall and per rank, as :func:`sisepai.models.enrolment.enrol.accuracy`."""
     import torch
-
-    from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
-
-    from ..enrolment.enrol import accuracy
-    from sisepai.vision.recognition.reader_net import INPUT, build_reader
 
     images, labels = [], []
     for ann in sorted((dataset / "annotations" / "val").glob("*.json")):
@@ -89,7 +103,6 @@ def crop_reading(reader_weights: Path, dataset: Path) -> dict:
 
 def _sum_layouts(results: list[dict]) -> dict:
     """Per-layout F1 of several evaluations added up (tp, fp, fn summed), and finished hands exact."""
-    from .evaluate import _f1
 
     tot = defaultdict(lambda: [0, 0, 0])
     hands, exact = 0, 0
@@ -122,17 +135,10 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
     ``detector`` (default: the shipped one) is the detector of both readings, zero-shot and
     enrolled, so a candidate detector is chosen on both. ``reader`` (default: the shipped one) is
     the general reader: it reads zero-shot, and each deck is enrolled from it."""
-    from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS, standin_deck
-    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
-    from sisepai.vision.recognition.recognize import Recognizer
-
-    from ..enrolment.enrol import EnrolOptions, adapt_reader, peak_memory_mb
-    from .evaluate import evaluate_recognizer
 
     opts = opts or EnrolOptions()
     base = reader or DEFAULT_WEIGHTS
     general = Recognizer.load(detector, reader_weights=base)
-    from .hand_eval import detections_of, evaluate_hands
 
     # the finished hands' readings are cached per detector and general reader
     tag = _model_tag(detector) + _model_tag(reader)
@@ -149,8 +155,6 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
         weights = work / f"readers{label}{_model_tag(reader)}" / f"{name}.pt"
         report_file = weights.with_suffix(".json")
         if not weights.exists():
-            from sisepai.cards.faces import DeckFaces
-
             weights.parent.mkdir(parents=True, exist_ok=True)
             t0 = time.perf_counter()
             report = adapt_reader(DeckFaces.load(faces), base, weights, opts)
@@ -214,9 +218,6 @@ def grid_cuts(deck, seed: int, recognizer) -> dict:
     """``deck cut`` on photos of ``deck``'s grid on every kind of table: whether the cut is whole
     with every face in its cell, how far the outlines are off (card widths) and how many doubts it
     notes (each one a false doubt, as the grid is laid right)."""
-    from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
-    from sisepai.cards.faces import DeckError
-    from sisepai.vision.decks.grid import cut_grid
 
     out = {}
     for table in TABLE_KINDS:
@@ -241,14 +242,6 @@ def real_decks(work: Path, split: str, scenes: int, opts=None, hand_scenes: int 
     """Every real printed deck of ``split`` (:data:`sisepai.datasets.splits.REAL_DECKS`) found on this
     machine, zero-shot and enrolled from its own scans: F1, recall and the missed cards' source
     (detector or reader) per layout, and finished hands read exactly; ``{}`` where none is here."""
-    from sisepai.cards.faces import DeckFaces
-    from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, real_deck_folder
-    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
-    from sisepai.vision.recognition.recognize import Recognizer
-
-    from ..enrolment.enrol import EnrolOptions, adapt_reader
-    from .evaluate import evaluate_recognizer
-    from .hand_eval import detections_of, evaluate_hands
 
     opts = opts or EnrolOptions(steps=MEASURE_ENROL_STEPS)
     base = reader or DEFAULT_WEIGHTS
@@ -286,11 +279,6 @@ def honest_zero_shot(work: Path, scenes: int, detector: Path | None = None, font
                      reader: Path | None = None) -> dict:
     """Zero-shot F1 of the recogniser (the shipped one, or a candidate ``detector`` or ``reader``) on
     generated styles in held-out fonts: ``honest`` (the test faces) or ``tune`` (the others)."""
-    from sisepai.vision.recognition.recognize import Recognizer
-
-    from .evaluate import evaluate_recognizer
-
-    from .hand_eval import detections_of, evaluate_hands
 
     general = Recognizer.load(detector, reader_weights=reader)
     seed = FONT_SCENE_SEEDS["test" if fonts == "honest" else "tune"]
@@ -310,7 +298,6 @@ def _record_of(base: str, detector: Path | None, reader: Path | None) -> tuple[s
     >>> _record_of("deck_eval", None, None)[0]
     'deck_eval'
     """
-    from .records import file_hash, shipped_models
 
     candidates = {"detector": detector, "reader": reader}
     models = shipped_models() | {part: file_hash(path) for part, path in candidates.items() if path}
@@ -335,11 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--real-scenes", type=int, default=120, help="scenes of each real tuning deck (default 120)")
     p.add_argument("--real-hand-scenes", type=int, default=100, help="finished hands of each real tuning deck (default 100)")
     p.add_argument("--only-real", action="store_true", help="measure the real tuning decks only (with --split tune)")
-    from .records import add_again_option
 
     add_again_option(p)
     args = p.parse_args(argv)
-    from ..enrolment.enrol import EnrolOptions
 
     # a fixed number of enrolment steps (what 4 minutes give on a quiet 2-core machine), so that
     # other work on the machine does not change the enrolled numbers
@@ -357,8 +342,6 @@ def main(argv: list[str] | None = None) -> int:
         out = args.work / f"summary-real{args.label}{candidates}.json"
         out.write_text(json.dumps(summary, indent=1) + "\n")
         print(json.dumps(summary, indent=1))
-        from .records import at_defaults, write_record
-
         if summary["real_decks"] and at_defaults(p, args, ("real_scenes", "real_hand_scenes", "set")):
             # the real tuning deck's numbers the model card and README quote; a candidate's apart
             name, models = _record_of("real_deck_tune", args.detector, args.reader)
@@ -369,18 +352,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     key = None
     if args.split == "test":
-        from sisepai.datasets.splits import DECK_HAND_SEEDS, DECK_SCENE_SEEDS, FONT_SCENE_SEEDS
-
-        from .records import begin_test
-
         name, models = _record_of("deck_eval", args.detector, args.reader)
         seeds = {"scenes": DECK_SCENE_SEEDS["test"], "hands": DECK_HAND_SEEDS["test"], "fonts": FONT_SCENE_SEEDS["test"]}
         key = begin_test(name, models, seeds, args.again)
     summary = run(args.work, args.split, args.scenes, opts, args.label, args.hand_scenes, args.detector, args.reader)
     if args.split == "test":
         summary["honest_zero_shot"] = honest_zero_shot(args.work, args.honest_scenes, args.detector, reader=args.reader)
-        from .records import at_defaults, write_record
-
         name, models = _record_of("deck_eval", args.detector, args.reader)
         if not at_defaults(p, args, ("scenes", "hand_scenes", "honest_scenes", "set")):
             print("not recorded: the test record is made with the default sizes and enrolment options")

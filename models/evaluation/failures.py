@@ -17,8 +17,8 @@ import numpy as np
 from sisepai.models.evaluation.evaluate import _match
 from sisepai.vision.recognition.annotate import CardAnnotator
 from sisepai.vision.recognition.geometry import side_lengths
+from sisepai.vision.recognition.reader import Reader
 from sisepai.vision.recognition.recognize import Recognizer
-
 
 SMALL_CARD = 30
 """Cards narrower than this (pixels of the 1280x720 test pictures) are the small ones."""
@@ -37,7 +37,6 @@ def small_card_misreads(dataset: Path, out: Path, n: int = 48, below: float = SM
     """A grid of ``n`` held-out end crops (``dataset/crops/val``) of cards under ``below`` px wide
     that the shipped reader reads wrong, each labelled "TRUE>READ", written to
     ``out/small_crops.jpg``; returns a line of counts."""
-    from sisepai.vision.recognition.reader import Reader
 
     records: dict[int, dict] = {}
     picked, labels = [], []

@@ -27,6 +27,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.engine.rules import Rules
+from sisepai.engine.scoring import score
+from sisepai.vision.hand.reading import decode_hand
+from sisepai.vision.hand.scoring import score_detections
+from sisepai.vision.recognition.recognize import Recognizer
+
 
 def taps_needed(read: list[str], truth: list[str]) -> int:
     """The fewest changes (one card changed, removed or added each) from ``read`` to ``truth``.
@@ -62,10 +68,6 @@ def detections_of(recognizer, dataset: Path, cache: Path | None = None) -> list[
 
 def evaluate_hands(readings, rules=None, **decoder) -> dict:
     """Exact hands, right points and taps, read alone and read as a hand; the decoder's time."""
-    from sisepai.engine.rules import Rules
-    from sisepai.engine.scoring import score
-    from sisepai.vision.hand.reading import decode_hand
-    from sisepai.vision.hand.scoring import score_detections
 
     rules = rules or Rules.preset("seesek")
     alone = {"exact": 0, "points": 0}
@@ -109,7 +111,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="a decoder setting: miss_cost, top_k, max_missed")
     args = p.parse_args(argv)
-    from sisepai.vision.recognition.recognize import Recognizer
 
     readings = detections_of(Recognizer.load(reader_weights=args.reader) if not (args.cache and args.cache.exists())
                              else None, args.dataset, args.cache)

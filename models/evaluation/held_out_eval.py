@@ -28,6 +28,14 @@ import argparse
 import json
 import sys
 
+from sisepai.datasets.far_papers import SUITS, distances, far_papers, least_delta_e_after_camera
+from sisepai.datasets.render import ASPECTS
+from sisepai.datasets.scene import GENERATOR_VERSION
+from sisepai.datasets.splits import PAPER_DECKS, PAPER_SEEDS, STANDIN_DECKS
+from sisepai.datasets.standin import standin_style
+
+from .records import add_again_option, begin_test, write_record
+
 
 def measure(split: str = "test") -> dict:
     """The distances of ``split``'s held-out papers and proportions, as printed and after the camera.
@@ -36,10 +44,6 @@ def measure(split: str = "test") -> dict:
     >>> out["far_papers"]["least_after_camera"] < out["far_papers"]["least_printed"]
     True
     """
-    from sisepai.datasets.far_papers import SUITS, distances, far_papers, least_delta_e_after_camera
-    from sisepai.datasets.render import ASPECTS
-    from sisepai.datasets.splits import PAPER_DECKS, PAPER_SEEDS, STANDIN_DECKS
-    from sisepai.datasets.standin import standin_style
 
     def papers(colours: list[tuple[str, tuple[int, int, int]]]) -> dict:
         printed = [distances(rgb)[suit] for suit, rgb in colours]
@@ -62,9 +66,6 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m sisepai.models.evaluation.held_out_eval", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--split", choices=("tune", "test"), default="tune", help="whose decks (default tune; test only on purpose)")
-    from sisepai.datasets.scene import GENERATOR_VERSION
-
-    from .records import add_again_option, begin_test, write_record
 
     add_again_option(p)
     args = p.parse_args(argv)

@@ -28,19 +28,25 @@ from pathlib import Path
 
 import numpy as np
 
+from sisepai.cards.faces import DeckFaces
+from sisepai.datasets.far_papers import SUITS, distances, far_papers
+from sisepai.datasets.render import DeckStyle
 from sisepai.datasets.splits import PAPER_DECKS, PAPER_SEEDS
+from sisepai.datasets.standin import scanned_face
+from sisepai.engine.cards import CARD_CODES
+from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
+from sisepai.vision.recognition.recognize import Recognizer
+
+from ..enrolment.enrol import EnrolOptions, adapt_reader
+from .deck_eval import MEASURE_ENROL_STEPS, _sum_layouts, write_scenes
+from .evaluate import evaluate_recognizer
+from .records import add_again_option, at_defaults, begin_test, write_record
 
 
 def paper_decks(index: int, split: str = "test", width: int = 120):
     """Paper deck ``index`` of ``split``: its faces on its own papers, the same faces on far papers
     (two :class:`~sisepai.cards.faces.DeckFaces`), and the far papers by suit (RGB)."""
     from dataclasses import replace
-
-    from sisepai.cards.faces import DeckFaces
-    from sisepai.datasets.far_papers import SUITS, far_papers
-    from sisepai.datasets.render import DeckStyle
-    from sisepai.datasets.standin import scanned_face
-    from sisepai.engine.cards import CARD_CODES
 
     seed = PAPER_SEEDS[split]
     style = DeckStyle.random(np.random.default_rng([seed, index]), "train", printed=False)
@@ -55,14 +61,6 @@ def paper_decks(index: int, split: str = "test", width: int = 120):
 def run(work: Path, split: str, scenes: int, enrol: bool = True) -> dict:
     """Read ``scenes`` scenes of every paper deck of ``split``, on its own and on far papers, and
     (``enrol``) the far-paper scenes again with the far-paper deck enrolled."""
-    from sisepai.cards.faces import DeckFaces
-    from sisepai.datasets.far_papers import distances
-    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
-    from sisepai.vision.recognition.recognize import Recognizer
-
-    from .deck_eval import MEASURE_ENROL_STEPS, _sum_layouts, write_scenes
-    from ..enrolment.enrol import EnrolOptions, adapt_reader
-    from .evaluate import evaluate_recognizer
 
     recognizer = Recognizer.load()
     own_results, far_results, enrolled_results, per_deck = [], [], [], {}
@@ -110,13 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes", type=int, default=30, help="scenes a deck, each read on both papers (default 30)")
     p.add_argument("--no-enrol", action="store_true",
                    help="only zero-shot: skip enrolling the far-paper decks (about 5 minutes a deck on 2 cores)")
-    from .records import add_again_option, at_defaults, begin_test, write_record
 
     add_again_option(p)
     args = p.parse_args(argv)
     if args.scenes < 1:
         p.error("--scenes must be at least 1")
-    from sisepai.datasets.splits import PAPER_SEEDS
 
     recorded = args.split == "test" and at_defaults(p, args, ("scenes", "no_enrol"))
     key = begin_test("paper_eval", None, PAPER_SEEDS["test"], args.again) if recorded else None

@@ -34,7 +34,13 @@ import sys
 import time
 from pathlib import Path
 
-from sisepai.vision.recognition.runtime import file_hash  # noqa: F401 - how records name a model version
+from sisepai.engine.errors import SisepaiError
+from sisepai.vision.recognition.runtime import (
+    THREADS_ENV,
+    file_hash,  # noqa: F401 - how records name a model version
+    inference_threads,
+    resolve,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -108,8 +114,6 @@ def measurement_key(models: dict, runtime: str | None = None, threads: int | str
     (['commit', 'models', 'runtime', 'seeds', 'threads'], 'torch')
     """
     if runtime is None or threads is None:
-        from sisepai.vision.recognition.runtime import THREADS_ENV, inference_threads, resolve
-
         runtime = resolve() if runtime is None else runtime
         if threads is None:
             threads = inference_threads() if os.environ.get(THREADS_ENV) else "by load"
@@ -150,7 +154,6 @@ def check_test_read(name: str, key: dict, again: str | None = None, folder: Path
     sisepai.engine.errors.SisepaiError: demo was measured on the test split with this key already ...
     >>> check_test_read("demo", key, again="the videos were remade", folder=folder)
     """
-    from sisepai.engine.errors import SisepaiError
 
     if folder == RESULTS and str(key.get("commit", "")).endswith("+dirty"):
         raise SisepaiError("a test measurement for the records needs a clean commit: commit or stash your changes first")

@@ -26,6 +26,13 @@ from collections import Counter
 
 import numpy as np
 
+from sisepai.datasets.render import DeckStyle, render_face
+from sisepai.datasets.splits import FONTS, SCAN_SEEDS
+from sisepai.engine.cards import CARD_CODES
+from sisepai.vision.recognition.recognize import Recognizer
+
+from .records import add_again_option, at_defaults, begin_test, write_record
+
 SINGLE_MARGINS = (0, 6, 40)
 
 
@@ -60,9 +67,6 @@ def scan_sheet(rng: np.random.Generator, fonts: str = "honest") -> tuple[np.ndar
     """A BGR picture of a grid of upright cards on a plain bed, and the cards' codes."""
     import cv2
 
-    from sisepai.datasets.render import DeckStyle, render_face
-    from sisepai.engine.cards import CARD_CODES
-
     width, per_row = int(rng.integers(50, 220)), int(rng.integers(3, 17))
     style = DeckStyle.random(rng, fonts)
     codes = [str(c) for c in rng.choice(CARD_CODES, int(rng.integers(3, 15)))]
@@ -78,8 +82,6 @@ def scan_sheet(rng: np.random.Generator, fonts: str = "honest") -> tuple[np.ndar
 
 def single_scan(rng: np.random.Generator, margin: int, fonts: str = "honest") -> tuple[np.ndarray, str]:
     """A BGR picture of one card with ``margin`` px of bed around it, and its code."""
-    from sisepai.datasets.render import DeckStyle, render_face
-    from sisepai.engine.cards import CARD_CODES
 
     style = DeckStyle.random(rng, fonts)
     code = str(rng.choice(CARD_CODES))
@@ -94,7 +96,6 @@ def evaluate_scans(recognizer, sheets: int = 40, singles: int = 30, seed: int | 
     """Sheet precision and recall, and the exact-match rate of single cards at each margin, in the
     font split ``fonts`` (:func:`sisepai.datasets.font_splits.fonts_of`; default the tuning fonts,
     with the tuning split's seed, :data:`sisepai.datasets.splits.SCAN_SEEDS`)."""
-    from sisepai.datasets.splits import SCAN_SEEDS
 
     rng = np.random.default_rng(SCAN_SEEDS["tune"] if seed is None else seed)
     right = predicted = truth = 0
@@ -126,19 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=None, help="random seed (default: the split's, datasets.splits.SCAN_SEEDS)")
     p.add_argument("--split", choices=("tune", "test"), default="tune",
                    help="whose held-out fonts: tune (default) or test (the honest faces, read only on purpose; with the defaults, writes the record)")
-    from .records import add_again_option, at_defaults, begin_test
 
     add_again_option(p)
     args = p.parse_args(argv)
-    from sisepai.datasets.splits import FONTS, SCAN_SEEDS
-    from sisepai.vision.recognition.recognize import Recognizer
 
     seed = SCAN_SEEDS[args.split] if args.seed is None else args.seed
     recorded = args.split == "test" and at_defaults(p, args, ("sheets", "singles", "seed"))
     key = begin_test("scan_eval", None, seed, args.again) if recorded else None
     out = evaluate_scans(Recognizer.load(), args.sheets, args.singles, seed, FONTS[args.split])
     print(json.dumps(out, indent=1))
-    from .records import write_record
 
     if args.split == "test" and not recorded:
         print("not recorded: the test record is made with the default sheets, singles and seed")

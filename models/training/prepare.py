@@ -19,6 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.vision.recognition.geometry import card_ends, straighten
+
 DETECTOR_NAMES = ("card", "end", "back")
 CARD_MIN_VISIBLE = 0.7
 END_MIN_VISIBLE = 0.5
@@ -111,7 +113,6 @@ def _backs(record: dict) -> list[dict]:
 def back_end_quads(cards: list[dict]) -> list[tuple[int, int, np.ndarray]]:
     """Both ends of each mostly visible face-down card among ground-truth ``cards``, leaving out
     ends under a face-up card: ``(card k among the backs, end e, quad)``."""
-    from sisepai.vision.recognition.geometry import card_ends
 
     faces = [np.float32(c["corners"]) for c in cards if c["face_up"]]
     backs = [c for c in cards if not c["face_up"] and c["visible"] >= BACK_MIN_VISIBLE]
@@ -150,7 +151,6 @@ def none_quads(cards: list[dict], width: int, height: int, rng: np.random.Genera
 def _cut_back_ends(img: np.ndarray, record: dict, folder: Path, stem: str, size: int) -> int:
     """Write both ends of each of the record's mostly visible face-down cards (not those under a
     face-up card) as ``back_*.png`` crops; how many."""
-    from sisepai.vision.recognition.geometry import straighten
 
     quads = back_end_quads(record["cards"])
     for k, e, end in quads:

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from sisepai.engine.errors import SisepaiError
-
+from sisepai.vision.recognition.reader import Reader
 from sisepai.vision.recognition.reader_net import DEFAULT_ARCH, INPUT, READER_CLASSES, build_reader
 
 
@@ -323,7 +323,6 @@ def reader_metrics(weights: Path, datasets: Sequence[Path], split: str = "val") 
     model.load_state_dict(state["state_dict"])
     x, y = load_crops(datasets, split)
     metrics = evaluate(model, x, y)
-    from sisepai.vision.recognition.reader import Reader
 
     reader = Reader.load(weights)  # as the recogniser reads: in 8 bits where it can
     if reader.precision == "int8" and len(x):

@@ -38,8 +38,26 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.splits import (DECK_SCENE_SEEDS, FAMILY_SCENE_SEEDS, FONT_SCENE_SEEDS, HELD_SCENE_SEEDS,
-                                     REAL_DECKS, REAL_SCENE_SEEDS, STANDIN_DECKS, real_deck_folder)
+from sisepai.datasets.families import FAMILIES
+from sisepai.datasets.splits import (
+    DECK_SCENE_SEEDS,
+    FAMILY_SCENE_SEEDS,
+    FONT_SCENE_SEEDS,
+    HELD_SCENE_SEEDS,
+    REAL_DECKS,
+    REAL_SCENE_SEEDS,
+    STANDIN_DECKS,
+    real_deck_folder,
+)
+from sisepai.datasets.standin import standin_deck
+from sisepai.engine.progress import Progress
+from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR
+from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER
+from sisepai.vision.recognition.recognize import Recognizer
+
+from ..evaluation.deck_eval import write_scenes
+from ..evaluation.evaluate import evaluate_recognizer
+from ..evaluation.records import file_hash, write_record
 
 SET_FLOOR = 0.01
 """The shipping rule refuses a candidate when one set's 95% interval lies wholly below -SET_FLOOR."""
@@ -48,10 +66,6 @@ BOOTSTRAP_DRAWS = 2000
 
 def scene_sets(work: Path, scenes: int, family_scenes: int) -> dict[str, Path]:
     """The tuning scene sets (generated once into ``work`` and kept), by name."""
-    from sisepai.datasets.families import FAMILIES
-    from sisepai.datasets.standin import standin_deck
-
-    from ..evaluation.deck_eval import write_scenes
 
     sets: dict[str, Path] = {}
     for k, name in enumerate(REAL_DECKS["tune"]):
@@ -153,7 +167,6 @@ def verdict(mean: tuple[float, float, float],
 def measure(recognizer, data: Path) -> dict:
     """One model combination on one scene set: F1 per layout, fans' recall and misses, each layout's
     failures (cards the detector missed, cards the reader misread, cards read twice), per-scene counts."""
-    from ..evaluation.evaluate import evaluate_recognizer
 
     r = evaluate_recognizer(recognizer, data)
     fan = r["layouts"].get("fan")
@@ -180,8 +193,6 @@ def red_as_yellow(result: dict) -> float | None:
 
 
 def _hash(model: Path | None, default: Path) -> str:
-    from ..evaluation.records import file_hash
-
     return file_hash(model or default)
 
 
@@ -198,10 +209,6 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.detector + args.reader:
         if not path.is_file():
             p.error(f"no such model file: {path}")
-    from sisepai.engine.progress import Progress
-    from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR
-    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER
-    from sisepai.vision.recognition.recognize import Recognizer
 
     args.work.mkdir(parents=True, exist_ok=True)
     print("making the tuning scenes (once)...", flush=True)
@@ -234,7 +241,6 @@ def main(argv: list[str] | None = None) -> int:
     out = args.work / "choose.json"
     out.write_text(json.dumps({"sets": {k: str(v) for k, v in sets.items()}, "scenes": args.scenes,
                                "family_scenes": args.family_scenes, "results": results}, indent=1) + "\n")
-    from ..evaluation.records import write_record
 
     figures = {name: {"f1": {s: r["f1"] for s, r in res["sets"].items()},
                       "red_as_yellow": {s: red_as_yellow(r) for s, r in res["sets"].items()},

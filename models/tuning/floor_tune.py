@@ -23,6 +23,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.vision.recognition.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE, Recognizer
+
+from ..evaluation.evaluate import _f1, _match
+
 GRID = {"min_confidence": (0.15, 0.2, 0.25, 0.3, 0.35, 0.4),
         "min_end_confidence": (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)}
 
@@ -35,7 +39,6 @@ def unfloored_readings(datasets: list[Path], cache: Path | None = None, recogniz
 
     if cache is not None and cache.exists():
         return pickle.loads(cache.read_bytes())
-    from sisepai.vision.recognition.recognize import Recognizer
 
     if recognizer is None:
         recognizer = Recognizer.load()
@@ -52,7 +55,6 @@ def unfloored_readings(datasets: list[Path], cache: Path | None = None, recogniz
 
 def score(readings, min_confidence: float, min_end_confidence: float) -> dict:
     """F1 per layout and in all with these floors applied to unfloored readings."""
-    from ..evaluation.evaluate import _f1, _match
 
     tot = defaultdict(lambda: [0, 0, 0])
     for rec, det in readings:
@@ -67,8 +69,6 @@ def score(readings, min_confidence: float, min_end_confidence: float) -> dict:
 
 
 def sweep(datasets: list[Path], cache: Path | None = None) -> dict:
-    from sisepai.vision.recognition.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE
-
     readings = unfloored_readings(datasets, cache)
     rows = [{**dict(zip(GRID, pair)), **score(readings, *pair)} for pair in itertools.product(*GRID.values())]
     today = {"min_confidence": MIN_CONFIDENCE, "min_end_confidence": MIN_END_CONFIDENCE}

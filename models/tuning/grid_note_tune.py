@@ -17,6 +17,13 @@ import json
 import sys
 from pathlib import Path
 
+from sisepai.cards.faces import DeckError, DeckFaces
+from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
+from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, STANDIN_DECKS, real_deck_folder
+from sisepai.datasets.standin import standin_deck
+from sisepai.vision.decks.grid import cell_is_doubtful, cell_readings, cut_grid
+from sisepai.vision.recognition.recognize import Recognizer
+
 THRESHOLDS = (0.8, 0.9, 0.95, 0.97, 0.99, 0.995)
 SWAPS = (("GP", "GK"), ("YR", "YH"), ("WC", "RC"))
 """The cards swapped in the grids laid wrong, one pair a deck: a kind for a kind of the same suit,
@@ -25,9 +32,6 @@ and a suit for a suit."""
 
 def tuning_decks() -> dict:
     """The tuning split's decks as faces: the stand-in tuning decks and the real tuning decks here."""
-    from sisepai.cards.faces import DeckFaces
-    from sisepai.datasets.splits import REAL_DECKS, STANDIN_DECKS, real_deck_folder
-    from sisepai.datasets.standin import standin_deck
 
     decks = {f"standin-{k}": standin_deck(k, "tune") for k in range(STANDIN_DECKS["tune"])}
     for name in REAL_DECKS["tune"]:
@@ -40,10 +44,6 @@ def tuning_decks() -> dict:
 def cut_readings(deck, table: str, seed: int, recognizer, swap: tuple[str, str] | None = None) -> dict | None:
     """Each cell's reading in a cut of ``deck``'s grid photographed on ``table``, with the faces of
     ``swap`` exchanged; None when the cut fails."""
-    from sisepai.cards.faces import DeckFaces
-    from sisepai.datasets.grid_photo import grid_photo
-    from sisepai.cards.faces import DeckError
-    from sisepai.vision.decks.grid import cell_readings, cut_grid
 
     faces = dict(deck.faces)
     if swap:
@@ -64,7 +64,6 @@ RULES = ("kind", "swap")
 
 def noted(read: dict, code: str, threshold: float, rule: str) -> bool:
     """Whether ``code``'s cell gets a note under ``rule`` (see :data:`RULES`)."""
-    from sisepai.vision.decks.grid import cell_is_doubtful
 
     got, sure = read[code]
     return got != code and sure >= threshold if rule == "kind" else cell_is_doubtful(read, code, threshold)
@@ -73,9 +72,6 @@ def noted(read: dict, code: str, threshold: float, rule: str) -> bool:
 def sweep(seed: int | None = None, progress=print) -> dict:
     """Every rule and threshold: false doubts (grids laid right), and wrong cells caught (two cards
     swapped)."""
-    from sisepai.datasets.grid_photo import TABLE_KINDS
-    from sisepai.datasets.splits import REAL_SCENE_SEEDS
-    from sisepai.vision.recognition.recognize import Recognizer
 
     seed = REAL_SCENE_SEEDS["tune"] + 200 if seed is None else seed  # the tuning decks' grid photos (splits)
     recognizer = Recognizer.load()

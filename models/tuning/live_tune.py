@@ -28,18 +28,24 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import sisepai.vision.live.tracker as tracker
+from sisepai.cards.faces import DeckFaces
+from sisepai.datasets.splits import FONTS, VIDEO_SEEDS, real_deck_folder
+from sisepai.datasets.standin import standin_style
+from sisepai.datasets.video import TurnVideo
+from sisepai.vision.live.assistant import MIN_CONFIDENCE, TableAssistant
+from sisepai.vision.live.camera import VideoSource
+from sisepai.vision.live.session import VideoSession
+from sisepai.vision.recognition.recognize import Recognizer
+
+from ..evaluation.live_eval import match_events
+
 GRID = {"min_confidence": (0.3, 0.4, 0.5), "min_mean_confidence": (0.4, 0.5, 0.6), "replace_ratio": (0.8, 0.9, 1.0)}
 CARDS = (30, 60)
 
 
 def tuning_videos(work: Path, cards: tuple[int, ...] = CARDS):
     """(name, video file, truth events) of each tuning video, written once into ``work``."""
-    from sisepai.datasets.splits import FONTS, VIDEO_SEEDS
-    from sisepai.datasets.standin import standin_style
-    from sisepai.datasets.video import TurnVideo
-
-    from sisepai.cards.faces import DeckFaces
-    from sisepai.datasets.splits import real_deck_folder
 
     seeds = VIDEO_SEEDS["tune"]
     plan = [("design", None, s) for s in seeds["design"]] + [("standin", k, s) for k, s in seeds["standin"]]
@@ -71,8 +77,6 @@ def readings(video: Path, cache: Path, recognizer) -> list:
     """Every frame's input to the assistant, as a live session over every frame gives it (cached)."""
     if cache.exists():
         return pickle.loads(cache.read_bytes())
-    from sisepai.vision.live.camera import VideoSource
-    from sisepai.vision.live.session import VideoSession
 
     session = VideoSession(recognizer)
     session.assistant = _Recorder()
@@ -85,16 +89,12 @@ def readings(video: Path, cache: Path, recognizer) -> list:
 
 def shipped_thresholds() -> tuple[float, float, float]:
     """The live assistant's thresholds as shipped, in :func:`replay`'s order."""
-    import sisepai.vision.live.tracker as tracker
-    from sisepai.vision.live.assistant import MIN_CONFIDENCE
 
     return MIN_CONFIDENCE, tracker.MIN_MEAN_CONFIDENCE, tracker.REPLACE_CONFIDENCE_RATIO
 
 
 def replay(frames: list, min_confidence: float, min_mean_confidence: float, replace_ratio: float) -> list[dict]:
     """The events a table assistant with these thresholds announces over recorded frames."""
-    import sisepai.vision.live.tracker as tracker
-    from sisepai.vision.live.assistant import TableAssistant
 
     saved = tracker.REPLACE_CONFIDENCE_RATIO
     tracker.REPLACE_CONFIDENCE_RATIO = replace_ratio
@@ -111,9 +111,6 @@ def replay(frames: list, min_confidence: float, min_mean_confidence: float, repl
 
 def sweep(work: Path, cards: tuple[int, ...] = CARDS, progress=print) -> dict:
     """Every setting of :data:`GRID` on every tuning video; the table and the choice."""
-    from sisepai.vision.recognition.recognize import Recognizer
-
-    from ..evaluation.live_eval import match_events
 
     recognizer = Recognizer.load()
     recorded = []

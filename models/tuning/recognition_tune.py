@@ -33,6 +33,22 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from sisepai.engine.cards import CARD_CODES
+from sisepai.vision.recognition.detector import AGNOSTIC_NMS, Detector
+from sisepai.vision.recognition.recognize import (
+    COVERED_SURE,
+    INNER_ENDS_BELOW,
+    MIN_CONFIDENCE,
+    MIN_END_CONFIDENCE,
+    PAIRED_KINDS,
+    TURNS_BELOW,
+    Recognizer,
+)
+
+from ..evaluation.live_eval import match_events
+from .floor_tune import score, unfloored_readings
+from .live_tune import readings, replay, shipped_thresholds, tuning_videos
+
 EVERY_KIND = "every kind"
 VALUES = {"turns_below": (0.0, 0.8, 0.9, 0.95), "covered_sure": (0.2, 0.3, 0.5), "agnostic": (True, False),
           "inner_ends_below": (0.8, 0.9, 0.95, 0.99), "paired_kinds": ("J", EVERY_KIND)}
@@ -44,8 +60,6 @@ ON_VIDEO = ("covered_sure", "agnostic", "paired_kinds")
 
 def today() -> dict:
     """Today's value of each choice."""
-    from sisepai.vision.recognition.detector import AGNOSTIC_NMS
-    from sisepai.vision.recognition.recognize import COVERED_SURE, INNER_ENDS_BELOW, PAIRED_KINDS, TURNS_BELOW
 
     return {"turns_below": TURNS_BELOW, "covered_sure": COVERED_SURE, "agnostic": AGNOSTIC_NMS,
             "inner_ends_below": INNER_ENDS_BELOW, "paired_kinds": "J" if PAIRED_KINDS == ("J",) else EVERY_KIND}
@@ -54,9 +68,6 @@ def today() -> dict:
 def recognizer_with(base, setting: dict):
     """``base`` (a :class:`~sisepai.vision.recognition.recognize.Recognizer`) reading with
     ``setting``; the networks are shared."""
-    from sisepai.vision.recognition.detector import Detector
-
-    from sisepai.engine.cards import CARD_CODES
 
     det = base.detector
     detector = Detector(det.model, det.imgsz, det.conf, det.iou, agnostic=setting["agnostic"], runtime=det.runtime,
@@ -87,17 +98,12 @@ def settings(today_setting: dict, only: tuple[str, ...] = tuple(VALUES)) -> list
 
 def still_scores(datasets: list[Path], recognizer, cache: Path) -> dict:
     """F1 per layout and in all on the tuning scenes, at today's floors."""
-    from sisepai.vision.recognition.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE
-
-    from .floor_tune import score, unfloored_readings
 
     return score(unfloored_readings(datasets, cache, recognizer), MIN_CONFIDENCE, MIN_END_CONFIDENCE)
 
 
 def video_scores(live_work: Path, recognizer, folder: str, cards: tuple[int, ...] = CARDS, progress=print) -> dict:
     """card_shown recall and false events over the tuning videos, at today's live thresholds."""
-    from ..evaluation.live_eval import match_events
-    from .live_tune import readings, replay, shipped_thresholds, tuning_videos
 
     thresholds = shipped_thresholds()
     found = truth_n = false = 0
@@ -125,7 +131,6 @@ def choose(rows: list[dict], choice: str, today_setting: dict) -> dict:
 def sweep(live_work: Path, datasets: list[Path], stills_cache: Path | None = None, cards: tuple[int, ...] = CARDS,
           progress=print, only: tuple[str, ...] = tuple(VALUES)) -> dict:
     """Every setting of :func:`settings` (the choices of ``only``), measured; the table and the choice of each."""
-    from sisepai.vision.recognition.recognize import Recognizer
 
     base = Recognizer.load()
     now = today()

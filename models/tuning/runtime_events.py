@@ -23,7 +23,15 @@ import json
 import sys
 from pathlib import Path
 
-from .live_tune import CARDS, replay, shipped_thresholds, tuning_videos
+from sisepai.engine.errors import SisepaiError
+from sisepai.vision.recognition.detector import Detector
+from sisepai.vision.recognition.reader import Reader
+from sisepai.vision.recognition.recognize import Recognizer
+from sisepai.vision.recognition.runtime import resolve
+
+from ..evaluation.live_eval import match_events
+from ..evaluation.records import write_record
+from .live_tune import CARDS, readings, replay, shipped_thresholds, tuning_videos
 
 
 def announced(events: list[dict]) -> set[tuple]:
@@ -47,12 +55,6 @@ def compare(work: Path, runtimes: tuple[str, ...] = ("torch", "openvino"), cards
     (:func:`announced`) are exactly the first runtime's, ``events_differing`` the announcements
     made by one and not the other.
     """
-    from sisepai.vision.recognition.detector import Detector
-    from sisepai.vision.recognition.reader import Reader
-    from sisepai.vision.recognition.recognize import Recognizer
-
-    from ..evaluation.live_eval import match_events
-    from .live_tune import readings
 
     videos = list(tuning_videos(work, cards))
     thresholds = shipped_thresholds()
@@ -90,8 +92,6 @@ def main(argv: list[str] | None = None) -> int:
                    help="runtimes to compare, the first the reference (default torch,openvino)")
     p.add_argument("--cards", default=",".join(map(str, CARDS)), help="cards in view, e.g. 30,60 (default)")
     args = p.parse_args(argv)
-    from sisepai.engine.errors import SisepaiError
-    from sisepai.vision.recognition.runtime import resolve
 
     try:
         runtimes = tuple(resolve(r.strip()) for r in args.runtimes.split(",") if r.strip())
@@ -99,7 +99,6 @@ def main(argv: list[str] | None = None) -> int:
     except (SisepaiError, ValueError) as exc:
         p.error(str(exc).splitlines()[0])
     out = compare(args.work, runtimes, cards, progress=lambda m: print(m, file=sys.stderr, flush=True))
-    from ..evaluation.records import write_record
 
     name = "runtime_events" if runtimes[0] == "torch" else f"runtime_events_{runtimes[0]}"  # the reference's name
     write_record(name.replace("-", "_"), f"python -m sisepai.models.tuning.runtime_events WORK --runtimes {','.join(runtimes)}",

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import re
 import secrets
 import shutil
-import re
 import sys
 import time
 from pathlib import Path
@@ -29,8 +29,12 @@ from fastapi import APIRouter, File, UploadFile
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..refusals import Refusal
+from sisepai.cards.faces import DeckError, DeckFaces
+from sisepai.vision.decks.grid import cut_grid
+from sisepai.vision.decks.store import deck_exists, deck_info, list_decks, new_faces_folder
+
 from ..deps import DeckDraftsDep, DeckJobsDep, DeckRecognizersDep, PoolDep, RecognizerDep, SettingsDep, Writer
+from ..refusals import Refusal
 from ..schemas import DecksAnswer, JobAnswer, JobsAnswer
 from ..uploads import decode_or_refuse, read_upload
 
@@ -52,8 +56,6 @@ class EnrolRequest(BaseModel):
             description="`{default, decks: [{name, aspect, has_joker, created}]}`; pass `deck=NAME` to "
                         "`/api/recognize`, `/api/score-image` or `/api/live` to read one.")
 async def decks(settings: SettingsDep) -> DecksAnswer:
-    from sisepai.vision.decks.store import deck_info, list_decks
-
     keep = ("name", "aspect", "has_joker", "created")
     return {"default": settings.deck,
             "decks": [{k: v for k, v in deck_info(n).items() if k in keep} for n in list_decks()]}
@@ -83,9 +85,6 @@ def _fresh(drafts: dict) -> dict:
                          "for a page that says them in its own language.")
 async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, drafts: DeckDraftsDep,
               files: list[UploadFile] = File(...)) -> dict:
-    from sisepai.cards.faces import DeckError, DeckFaces
-    from sisepai.vision.decks.grid import cut_grid
-
     if not 1 <= len(files) <= MAX_PHOTOS:
         raise Refusal(422, "grid_photos", f"send 1 to {MAX_PHOTOS} photos of the grid", max=MAX_PHOTOS)
     uploads = [await read_upload(f, settings) for f in files]
@@ -242,7 +241,6 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
     if running is not None:
         raise Refusal(409, "enrolment_running", f"deck {running['name']!r} is being enrolled; try again when it is done",
                       name=running["name"])
-    from sisepai.vision.decks.store import deck_exists
 
     if not body.replace and deck_exists(body.name):
         raise Refusal(409, "deck_exists", f"a deck named {body.name!r} is enrolled already: replace it, or choose "
@@ -255,8 +253,6 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
         jobs.pop(next(iter(jobs)))
     faces = drafts[body.draft][1]
     try:
-        from sisepai.vision.decks.store import new_faces_folder
-
         folder = await run_in_threadpool(new_faces_folder)
         await run_in_threadpool(faces.save, folder)
         process = await asyncio.create_subprocess_exec(

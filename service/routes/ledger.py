@@ -10,14 +10,25 @@ import urllib.parse
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
+from sisepai.engine import score
+from sisepai.engine.cards import format_cards
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.scoring import _prepare
 
-from ..refusals import Refusal
 from ..deps import LedgerDep, SettingsDep, Writer
-from ..rules import network_rules
+from ..refusals import Refusal
 from ..roster import manage
-from ..schemas import (DealRequest, MergeRequest, PlayerRequest, PlayersPage, RenameRequest, RosterChange,
-                       TableRequest, TablesAnswer)
+from ..rules import network_rules
+from ..schemas import (
+    DealRequest,
+    MergeRequest,
+    PlayerRequest,
+    PlayersPage,
+    RenameRequest,
+    RosterChange,
+    TableRequest,
+    TablesAnswer,
+)
 from ..store import DEFAULT_TABLE, MAX_PLAYERS, PLAYERS_PAGE, NotLastDeal, check_table_name
 
 LAST_DEALS = 200
@@ -81,7 +92,6 @@ def check_cards_score(cards: str, rules, winner: str | None, points: int) -> Non
     ...
     sisepai.engine.errors.SisepaiError: the deal's cards are not a winning hand, so they cannot be scored 900 points
     """
-    from sisepai.engine import score
 
     result = score(cards, rules=rules)
     if result is None:
@@ -103,8 +113,6 @@ def checked_hand(text: str, rules) -> str:
     >>> checked_hand("g將 GA,GE", Rules.preset("seesek"))
     'GK GA GE'
     """
-    from sisepai.engine.cards import format_cards
-    from sisepai.engine.scoring import _prepare
 
     ids, _ = _prepare(text, (), rules)
     if not ids:

@@ -23,8 +23,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, WebSocket
 
 from ..deck_readers import DeckReaders
-from ..refusals import body_of
 from ..deps import ClockDep, LedgerDep, PoolDep, RecognizerDep, SettingsDep, StreamSlotsDep, client_key
+from ..refusals import body_of
 
 router = APIRouter()
 
@@ -32,7 +32,7 @@ router = APIRouter()
 @router.websocket("/api/live")
 async def live(ws: WebSocket, settings: SettingsDep, ledger: LedgerDep, pool: PoolDep, clock: ClockDep,
                recognizer: RecognizerDep, readers: Annotated[DeckReaders, Depends()], slots: StreamSlotsDep) -> None:
-    from ..live_stream import LiveStream
+    from ..live_stream import LiveStream  # lazy: NumPy, OpenCV, uvicorn
 
     await ws.accept()
     if recognizer is None:

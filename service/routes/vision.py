@@ -6,8 +6,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, File, Query, UploadFile
 
+from sisepai.vision.hand.scoring import score_detections
+
 from ..deck_readers import DeckReaders
 from ..deps import PoolDep, SettingsDep
+from ..rules import network_rules
 from ..schemas import HandAnswer, RecognizeAnswer
 from ..uploads import decode_or_refuse, read_upload
 
@@ -35,10 +38,6 @@ async def recognize(settings: SettingsDep, pool: PoolDep, readers: Readers, file
 async def score_image(settings: SettingsDep, pool: PoolDep, readers: Readers, file: UploadFile = File(...),
                       rules: str = Query("seesek", max_length=40), deck: str | None = Query(None, max_length=40),
                       claimed: int | None = Query(None, ge=0, le=1000)) -> HandAnswer:
-    from sisepai.vision.hand.scoring import score_detections
-
-    from ..rules import network_rules
-
     preset = network_rules(rules)
     data, name = await read_upload(file, settings)
     rec = await readers(deck)

@@ -31,7 +31,10 @@ import cv2
 import numpy as np
 
 from sisepai.cards.faces import ASPECT_RANGE, FACE_CODES, DeckError
-from sisepai.vision.recognition.geometry import groups_along, inside, order_upright, side_lengths
+from sisepai.engine.cards import CARD_CODES, Card
+from sisepai.vision.recognition.end_pairs import pair_lone_ends
+from sisepai.vision.recognition.geometry import card_ends, groups_along, inside, order_upright, side_lengths, straighten
+from sisepai.vision.recognition.recognize import _default, card_reading
 
 GRID_ROWS = "GWYR"
 GRID_COLUMNS = "KAERHCP"
@@ -108,8 +111,6 @@ def detected_cards(image_bgr: np.ndarray, recognizer=None) -> list[np.ndarray]:
     """The card outlines in a grid photo, as the shipped detector finds them: whole cards, and
     two lone ends of one card (any kind) joined into that card. ``recognizer``: a loaded
     :class:`~sisepai.vision.recognition.recognize.Recognizer` (default: the shipped one)."""
-    from sisepai.vision.recognition.end_pairs import pair_lone_ends
-    from sisepai.vision.recognition.recognize import _default
 
     det = (recognizer or _default()).recognize(image_bgr).detections
     cards = [np.float32(p) for p, k in zip(det.polygons, det.kind) if k == "card"]
@@ -368,10 +369,6 @@ def cell_is_doubtful(readings: dict[str, tuple[str, float]], code: str, sure: fl
 def cell_readings(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[int, np.ndarray]],
                   recognizer=None) -> dict[str, tuple[str, float]]:
     """Each cell's reading by the shipped reader: the kind, and how surely."""
-    from sisepai.engine.cards import CARD_CODES
-
-    from sisepai.vision.recognition.geometry import card_ends, straighten
-    from sisepai.vision.recognition.recognize import _default, card_reading
 
     rec = recognizer or _default()
     read: dict[str, tuple[str, float]] = {}
@@ -387,7 +384,6 @@ def cell_readings(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[in
 def reading_notes(images_bgr: Sequence[np.ndarray], outlines: dict[str, tuple[int, np.ndarray]],
                   recognizer=None) -> list[str]:
     """A line for each cell that holds another cell's card (:func:`cell_is_doubtful`)."""
-    from sisepai.engine.cards import Card
 
     read = cell_readings(images_bgr, outlines, recognizer)
     cells = {code: _cell_of(code) for code in outlines}

@@ -12,6 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sisepai.engine.errors import SisepaiError
+from sisepai.vision.decks.store import detector_weights, reader_weights
+from sisepai.vision.recognition.detector import Detector
+from sisepai.vision.recognition.reader import Reader
+from sisepai.vision.recognition.recognize import Recognizer
+
 
 def deck_recognizer(deck: str | None = None, base=None, detector: str | Path | None = None,
                     reader: str | Path | None = None, **options):
@@ -24,9 +30,6 @@ def deck_recognizer(deck: str | None = None, base=None, detector: str | Path | N
     A :class:`~sisepai.engine.errors.SisepaiError` names an unknown deck; giving both a deck and a
     ``reader`` is refused.
     """
-    from sisepai.engine.errors import SisepaiError
-    from sisepai.vision.decks.store import detector_weights, reader_weights
-    from sisepai.vision.recognition.recognize import Recognizer
 
     if deck is None:
         return base if base is not None else Recognizer.load(detector, reader, **options)
@@ -35,8 +38,6 @@ def deck_recognizer(deck: str | None = None, base=None, detector: str | Path | N
     own_reader, own_detector = reader_weights(deck), detector_weights(deck)
     if base is None:
         return Recognizer.load(detector or own_detector, own_reader, **options)
-    from sisepai.vision.recognition.detector import Detector
-    from sisepai.vision.recognition.reader import Reader
 
     changes = {"reader": Reader.load(own_reader)}
     if own_detector is not None:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from sisepai.engine.cards import ALL_CARDS, CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, RANKS, SEATS, SUITS, Card
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.gangoffour.cards import deck_counts, gof_code
 from sisepai.engine.words import LANGUAGES, say
-
 from sisepai.vision.live.events import Event
 
 _ZH_SUIT = {"G": "绿", "W": "白", "Y": "黄", "R": "红"}
@@ -149,6 +149,5 @@ def page_names() -> dict:
 
 def _gof_copies() -> dict[str, int]:
     """Gang of Four's cards, in the deck's order, with how many of each the deck holds."""
-    from sisepai.engine.gangoffour.cards import deck_counts, gof_code
 
     return {gof_code(v): n for v, n in deck_counts().items()}

@@ -23,11 +23,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from sisepai.engine.errors import SisepaiError
-
 from sisepai.engine.cards import SEATS
-
+from sisepai.engine.errors import SisepaiError
+from sisepai.engine.rules import Rules, preset_names, resolve_rules
+from sisepai.engine.scoring import check_hand
+from sisepai.vision.decks.store import check_name
+from sisepai.vision.live.assistant import TableAssistant
+from sisepai.vision.live.session import VideoSession
 from sisepai.vision.live.table import Zones
+
+from .announce import LANGUAGES
 
 MAX_TEXT = 400
 """Longest text an option may hold (a 21-card hand is 62 characters)."""
@@ -104,9 +109,6 @@ class LiveOptions:
 
     def check(self) -> None:
         """Raise :class:`LiveOptionsError` for options no session can use."""
-        from sisepai.engine.scoring import check_hand
-
-        from .announce import LANGUAGES
 
         rules = self.resolved_rules()
         if self.lang not in LANGUAGES:
@@ -119,8 +121,6 @@ class LiveOptions:
             except SisepaiError as exc:
                 raise LiveOptionsError(f"hand: {exc}", code=exc.code, **exc.params) from None
         if self.deck is not None:
-            from sisepai.vision.decks.store import check_name
-
             try:
                 check_name(self.deck)
             except SisepaiError as exc:
@@ -128,7 +128,6 @@ class LiveOptions:
 
     def resolved_rules(self):
         """The :class:`~sisepai.engine.rules.Rules` these options name."""
-        from sisepai.engine.rules import Rules, preset_names, resolve_rules
 
         if self.rules in preset_names():
             return Rules.preset(self.rules)
@@ -141,14 +140,12 @@ class LiveOptions:
 
     def assistant(self):
         """The :class:`~.assistant.TableAssistant` these options make."""
-        from sisepai.vision.live.assistant import TableAssistant
 
         return TableAssistant(Zones(self.zones) if self.zones else Zones(), hand=self.hand, user_seat=self.seat,
                               rules=self.resolved_rules(), claimed=self.claimed)
 
     def session(self, recognizer):
         """A :class:`~.session.VideoSession` of ``recognizer`` (already the deck's, when one is named)."""
-        from sisepai.vision.live.session import VideoSession
 
         return VideoSession(recognizer, self.assistant())
 

@@ -11,8 +11,9 @@ import time
 from typing import IO
 
 from sisepai.engine.errors import SisepaiError
-
 from sisepai.vision.live.announce import announce
+from sisepai.vision.live.events import SPOKEN
+from sisepai.vision.recognition.runtime import ThreadFollower
 
 
 class Speaker:
@@ -43,8 +44,7 @@ def watch(src, session, out: IO[str] = sys.stdout, as_json: bool = False, speak:
     :func:`~.camera.open_source` gives: a camera its newest frame, a video file at its own clock)
     until it ends; returns a summary (frames read, looked at, skipped, the most seconds behind,
     events, timing)."""
-    from sisepai.vision.live.camera import SourceError
-    from sisepai.vision.live.events import SPOKEN
+    from sisepai.vision.live.camera import SourceError  # OpenCV: `sisepai --help` imports this module
 
     speaker = Speaker(lang) if speak else None
     if show and not os.environ.get("DISPLAY") and sys.platform.startswith("linux"):
@@ -70,7 +70,7 @@ def watch(src, session, out: IO[str] = sys.stdout, as_json: bool = False, speak:
             if show:
                 import cv2
 
-                from sisepai.vision.recognition.annotate import CardAnnotator
+                from sisepai.vision.recognition.annotate import CardAnnotator  # lazy: NumPy, OpenCV
 
                 cv2.imshow("sisepai", CardAnnotator().annotate(frame, seen.detections))
                 if cv2.waitKey(1) & 0xFF in (27, ord("q")):
@@ -93,7 +93,6 @@ def _thread_follower(session):
     detector = getattr(getattr(session, "recognizer", None), "detector", None)
     if detector is None or getattr(detector, "threads", None) is None:
         return None
-    from sisepai.vision.recognition.runtime import ThreadFollower
 
     return ThreadFollower(detector.set_threads, detector.threads)
 

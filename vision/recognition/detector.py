@@ -13,6 +13,11 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from sisepai.vision.recognition.direct import DirectOpenVINO
+from sisepai.vision.recognition.obb_nms import install as near_nms
+from sisepai.vision.recognition.runtime import exported_detector, inference_threads, is_named, limit_threads, resolve
+from sisepai.vision.recognition.yolo_env import yolo
+
 DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "weights" / "detector.pt"
 NAMES = ("card", "end", "back")
 
@@ -76,9 +81,6 @@ class Detector:
         """The detector of ``weights`` (a ``.pt`` file), run by ``runtime`` (default
         ``$SISEPAI_RUNTIME`` or ``auto``: :func:`sisepai.vision.recognition.runtime.resolve`); an
         export for another runtime than PyTorch is made once and kept."""
-        from sisepai.vision.recognition.obb_nms import install as near_nms
-        from sisepai.vision.recognition.runtime import exported_detector, inference_threads, is_named, resolve
-        from sisepai.vision.recognition.yolo_env import yolo
 
         path = Path(weights)
         if not path.is_file():
@@ -97,8 +99,6 @@ class Detector:
         det = cls(yolo()(str(exported), task="obb"), runtime=chosen, exported=exported, **kwargs)
         near_nms()  # the same boxes, the overlaps of far-apart boxes not worked out (obb_nms)
         if chosen in DIRECT_RUNTIMES:
-            from sisepai.vision.recognition.direct import DirectOpenVINO
-
             det.direct = DirectOpenVINO(exported, imgsz, threads)
         det.detect([np.zeros((64, 64, 3), np.uint8)])  # set the network up now, not on the first frame
         det.set_threads(threads)  # the cores other programs leave free
@@ -107,7 +107,6 @@ class Detector:
     def set_threads(self, threads: int) -> None:
         """Run on at most ``threads`` threads (:func:`~sisepai.vision.recognition.runtime.limit_threads`),
         PyTorch's too (the reader's)."""
-        from sisepai.vision.recognition.runtime import limit_threads
 
         self.threads = threads
         if self.direct is not None:

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES, JOKER
+from sisepai.vision.recognition.reader_net import build_reader
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "weights" / "reader.pt"
 NUM_CARDS = len(CARD_CODES)
@@ -108,8 +109,6 @@ class Reader:
         """The reader in ``weights``: in 8-bit integers when ``int8`` and the file holds
         calibration crops (and this CPU has the engine), else in 32-bit floats."""
         import torch
-
-        from sisepai.vision.recognition.reader_net import build_reader
 
         path = Path(weights)
         if not path.is_file():

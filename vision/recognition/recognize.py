@@ -26,13 +26,20 @@ import cv2
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
-
 from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DET
 from sisepai.vision.recognition.detector import Boxes, Detector
 from sisepai.vision.recognition.end_pairs import pair_lone_ends
 from sisepai.vision.recognition.geometry import card_ends, first_holder, order_upright, side_lengths, straighten
-from sisepai.vision.recognition.palette import SuitPalette, crop_paper_colour, one_colour_per_suit, paper_colour, split_by_deck_colours
 from sisepai.vision.recognition.images import ImageError, ImageTooLargeError, check_image, decode_image, load_image  # noqa: F401 - public here too
+from sisepai.vision.recognition.palette import (
+    SuitPalette,
+    crop_paper_colour,
+    one_colour_per_suit,
+    paper_colour,
+    split_by_deck_colours,
+)
+from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READ
 from sisepai.vision.recognition.reader import NUM_CARDS, Reader, colour_rank_confidence
 from sisepai.vision.recognition.still_readings import StillReadings, card_signature
 
@@ -431,9 +438,6 @@ class Recognizer:
     @classmethod
     def load(cls, detector_weights: str | Path | None = None, reader_weights: str | Path | None = None,
              **kwargs) -> "Recognizer":
-        from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DET
-        from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READ
-
         return cls(Detector.load(detector_weights or DET), Reader.load(reader_weights or READ), **kwargs)
 
     def with_changes(self, **changes) -> "Recognizer":

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import time
 import shutil
 import tempfile
+import time
 import warnings
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.paths import home
+from sisepai.vision.recognition.yolo_env import yolo
 
 RUNTIMES = ("torch", "openvino", "onnx")
 PREFERENCE = ("openvino", "torch")
@@ -185,7 +187,6 @@ def is_named(setting: str | None = None) -> bool:
 
 def exports_dir() -> Path:
     """The cache of exported detectors: ``$SISEPAI_HOME/exports``."""
-    from sisepai.engine.paths import home
 
     return home() / "exports"
 
@@ -214,7 +215,6 @@ def exported_detector(weights: Path, runtime: str, imgsz: int = 640, folder: Pat
     target = done / (f"{weights.stem}_openvino_model" if runtime == "openvino" else f"{weights.stem}.onnx")
     if target.exists():
         return target
-    from sisepai.vision.recognition.yolo_env import yolo
 
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=folder))

@@ -10,7 +10,9 @@ import json
 import shutil
 from pathlib import Path
 
+from sisepai.cards import require_vision
 from sisepai.engine.errors import SisepaiError
+from sisepai.models.training.train import train_detector
 
 MODELS = Path(__file__).resolve().parents[1]
 WEIGHTS = Path(__file__).resolve().parents[2] / "vision" / "weights"
@@ -103,7 +105,7 @@ def _check_train_args(args, steps: list[str]) -> None:
                                "or leave it out with --only detector --only reader")
         if not any((args.test / "annotations").glob("*/*.json")):
             raise SisepaiError(f"--test {args.test} holds no generated scenes")
-    from sisepai.datasets.face_prints import refuse_tuning_faces
+    from sisepai.datasets.face_prints import refuse_tuning_faces  # lazy: NumPy, OpenCV
 
     refuse_tuning_faces([args.data, *args.reader_data, *args.detector_data])
     if args.install and args.no_install:
@@ -114,8 +116,6 @@ def _check_train_args(args, steps: list[str]) -> None:
 
 
 def _train(args) -> int:
-    from sisepai.cards import require_vision
-
     require_vision()
     steps = args.only or ["detector", "reader", "evaluate"]
     if args.device != "cpu":
@@ -124,8 +124,7 @@ def _train(args) -> int:
     runs = args.runs.resolve()
     trained: dict[str, Path] = {}
     if "detector" in steps:
-        from sisepai.models.training.prepare import combine_detector_sets
-        from sisepai.models.training.train import train_detector
+        from sisepai.models.training.prepare import combine_detector_sets  # lazy: NumPy, OpenCV
 
         yaml = combine_detector_sets([args.data, *args.detector_data], runs / "detector_data.yaml")
         print(f"detector: training on {yaml} ({args.detector_epochs} epochs, imgsz {args.imgsz})")
@@ -135,8 +134,8 @@ def _train(args) -> int:
             lr0=lr, device=args.device, workers=args.workers, hours=args.detector_hours,
             cache="ram" if args.device != "cpu" else False)
     if "reader" in steps:
-        from sisepai.models.training.prepare import none_crops
-        from sisepai.models.training.train_reader import train_reader
+        from sisepai.models.training.prepare import none_crops  # lazy: NumPy, OpenCV
+        from sisepai.models.training.train_reader import train_reader  # lazy: NumPy, OpenCV
 
         sets = [args.data, *args.reader_data]
         for d in sets:
@@ -183,10 +182,10 @@ def _torch_device(device: str) -> str:
 
 
 def evaluate_all(test: Path, detector: Path | None = None, reader: Path | None = None) -> dict:
-    from sisepai.models.evaluation.evaluate import evaluate_recognizer
-    from sisepai.models.evaluation.scan_eval import evaluate_scans
-    from sisepai.models.training.train_reader import reader_metrics
-    from sisepai.vision.recognition.recognize import Recognizer
+    from sisepai.models.evaluation.evaluate import evaluate_recognizer  # lazy: NumPy, OpenCV
+    from sisepai.models.evaluation.scan_eval import evaluate_scans  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.models.training.train_reader import reader_metrics  # lazy: NumPy, OpenCV
+    from sisepai.vision.recognition.recognize import Recognizer  # lazy: NumPy, OpenCV
 
     rec = Recognizer.load(detector, reader)
     split = "val" if any((test / "annotations" / "val").glob("*.json")) else "train"
