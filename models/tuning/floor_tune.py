@@ -1,7 +1,7 @@
 """Choose the recogniser's confidence floors on tuning scenes, never the test ones.
 
-:data:`sisepai.vision.recognition.recognize.MIN_CONFIDENCE` (a whole card) and
-:data:`~sisepai.vision.recognition.recognize.MIN_END_CONFIDENCE` (a card seen by one lone end)
+:data:`sisepai.vision.recognition.candidates.MIN_CONFIDENCE` (a whole card) and
+:data:`~sisepai.vision.recognition.candidates.MIN_END_CONFIDENCE` (a card seen by one lone end)
 drop the readings under them, after everything else is decided. So the tuning scenes are read
 once with no floor, and each pair of floors is applied to those readings afterwards: a sweep costs
 one reading of the scenes. For each pair: F1 per layout and in all; the choice is the best F1 in
@@ -23,7 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.vision.recognition.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE, Recognizer
+from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE
+from sisepai.vision.recognition.recognize import Recognizer
 
 from ..evaluation.evaluate import _f1, _match
 

@@ -3,16 +3,16 @@
 Three choices change what the recogniser reads, not what is done with its readings afterwards,
 so each setting reads the pictures again:
 
-- ``turns_below`` (:data:`sisepai.vision.recognition.recognize.TURNS_BELOW`): still pictures read
+- ``turns_below`` (:data:`sisepai.vision.recognition.profile.TURNS_BELOW`): still pictures read
   a doubtful end again at the other quarter turns. Video never does, so only the tuning scenes
   measure it;
-- ``covered_sure`` (:data:`~sisepai.vision.recognition.recognize.COVERED_SURE`): how sure two
+- ``covered_sure`` (:data:`~sisepai.vision.recognition.beliefs.COVERED_SURE`): how sure two
   disagreeing ends must be before one is taken for a card lying over it;
 - ``agnostic`` (:class:`~sisepai.vision.recognition.detector.Detector`): one NMS over every class
   of outline, so one outline is one part;
-- ``inner_ends_below`` (:data:`~sisepai.vision.recognition.recognize.INNER_ENDS_BELOW`): how sure a
+- ``inner_ends_below`` (:data:`~sisepai.vision.recognition.profile.INNER_ENDS_BELOW`): how sure a
   card's two ends must agree before the ends detected inside it are left unread (still pictures);
-- ``paired_kinds`` (:data:`~sisepai.vision.recognition.recognize.PAIRED_KINDS`): the kinds whose
+- ``paired_kinds`` (:data:`~sisepai.vision.recognition.profile.PAIRED_KINDS`): the kinds whose
   two lone ends are paired into one card with no known card length (``J`` alone, or every kind).
 
 One choice moves at a time, the others stay at today's. The tuning scenes (the tuning fonts and
@@ -34,16 +34,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from sisepai.engine.cards import CARD_CODES
+from sisepai.vision.recognition.beliefs import COVERED_SURE
+from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE
 from sisepai.vision.recognition.detector import AGNOSTIC_NMS, Detector
-from sisepai.vision.recognition.recognize import (
-    COVERED_SURE,
-    INNER_ENDS_BELOW,
-    MIN_CONFIDENCE,
-    MIN_END_CONFIDENCE,
-    PAIRED_KINDS,
-    TURNS_BELOW,
-    Recognizer,
-)
+from sisepai.vision.recognition.profile import INNER_ENDS_BELOW, PAIRED_KINDS, TURNS_BELOW
+from sisepai.vision.recognition.recognize import Recognizer
 
 from ..evaluation.live_eval import match_events
 from .floor_tune import score, unfloored_readings

@@ -82,7 +82,12 @@ def test_the_seeds_choose_draws_are_tuning_seeds(tmp_path, monkeypatch):
     from sisepai.models.tuning import choose
 
     drawn = []
-    monkeypatch.setattr(de, "write_scenes", lambda faces, out, n, seed, **kw: drawn.append(seed) or out)
+    def draw(faces, out, n, seed, **kw):
+        drawn.append(seed)
+        return out
+
+    for module in (de, choose):  # choose draws through its own name for it
+        monkeypatch.setattr(module, "write_scenes", draw)
     choose.scene_sets(tmp_path, scenes=1, family_scenes=1)
     assert drawn and set(drawn) <= splits.seeds_of("tune"), sorted(set(drawn) - splits.seeds_of("tune"))
     assert not set(drawn) & splits.seeds_of("test")

@@ -32,9 +32,10 @@ import numpy as np
 
 from sisepai.cards.faces import ASPECT_RANGE, FACE_CODES, DeckError
 from sisepai.engine.cards import CARD_CODES, Card
+from sisepai.vision.recognition.beliefs import card_reading
 from sisepai.vision.recognition.end_pairs import pair_lone_ends
 from sisepai.vision.recognition.geometry import card_ends, groups_along, inside, order_upright, side_lengths, straighten
-from sisepai.vision.recognition.recognize import _default, card_reading
+from sisepai.vision.recognition.recognize import _default
 
 GRID_ROWS = "GWYR"
 GRID_COLUMNS = "KAERHCP"

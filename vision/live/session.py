@@ -2,7 +2,7 @@
 drive a :class:`VideoSession`.
 
 A session holds the recogniser's video profile, the video's memory (its still cards' readings
-and deck palette, a :class:`~sisepai.vision.recognition.recognize.VideoMemory`), the card tracker
+and deck palette, a :class:`~sisepai.vision.recognition.profile.VideoMemory`), the card tracker
 and the table assistant. ``step(frame, t)`` gives a :class:`Step`: the table state, the events
 and the recognition of that frame. Its cost follows what changes on the table, not how many cards lie there:
 
@@ -39,7 +39,8 @@ import numpy as np
 from sisepai.vision.live.assistant import TableAssistant
 from sisepai.vision.live.events import Event
 from sisepai.vision.live.table import TableState
-from sisepai.vision.recognition.recognize import Recognition, VideoMemory
+from sisepai.vision.recognition.profile import VideoMemory
+from sisepai.vision.recognition.recognize import Recognition
 
 FRAME_CHANGE = 8.0
 """A frame has changed when some part of it, averaged over blocks of a 160-pixel-wide copy,

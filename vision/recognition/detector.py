@@ -15,7 +15,7 @@ import numpy as np
 
 from sisepai.vision.recognition.direct import DirectOpenVINO
 from sisepai.vision.recognition.obb_nms import install as near_nms
-from sisepai.vision.recognition.runtime import exported_detector, inference_threads, is_named, limit_threads, resolve
+from sisepai.vision.recognition import runtime as runtimes
 from sisepai.vision.recognition.yolo_env import yolo
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "weights" / "detector.pt"
@@ -85,17 +85,17 @@ class Detector:
         path = Path(weights)
         if not path.is_file():
             raise FileNotFoundError(f"detector weights not found: {path} (train them with: sisepai train detector)")
-        chosen = resolve(runtime)
+        chosen = runtimes.resolve(runtime)
         imgsz = kwargs.get("imgsz", 640)
         try:
-            exported = exported_detector(path, chosen, imgsz)
+            exported = runtimes.exported_detector(path, chosen, imgsz)
         except Exception as exc:  # noqa: BLE001 - any exporter failure: PyTorch reads the same
-            if is_named(runtime):
+            if runtimes.is_named(runtime):
                 raise
             print(f"sisepai: the {chosen} export of the detector failed ({str(exc).splitlines()[0][:160]}); "
                   "running it in PyTorch", file=sys.stderr)
             chosen, exported = "torch", path
-        threads = inference_threads()
+        threads = runtimes.inference_threads()
         det = cls(yolo()(str(exported), task="obb"), runtime=chosen, exported=exported, **kwargs)
         near_nms()  # the same boxes, the overlaps of far-apart boxes not worked out (obb_nms)
         if chosen in DIRECT_RUNTIMES:
@@ -116,7 +116,7 @@ class Detector:
             if self.direct.threads != threads:
                 self.direct.set_threads(threads)
             return
-        limit_threads(self.model, threads, self.exported)
+        runtimes.limit_threads(self.model, threads, self.exported)
 
     def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:
         """Oriented boxes for each BGR image. A portrait picture is looked at turned a quarter

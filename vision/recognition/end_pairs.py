@@ -16,10 +16,12 @@ True
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import cv2
 import numpy as np
 
-from sisepai.vision.recognition.geometry import inside, order_upright, straighten
+from sisepai.vision.recognition.geometry import inside, order_upright, side_lengths, straighten
 from sisepai.vision.recognition.palette import paper_lab
 
 MIN_LENGTHS = 1.3
@@ -156,3 +158,21 @@ def pair_lone_ends(image_rgb: np.ndarray, ends: list[np.ndarray], codes: list[in
             pairs.append((i, j, card))
             used.update((i, j))
     return pairs
+
+
+PAIR_MIN_CARDS = 3
+"""Whole cards a picture needs before its card length is known (:func:`picture_card_length`)."""
+
+
+def picture_card_length(card_polys: Sequence[np.ndarray], min_cards: int = PAIR_MIN_CARDS) -> float | None:
+    """The length of a picture's cards: the median long side of its whole cards, when it has at
+    least ``min_cards`` of them; else None (two lone ends are then paired only when of the
+    :data:`~sisepai.vision.recognition.profile.PAIRED_KINDS`).
+
+    >>> box = np.float32([[0, 0], [30, 0], [30, 100], [0, 100]])
+    >>> picture_card_length([box, box + 5, box + 9]), picture_card_length([box])
+    (100.0, None)
+    """
+    if len(card_polys) < min_cards:
+        return None
+    return float(np.median([side_lengths(np.float32(p)).max() for p in card_polys]))

@@ -7,6 +7,10 @@ Two stages, both trained here on generated scenes:
    multiplied), or the lone visible end of a card in a fan. Two lone ends that are one card
    (:mod:`.end_pairs`) are one reading.
 
+The steps live apart: how to read (:mod:`.profile`: still or video, and a video's memory), a card's
+reading from its ends (:mod:`.beliefs`), pairing lone ends (:mod:`.end_pairs`), the candidates and
+their floors (:mod:`.candidates`), a second look at a picture read poorly (:mod:`.second_look`).
+
 Used as (the shipped weights load in a second or two; ``tests/vision/recognition`` runs this)::
 
     from sisepai.vision.recognition.recognize import Recognizer
@@ -20,17 +24,18 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NamedTuple, Sequence
+from typing import Sequence
 
-import cv2
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
+from sisepai.vision.recognition.beliefs import card_reading, covered_ends, joint_belief, sure_from_ends
+from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE, Candidate, passing
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DET
 from sisepai.vision.recognition.detector import Boxes, Detector
-from sisepai.vision.recognition.end_pairs import pair_lone_ends
-from sisepai.vision.recognition.geometry import card_ends, first_holder, order_upright, side_lengths, straighten
+from sisepai.vision.recognition.end_pairs import pair_lone_ends, picture_card_length
+from sisepai.vision.recognition.geometry import card_ends, first_holder, order_upright, straighten
 from sisepai.vision.recognition.images import ImageError, ImageTooLargeError, check_image, decode_image, load_image  # noqa: F401 - public here too
 from sisepai.vision.recognition.palette import (
     SuitPalette,
@@ -39,77 +44,21 @@ from sisepai.vision.recognition.palette import (
     paper_colour,
     split_by_deck_colours,
 )
+from sisepai.vision.recognition.profile import STILL_PROFILE, VIDEO_PROFILE, ReadingProfile, VideoMemory
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READ
-from sisepai.vision.recognition.reader import NUM_CARDS, Reader, colour_rank_confidence
+from sisepai.vision.recognition.reader import NUM_CARDS, Reader
+from sisepai.vision.recognition.second_look import (
+    CARD_PICTURE_MIN_CONFIDENCE,
+    LARGE_CARD_WIDTH,
+    ZOOM_OUT_MIN_CONFIDENCE,
+    ZOOM_TARGET_WIDTH,
+    card_on_plain_ground,
+    mean_square,
+    median_card_width,
+    picture_as_card,
+    zoomed_out,
+)
 from sisepai.vision.recognition.still_readings import StillReadings, card_signature
-
-PALETTE_MODES = ("image", "session", "off")
-"""Where the deck's suit colours are learned: from each picture alone, over a video, or not at all."""
-INNER_ENDS_BELOW = 0.99
-"""The ends detected inside a whole card are read too only when its two ends agree on one kind
-with less belief than this. Chosen on the tuning scenes (``models/tuning/recognition_tune.py``: 60
-in the tuning fonts and the real tuning deck's, F1 at 0.8 / 0.9 / 0.95 / 0.99: 0.8768 / 0.8835 /
-0.8853 / 0.8865); still pictures only, as live video reads no inner end. The margin over 0.95 is
-small (0.0012)."""
-TURNS_BELOW = 0.0
-"""A still picture's end read less surely than this, on a card whose two ends leave it less sure
-than this (or a lone end), is read again at the three other quarter turns and the four readings
-are averaged (:meth:`Reader.read_turned`); 0 never does. Chosen on the tuning scenes
-(``models/tuning/recognition_tune.py``): never turning reads them best (F1 0.917, against 0.911 at 0.8
-and 0.9 and 0.906 at 0.95, ``docs/training-logs/recognizer-floors.md``). Live video never turns."""
-MIN_CONFIDENCE = 0.25
-"""A card is reported only when its confidence (the detector's times the reading's) is at least
-this: the best of 0.15 to 0.4 on the tuning scenes (``docs/training-logs/recognizer-floors.md``).
-The live assistant tracks only readings of 0.4 and more anyway."""
-MIN_END_CONFIDENCE = 0.4
-"""The floor for a card seen only by one lone end (a card in a fan, or one whose outline the
-detector missed): one reading of half-hidden ink, where a whole card has two. Chosen on the
-tuning scenes with the shipped models (``docs/training-logs/recognizer-floors.md``)."""
-COVERED_SURE = 0.5
-""":func:`covered_ends` takes an end for another card's only when both ends' readings are at least
-this sure: a covered end shows half a character and reads less surely. Chosen on the tuning scenes
-and videos (``models/tuning/recognition_tune.py``): 0.2, 0.3 and 0.5 announce the same events on the
-videos, and 0.5 reads the scenes best by a hair (``docs/training-logs/recognizer-floors.md``)."""
-ZOOM_OUT_MIN_CONFIDENCE = 0.4
-"""A first look with no reading this confident is looked at again zoomed out."""
-LARGE_CARD_WIDTH = 85 / 1280
-"""A first look whose cards are wider than this, in median, as a share of the picture's long
-side, is looked at again zoomed out. The detector learned cards at most 0.086 of the long side
-wide (fans; tables at most 0.042), and it breaks larger, well-separated cards, as on a
-flatbed scan of a sheet of cards, into pieces that are each read as a card."""
-ZOOM_TARGET_WIDTH = 40 / 1280
-"""The median card width (share of the long side) that the zoomed-out look of a picture of large
-cards aims at: that of cards in a finished hand at table distance."""
-CARD_PICTURE_ASPECT = (2.8, 7.5)
-"""A picture this much longer than wide may be one card filling it (a scan or a close-up cut to
-the card): it is also read as that one card."""
-CARD_PICTURE_MIN_CONFIDENCE = 0.6
-"""Reading a card-shaped picture as one card wins when it is this sure, and surer than every card
-the detector's looks found."""
-PAIR_EVERY_KIND = True
-"""Two lone ends of any kind are one card when they make an outline of the picture's card length
-(:func:`picture_card_length`); without a known length, only :data:`PAIRED_KINDS` are paired."""
-PAIRED_KINDS = tuple(CARD_CODES)
-"""The card kinds whose two lone ends may be paired into one card (:mod:`.end_pairs`) when the
-picture's card length is not known: every kind. Chosen on the tuning scenes and videos
-(``models/tuning/recognition_tune.py``): against plain jokers alone (``("J",)``), the tuning videos
-read the same (106 of 116 cards, 15 false events) and the scenes a little better (F1 0.8858
-against 0.8853; heaps 0.7364 against 0.7297, finished hands 0.9256 either way)."""
-PAIR_MIN_CARDS = 3
-"""Whole cards a picture needs before its card length is known (:func:`picture_card_length`)."""
-
-
-def picture_card_length(card_polys: Sequence[np.ndarray], min_cards: int = PAIR_MIN_CARDS) -> float | None:
-    """The length of a picture's cards: the median long side of its whole cards, when it has at
-    least ``min_cards`` of them; else None (two lone ends are then paired only when plain jokers).
-
-    >>> box = np.float32([[0, 0], [30, 0], [30, 100], [0, 100]])
-    >>> picture_card_length([box, box + 5, box + 9]), picture_card_length([box])
-    (100.0, None)
-    """
-    if len(card_polys) < min_cards:
-        return None
-    return float(np.median([side_lengths(np.float32(p)).max() for p in card_polys]))
 
 
 @dataclass
@@ -131,73 +80,6 @@ class Recognition:
         return out
 
 
-def _joint_belief(readings: Sequence[np.ndarray]) -> np.ndarray:
-    """Several readings of one card combined: their card-kind beliefs multiplied, then normalised."""
-    joint = np.exp(np.sum([np.log(p[:NUM_CARDS] + 1e-6) for p in readings], axis=0))
-    return joint / max(joint.sum(), 1e-12)
-
-
-def card_reading(readings: Sequence[np.ndarray]) -> np.ndarray:
-    """One whole card's reading (29 card kinds, then 'none') from the readings of its ends: those
-    that look like a card end are combined (:func:`_joint_belief`). When none does (a face-down
-    pile the detector took for a face-up card), the least doubtful one is kept with its doubt:
-    its card-kind beliefs sum to 1 - doubt, so a deck palette cannot make a card of it.
-
-    >>> end = np.zeros(30); end[[28, 29]] = [0.1, 0.9]  # "not a card end", a little like a joker
-    >>> card_reading([end, end]).round(2)[[28, 29]].tolist()
-    [0.1, 0.9]
-    >>> joker = np.zeros(30); joker[[28, 29]] = [0.8, 0.2]
-    >>> card_reading([end, joker]).round(2)[[28, 29]].tolist()  # one end reads: a joker
-    [1.0, 0.0]
-    """
-    usable = [p for p in readings if p[-1] < 0.5]
-    if usable:
-        return np.append(_joint_belief(usable), 0.0)
-    best = min(readings, key=lambda p: p[-1])
-    doubt = float(best[-1])
-    return np.append(_joint_belief([best]) * (1.0 - doubt), doubt)
-
-
-def covered_ends(card_polys: Sequence[np.ndarray], quads: Sequence[np.ndarray], probs: np.ndarray,
-                 sure: float = COVERED_SURE) -> set[int]:
-    """The end readings of whole cards (rows ``2k`` and ``2k + 1`` of ``probs`` and ``quads`` for
-    card ``k``) that show another card's character: a card's ends never show two kinds. When they
-    surely disagree, and another card lies over one end (a quarter of it or more) but not the
-    other, and reads as that end does, that end is the other card's (a meld laid across the blank
-    ends of a row of discards). ``sure``: the least belief of each end's reading
-    (:data:`COVERED_SURE`).
-
-    >>> box = lambda x, y, w, h: np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
-    >>> cards = [box(0, 0, 60, 10), box(50, -20, 10, 60)]  # a card lying across another's right end
-    >>> quads = [box(0, 0, 12, 10), box(48, 0, 12, 10), box(50, -20, 10, 12), box(50, 28, 10, 12)]
-    >>> probs = np.zeros((4, 30)); probs[[0, 1, 2, 3], [3, 7, 7, 29]] = 0.9  # GR | WK, and WK | blank
-    >>> covered_ends(cards, quads, probs)  # the first card's right end shows the WK lying over it
-    {1}
-    """
-
-    def overlap(a: np.ndarray, b: np.ndarray) -> float:
-        inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
-        return float(inter) / max(float(cv2.contourArea(np.float32(a))), 1e-6)
-
-    def kind(k: int) -> int:
-        return int(np.argmax(card_reading([probs[2 * k], probs[2 * k + 1]])[:NUM_CARDS]))
-
-    out: set[int] = set()
-    for k, poly in enumerate(card_polys):
-        ends = (2 * k, 2 * k + 1)
-        read = [int(np.argmax(probs[r][:NUM_CARDS])) for r in ends]
-        if read[0] == read[1] or min(float(probs[r][c]) for r, c in zip(ends, read)) < sure:
-            continue
-        for j, other in enumerate(card_polys):
-            if j == k or overlap(poly, other) <= 0:
-                continue
-            over = [overlap(quads[r], other) for r in ends]
-            for e in (0, 1):
-                if over[e] >= 0.25 and over[1 - e] < 0.05 and kind(j) == read[e]:
-                    out.add(ends[e])
-    return out
-
-
 @dataclass
 class Views:
     """What a picture gives the reader: the detected whole cards and ends, which card each end
@@ -217,207 +99,6 @@ class Views:
     looks: list  # each whole card's look (:func:`card_signature`) when still readings are kept
 
 
-class Candidate(NamedTuple):
-    """One possible card in a picture, before the floors and duplicates are applied: its outline,
-    its reading (29 card kinds, then "not a card"), the detector's confidence in the outline, and
-    whether the outline is a whole ``card`` or a lone ``end``."""
-
-    polygon: np.ndarray
-    probs: np.ndarray
-    det_conf: float
-    kind: str
-
-    def with_probs(self, probs: np.ndarray) -> "Candidate":
-        return self._replace(probs=probs)
-
-
-def drop_duplicates(cand: list, overlap: float = 0.6) -> list:
-    """:class:`Candidate` readings without the second sighting of one card: the same
-    card kind, overlapping by more than ``overlap`` of the smaller outline (a card found twice, or a
-    card and its own end); the more confident one stays.
-
-    >>> sq = lambda x: np.float32([[x, 0], [x + 10, 0], [x + 10, 10], [x, 10]])
-    >>> p = np.eye(30)[3]
-    >>> found = [Candidate(sq(0), p, 0.5, "card"), Candidate(sq(2), p, 0.9, "end"), Candidate(sq(30), p, 0.4, "card")]
-    >>> [c.det_conf for c in drop_duplicates(found)]
-    [0.9, 0.4]
-    """
-
-    def score(c):
-        return c[2] * float(np.max(c[1][:NUM_CARDS]))  # det_conf times the reading's belief
-
-    kept: list = []
-    for c in sorted(cand, key=score, reverse=True):
-        polygon, probs = c[0], c[1]
-        code = int(np.argmax(probs[:NUM_CARDS]))
-        a = np.float32(polygon)
-        dup = False
-        for k in kept:
-            if int(np.argmax(k[1][:NUM_CARDS])) != code:
-                continue
-            b = np.float32(k[0])
-            inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a), cv2.convexHull(b))
-            if inter > overlap * min(cv2.contourArea(a), cv2.contourArea(b)):
-                dup = True
-                break
-        if not dup:
-            kept.append(c)
-    return kept
-
-
-def zoomed_out(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray, float]:
-    """The picture centred on a canvas ``factor`` times its size, filled with its border colour,
-    then scaled back to the picture's size: ``(canvas, offset, scale)``, where a canvas point is
-    ``picture point * scale + offset``.
-
-    >>> img = np.zeros((100, 200, 3), np.uint8)
-    >>> canvas, offset, scale = zoomed_out(img, 4.0)
-    >>> canvas.shape, offset.tolist(), scale
-    ((100, 200, 3), [75.0, 37.0], 0.25)
-    """
-
-    h, w = image.shape[:2]
-    scale = 1.0 / factor
-    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
-    canvas = np.empty_like(image)
-    canvas[:] = np.median(border, axis=0).astype(np.uint8)
-    y, x = (h - small.shape[0]) // 2, (w - small.shape[1]) // 2
-    canvas[y:y + small.shape[0], x:x + small.shape[1]] = small
-    return canvas, np.float32([x, y]), small.shape[1] / w
-
-
-def median_card_width(det: Detections, shape: tuple[int, ...]) -> float:
-    """The median short side of the reported outlines, as a share of the picture's long side
-    (0 for none).
-
-    >>> card = np.float32([[0, 0], [20, 0], [20, 120], [0, 120]])
-    >>> median_card_width(Detections(np.stack([card]), np.ones(1), np.zeros(1)), (400, 1000, 3))
-    0.02
-    """
-    if not len(det):
-        return 0.0
-    return float(np.median(side_lengths(det.polygons).min(axis=1))) / max(shape[:2])
-
-
-def _card_box(outline: np.ndarray) -> Boxes | None:
-    """``outline`` as a one-card :class:`Boxes`, when it has a card's shape."""
-    sides = side_lengths(outline)
-    if sides.min() < 8 or not CARD_PICTURE_ASPECT[0] <= sides.max() / sides.min() <= CARD_PICTURE_ASPECT[1]:
-        return None
-    return Boxes(np.float32(outline)[None], np.ones(1, np.float32), np.zeros(1, np.int64))
-
-
-def picture_as_card(image: np.ndarray) -> Boxes | None:
-    """The whole picture as one card's outline (a scan cut to the card), when it has a card's
-    shape (:data:`CARD_PICTURE_ASPECT`); otherwise None.
-
-    >>> picture_as_card(np.zeros((600, 120, 3), np.uint8)).polygons[0].tolist()
-    [[0.0, 0.0], [119.0, 0.0], [119.0, 599.0], [0.0, 599.0]]
-    >>> picture_as_card(np.zeros((720, 1280, 3), np.uint8)) is None
-    True
-    """
-    h, w = image.shape[:2]
-    return _card_box(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
-
-
-def card_on_plain_ground(image: np.ndarray, tolerance: int = 40) -> Boxes | None:
-    """The outline of one card lying alone on a plain ground (a scanner bed, a sheet of paper):
-    the smallest rotated rectangle around the region that differs from the picture's border
-    colour, when the border is plain, that region is at least 80% of all such regions, it fills
-    a good part of the picture, and it has a card's shape; otherwise None.
-
-    >>> bed = np.full((300, 200, 3), 245, np.uint8); bed[40:260, 80:124] = (40, 40, 200)
-    >>> box = card_on_plain_ground(bed)
-    >>> np.round(np.sort(box.polygons[0], axis=0)[[0, -1]]).tolist()  # its corners span the card
-    [[80.0, 40.0], [123.0, 259.0]]
-    """
-
-    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]]).astype(np.int16)
-    ground = np.median(border, axis=0)
-    if np.mean(np.abs(border - ground).max(axis=1) > tolerance) > 0.05:
-        return None  # not a plain ground
-    scale = min(1.0, 400 / max(image.shape[:2]))  # the outline needs no more detail than this
-    if scale < 1.0:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
-    differs = cv2.absdiff(image, np.full_like(image, ground.astype(np.uint8))).max(axis=2) > tolerance
-    mask = cv2.morphologyEx(differs.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return None
-    areas = [cv2.contourArea(c) for c in contours]
-    largest = contours[int(np.argmax(areas))]
-    if max(areas) < 0.8 * sum(areas):
-        return None  # more than one thing lies there
-    rect = cv2.minAreaRect(largest)
-    if rect[1][0] * rect[1][1] < 0.05 * image.shape[0] * image.shape[1]:
-        return None
-    return _card_box(cv2.boxPoints(rect) / scale)
-
-
-def _mean_square(confidence: np.ndarray) -> float:
-    return float((confidence ** 2).mean()) if len(confidence) else 0.0
-
-
-@dataclass(frozen=True)
-class ReadingProfile:
-    """How pictures are read: still pictures (:data:`STILL_PROFILE`) or a video's frames
-    (:data:`VIDEO_PROFILE`). A profile holds no state; a video's state is a :class:`VideoMemory`.
-
-    >>> VIDEO_PROFILE.zoom_out, VIDEO_PROFILE.palette, STILL_PROFILE.palette
-    ((), 'session', 'image')
-    """
-
-    zoom_out: tuple[float, ...] = (2.5, 5.0)
-    """Zoom-out factors of the second look at a picture that showed little (a close-up, a scan)."""
-    zoom_out_below: int = 2
-    """A first look with fewer cards than this is looked at again zoomed out."""
-    read_inner_ends: bool = True
-    """Read the ends detected inside a card whose two ends leave it unsure (:data:`INNER_ENDS_BELOW`)."""
-    inner_ends_below: float = INNER_ENDS_BELOW
-    """How sure a card's two ends must agree for its inner ends to be left unread."""
-    paired_kinds: tuple[str, ...] = PAIRED_KINDS
-    """The kinds whose two lone ends are paired into one card without a known card length."""
-    palette: str = "image"
-    """Where the deck's suit colours are learned (:data:`PALETTE_MODES`)."""
-    turns_below: float = TURNS_BELOW
-    """Doubtful ends are read again at the other quarter turns (0: never)."""
-    covered_sure: float = COVERED_SURE
-    """How sure two disagreeing ends must be for :func:`covered_ends` to look for a card over one."""
-    one_colour_per_suit: bool = True
-    """Still pictures: the picture's colour groups shared out among the suits (one picture, one deck)."""
-    split_by_deck_colours: bool = True
-    """An enrolled deck's reader: its papers told apart in each picture."""
-
-    def __post_init__(self):
-        if self.palette not in PALETTE_MODES:
-            raise ValueError(f"palette must be one of {', '.join(PALETTE_MODES)}, not {self.palette!r}")
-
-
-STILL_PROFILE = ReadingProfile()
-VIDEO_PROFILE = ReadingProfile(zoom_out=(), read_inner_ends=False, palette="session", turns_below=0.0)
-"""How a video is read (:meth:`Recognizer.for_video`): a camera over a table sees cards at table
-distance, so there is no second, zoomed-out look at sparse frames; no extra readings of the ends
-inside a card; doubtful ends are not read again turned (every frame counts, and a video votes
-over frames: on seven game videos turning lost one card); the deck's suit colours are learned
-over the whole video; and still cards keep their readings (a :class:`VideoMemory`)."""
-
-
-@dataclass
-class VideoMemory:
-    """What one video's frames leave for the next: still cards' readings (:class:`StillReadings`)
-    and the deck's suit colours learned so far (:class:`SuitPalette`). One per camera or
-    connection, held by its :class:`~sisepai.vision.live.session.VideoSession`.
-
-    >>> memory = VideoMemory()
-    >>> memory.still is not None, len(memory.palette.centres())
-    (True, 0)
-    """
-
-    still: StillReadings | None = field(default_factory=StillReadings)
-    palette: SuitPalette | None = field(default_factory=SuitPalette)
-
-
 class Recognizer:
     """Detector + reader, and how to read (a :class:`ReadingProfile`). Load once
     (``Recognizer.load()``) and call many times; it keeps no state between pictures, so one
@@ -433,7 +114,6 @@ class Recognizer:
         self.min_confidence = min_confidence
         self.min_end_confidence = min_end_confidence
         self.crop = crop
-        self.pair_every_kind = PAIR_EVERY_KIND
 
     @classmethod
     def load(cls, detector_weights: str | Path | None = None, reader_weights: str | Path | None = None,
@@ -523,7 +203,7 @@ class Recognizer:
             # surer on average (a broken-up card's pieces are each read less surely)
             factor = min(max(width / ZOOM_TARGET_WIDTH, 1.5), 5.0)
             for zdet, zunsure, zb in self._zoomed_looks(img, (factor,), memory, turns):
-                if len(zdet) and _mean_square(zdet.confidence) > _mean_square(det.confidence) + 0.05:
+                if len(zdet) and mean_square(zdet.confidence) > mean_square(det.confidence) + 0.05:
                     det, unsure, boxes = zdet, zunsure, zb
         elif weak:
             for zdet, zunsure, zb in self._zoomed_looks(img, self.profile.zoom_out, memory, turns):
@@ -588,7 +268,7 @@ class Recognizer:
         # accuracy, more time: off for live video)
         if self.profile.read_inner_ends:
             unsure_cards = {k for k in range(len(card_polys))
-                            if not self._sure_from_ends(probs[2 * k:2 * k + 2], self.profile.inner_ends_below)}
+                            if not sure_from_ends(probs[2 * k:2 * k + 2], self.profile.inner_ends_below)}
             inner = [j for j, o in enumerate(owner) if o in unsure_cards]
             if inner:
                 first = len(crops)
@@ -624,7 +304,7 @@ class Recognizer:
         # ends outside every whole card, that the reader takes for card ends
         lone = [j for j in range(len(end_polys)) if owner[j] < 0 and np.argmax(probs[end_row[j]]) != NUM_CARDS]
         lone_kinds = [int(np.argmax(probs[end_row[j]][:NUM_CARDS])) for j in lone]
-        length = picture_card_length(card_polys) if self.pair_every_kind else None
+        length = picture_card_length(card_polys)
         plain = [k for k, kind in enumerate(lone_kinds) if CARD_CODES[kind] in self.profile.paired_kinds or length is not None]
         paired = set()
         for a, b, card in pair_lone_ends(rgb, [end_polys[lone[k]] for k in plain], [lone_kinds[k] for k in plain],
@@ -647,43 +327,18 @@ class Recognizer:
         return self._detections(cand)
 
     def _detections(self, cand: list[Candidate]) -> tuple[Detections, list[int]]:
-        """The candidates that pass: sure enough to compete, not a second sighting of a surer one,
-        and over the confidence floor (a lone end's floor is its own); with the indices of the
-        doubtful ones (confidence under 0.5), which a zoomed-out look may read again."""
-        # too doubtful readings go first, so that they cannot hide a same-code reading as its duplicate
-        sure = [c for c in cand if float(np.max(c.probs[:NUM_CARDS])) >= self.min_card_prob]
-        kept: list[tuple[Candidate, int, float]] = []
-        for c in drop_duplicates(sure):
-            cid = int(np.argmax(c.probs[:NUM_CARDS]))
-            confidence = c.det_conf * float(c.probs[cid])
-            if confidence >= (self.min_end_confidence if c.kind == "end" else self.min_confidence):
-                kept.append((c, cid, confidence))
-        if not kept:
-            return Detections.empty(), []
-        colour, rank = zip(*(colour_rank_confidence(c.probs, cid) for c, cid, _ in kept))
-        det = Detections(np.stack([c.polygon for c, _, _ in kept]), np.array([conf for _, _, conf in kept]),
-                         np.array([cid for _, cid, _ in kept]), np.array(colour), np.array(rank),
-                         np.array([c.kind for c, _, _ in kept], dtype=object),
-                         np.stack([c.probs[:NUM_CARDS] for c, _, _ in kept]),
-                         np.array([c.det_conf for c, _, _ in kept]))
-        unsure = [i for i in range(len(det)) if det.confidence[i] < 0.5]
-        return det, unsure
+        """The candidates that pass this recogniser's floors (:func:`.candidates.passing`)."""
+        return passing(cand, self.min_card_prob, self.min_confidence, self.min_end_confidence)
 
     def _turn_doubtful(self, probs: np.ndarray, crops: list, card_rows: int, below: float) -> None:
         """Read again, at the other quarter turns, each doubtful end (top class under ``below``)
         of a card its two ends leave doubtful, and each doubtful lone end; in place."""
         rows = [k for k in range(0, card_rows, 2) if crops[k] is not None
-                and _joint_belief(probs[k:k + 2]).max() < below]
+                and joint_belief(probs[k:k + 2]).max() < below]
         rows = [k for c in rows for k in (c, c + 1)] + list(range(card_rows, len(crops)))
         rows = [k for k in rows if crops[k] is not None and probs[k].max() < below]
         if rows:
             probs[rows] = (probs[rows] + 3 * self.reader.read_turned([crops[k] for k in rows])) / 4
-
-    @staticmethod
-    def _sure_from_ends(end_probs: np.ndarray, sure: float = INNER_ENDS_BELOW) -> bool:
-        """Whether a card's two end readings already agree on one kind with at least ``sure``."""
-        usable = [p for p in end_probs if p[-1] < 0.5]
-        return bool(usable) and float(_joint_belief(usable).max()) >= sure
 
     def _rerank_by_palette(self, cand: list[Candidate], colours: list,
                            palette: SuitPalette | None = None) -> list[Candidate]:

@@ -63,7 +63,8 @@ def test_a_recognizer_with_a_setting_shares_the_networks():
     from types import SimpleNamespace
 
     from sisepai.models.tuning.recognition_tune import recognizer_with, today
-    from sisepai.vision.recognition.recognize import STILL_PROFILE, Recognizer
+    from sisepai.vision.recognition.profile import STILL_PROFILE
+    from sisepai.vision.recognition.recognize import Recognizer
 
     base = Recognizer(SimpleNamespace(model=object(), imgsz=640, conf=0.25, iou=0.5, runtime="torch"), object(),
                       min_confidence=0.25, min_end_confidence=0.3, profile=STILL_PROFILE)

@@ -5,7 +5,7 @@ import pytest
 
 from sisepai.engine.cards import CARD_CODES, JOKER
 from sisepai.vision.recognition.palette import SuitPalette, colour_groups, one_colour_per_suit, paper_colour
-from sisepai.vision.recognition.recognize import ReadingProfile
+from sisepai.vision.recognition.profile import ReadingProfile
 
 YELLOW, WHITE, LIME, PINK = (np.array(c, np.float32) for c in ([12, 70], [0, 3], [-40, 70], [25, 12]))
 

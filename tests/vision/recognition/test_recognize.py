@@ -125,7 +125,7 @@ def test_recognize_cli_contract(tmp_path):
 
 @pytest.mark.model
 def test_weak_readings_are_left_out(recognizer):
-    from sisepai.vision.recognition.recognize import MIN_CONFIDENCE, MIN_END_CONFIDENCE
+    from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE
 
     scene = make_scene(11, 1, "fan", font_split="tune")  # one reading at 0.13
     img = scene.image[..., ::-1].copy()
@@ -223,7 +223,7 @@ def test_reads_each_card_of_a_scanned_sheet_once(recognizer):
     # pieces that each read as a card, so the recogniser looks again from further away
     from collections import Counter
 
-    from sisepai.vision.recognition.recognize import LARGE_CARD_WIDTH, median_card_width
+    from sisepai.vision.recognition.second_look import LARGE_CARD_WIDTH, median_card_width
 
     rng = np.random.default_rng(12)
     for width, per_row, n in ((110, 6, 9), (160, 8, 8), (70, 7, 12)):
@@ -235,7 +235,8 @@ def test_reads_each_card_of_a_scanned_sheet_once(recognizer):
 
 @pytest.mark.model
 def test_still_cards_keep_their_reading_between_video_frames(recognizer):
-    from sisepai.vision.recognition.recognize import ReadingProfile, Recognizer, VideoMemory
+    from sisepai.vision.recognition.profile import ReadingProfile, VideoMemory
+    from sisepai.vision.recognition.recognize import Recognizer
     from sisepai.vision.recognition.still_readings import StillReadings
 
     video = Recognizer(recognizer.detector, recognizer.reader, profile=ReadingProfile(zoom_out=(), read_inner_ends=False))
@@ -259,7 +260,7 @@ def test_still_cards_keep_their_reading_between_video_frames(recognizer):
 @pytest.mark.model
 def test_a_session_palette_learns_the_decks_colours(recognizer):
     from sisepai.vision.recognition.palette import SuitPalette
-    from sisepai.vision.recognition.recognize import VideoMemory
+    from sisepai.vision.recognition.profile import VideoMemory
 
     palette = SuitPalette()
     image = make_scene(5, 0, "table", font_split="tune").image[..., ::-1].copy()
@@ -272,7 +273,8 @@ def test_a_session_palette_learns_the_decks_colours(recognizer):
 
 
 def test_inner_ends_are_read_only_for_cards_their_two_ends_leave_unsure():
-    from sisepai.vision.recognition.recognize import Recognizer
+    from sisepai.vision.recognition.beliefs import sure_from_ends
+    from sisepai.vision.recognition.profile import INNER_ENDS_BELOW
 
     def end(code_id, p=0.99):
         v = np.full(30, (1 - p) / 29, np.float32)
@@ -281,15 +283,16 @@ def test_inner_ends_are_read_only_for_cards_their_two_ends_leave_unsure():
 
     none = np.zeros(30, np.float32)
     none[-1] = 1.0
-    assert Recognizer._sure_from_ends(np.stack([end(3), end(3)]))
-    assert Recognizer._sure_from_ends(np.stack([end(3), none]))  # one clear end is enough when sure
-    assert not Recognizer._sure_from_ends(np.stack([end(3, 0.6), end(4, 0.6)]))  # the ends disagree
-    assert not Recognizer._sure_from_ends(np.stack([none, none]))  # neither end reads as a card end
+    assert sure_from_ends(np.stack([end(3), end(3)]), INNER_ENDS_BELOW)
+    assert sure_from_ends(np.stack([end(3), none]), INNER_ENDS_BELOW)  # one clear end is enough when sure
+    assert not sure_from_ends(np.stack([end(3, 0.6), end(4, 0.6)]), INNER_ENDS_BELOW)  # the ends disagree
+    assert not sure_from_ends(np.stack([none, none]), INNER_ENDS_BELOW)  # neither end reads as a card end
 
 
 @pytest.mark.model
 def test_doubtful_ends_are_read_again_turned(recognizer):
-    from sisepai.vision.recognition.recognize import ReadingProfile, Recognizer
+    from sisepai.vision.recognition.profile import ReadingProfile
+    from sisepai.vision.recognition.recognize import Recognizer
 
     image = make_scene(9, 0, "table", font_split="tune").image[..., ::-1].copy()
     crop = cv2.resize(image[300:348, 600:648], (48, 48))[..., ::-1].copy()
@@ -337,7 +340,8 @@ def test_a_portrait_picture_reads_like_its_landscape_original(recognizer):
 
 
 def test_with_changes_shares_the_networks_and_changes_only_what_it_is_told():
-    from sisepai.vision.recognition.recognize import VIDEO_PROFILE, Recognizer
+    from sisepai.vision.recognition.profile import VIDEO_PROFILE
+    from sisepai.vision.recognition.recognize import Recognizer
 
     detector, reader = object(), object()
     base = Recognizer(detector, reader, min_confidence=0.3)
