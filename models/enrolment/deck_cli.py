@@ -131,7 +131,7 @@ def load_source(sources: list[str], as_cut: bool = False):
         return DeckFaces.load(paths[0])
     if len(paths) == 1 and paths[0].is_dir():
         from sisepai.cards.faces import find_face_files, read_face  # lazy: NumPy, OpenCV
-        from sisepai.vision.decks.grid import trim_face  # lazy: NumPy, OpenCV
+        from sisepai.vision.decks.trim import trim_face  # lazy: NumPy, OpenCV
 
         # a scan with a margin of scanner bed is cut to the card; a face cut to its edges stays
         given = {code: read_face(path) for code, path in find_face_files(paths[0]).items()}

@@ -6,7 +6,8 @@ from hypothesis import given, settings, strategies as st
 
 from sisepai.engine import IllegalMoveError, is_winning, parse_card_ids
 from sisepai.engine.bots import make_bots, play_out
-from sisepai.engine.game import Game, deal_hands, is_misdeal
+from sisepai.engine.deal import deal_hands, is_misdeal
+from sisepai.engine.game import Game
 from sisepai.engine.moves import ClaimMove, Discard, Draw, MeldMove, Move, Pass
 from sisepai.engine.rules import Rules
 

@@ -76,7 +76,7 @@ def test_two_photos_read_as_one_tall_photo(deck):
 
 def test_a_face_on_a_scanner_bed_is_cut_to_the_card_and_cut_faces_stay():
     from sisepai.datasets.standin import TUNE_DECKS
-    from sisepai.vision.decks.grid import trim_face
+    from sisepai.vision.decks.trim import trim_face
 
     for k in range(TUNE_DECKS):
         deck = standin_deck(k, "tune", width=80)
@@ -185,7 +185,7 @@ def _barred_face(seed: int, width: int = 66) -> np.ndarray:
 
 @pytest.mark.parametrize("seed", [1, 4, 5])  # faces the bed-only trim cut 4-9 px narrower
 def test_a_face_with_black_bars_along_its_long_edges_keeps_them(seed):
-    from sisepai.vision.decks.grid import trim_face
+    from sisepai.vision.decks.trim import trim_face
 
     face = _barred_face(seed)
     assert face[:, :3].mean() < 80 and face[:, -3:].mean() < 80  # the bars are there
@@ -201,7 +201,7 @@ def test_a_face_with_black_bars_along_its_long_edges_keeps_them(seed):
 def test_the_real_tuning_decks_faces_stay_as_they_were_scanned():
     from sisepai.cards.faces import DeckFaces
     from sisepai.datasets.splits import real_deck_folder
-    from sisepai.vision.decks.grid import trim_face
+    from sisepai.vision.decks.trim import trim_face
 
     folder = real_deck_folder("tu-sac-scans")
     if folder is None:
@@ -231,7 +231,7 @@ def test_trimming_keeps_printed_bars_and_the_scans_own_proportions(aspect, bars,
     """Only plain bed is cut: a face with black bars along its long edges, cut to its edges or on
     a light or dark bed (where the bars merge with the margin), keeps at least 97% of its width,
     and so the face's proportions are the scan's own, at 1:3.5 and 1:6 alike."""
-    from sisepai.vision.decks.grid import trim_face
+    from sisepai.vision.decks.trim import trim_face
 
     face = _face_with_bars(aspect, bars)
     scan = face if bed is None else np.pad(face, ((margin, margin), (margin, margin), (0, 0)), constant_values=bed)
