@@ -33,7 +33,7 @@ from sisepai.vision.recognition.detections import Detections
 
 from .events import CardCorrected, CardShown, Event, MeldSeen, TableSeen
 from .groups import groups
-from .identity import FRESH_RETURN_SECONDS, RETURN_SECONDS, START_SECONDS, TableCards
+from .identity import FRESH_RETURN_SECONDS, RETURN_SECONDS, LostCards, TableCards
 from .pile import DrawPile
 from .seats import SeatGeometry
 from .table import CardOnTable, TableState, Zones
@@ -71,6 +71,7 @@ class TableAssistant:
         self.min_confidence = min_confidence
         self.confirm_seconds = confirm_seconds
         self.cards = TableCards(CardTracker(confirm_seconds=confirm_seconds))
+        self.lost = LostCards(self.cards)
         self.turns = TurnOrder()
         self.pile = DrawPile()
         self.rules = rules or Rules.preset("seesek")
@@ -103,22 +104,21 @@ class TableAssistant:
         """One frame's detections at ``t`` (seconds): the table's state and the events it brings."""
         self._frame += 1
         self.seats.size = (width, height)
-        cards = self.cards
-        if cards.t0 is None:
-            cards.t0 = t
+        cards, lost = self.cards, self.lost
+        cards.begin(t)
         self.pile.see(backs)
         if len(det) and self.min_confidence > 0:
             det = det[det.confidence >= self.min_confidence]
         confirmed, removed = cards.tracker.update(det, t)
-        cards.lost(removed, t)
+        lost.lost(removed, t)
         events: list[Event] = []
         for tr in confirmed:
             events.extend(self._confirmed(tr, t))
         for tr in cards.tracker.visible():
-            cards.zone_of_track[tr.id] = self.seats.zone(tr)
-        events.extend(cards.expire_removed(t))
+            cards.place(tr, self.seats.zone(tr))
+        events.extend(lost.expire_removed(t))
         state = self.state(t)
-        if not self.table_sent and t >= cards.t0 + START_SECONDS + self.confirm_seconds:
+        if not self.table_sent and cards.opening_seen(t, self.confirm_seconds):
             self.table_sent = True
             events.insert(0, TableSeen(t, state.to_json()))
         events.extend(self._melds_and_wins(t))
@@ -127,23 +127,23 @@ class TableAssistant:
     def _confirmed(self, tr: Track, t: float) -> list[Event]:
         """The events for a track just confirmed: none for a card of the starting table or one
         that moved or came back, a correction, or a card shown."""
-        cards, turns = self.cards, self.turns
+        cards, lost, turns = self.cards, self.lost, self.turns
         zone = self.seats.zone(tr)
-        cards.zone_of_track[tr.id] = zone
-        twin = cards.followed_here(tr, t)
+        cards.place(tr, zone)
+        twin = lost.followed_here(tr, t)
         if twin is not None:  # a second reading of a card followed already: one card, one place
             self._adopt(tr, twin, zone)
             return []
-        fresh = cards.fresh_show(tr, zone, turns.turn, turns.last_shown)
-        same = cards.take_moved(tr, fresh, t, turns.turn)
+        fresh = lost.fresh_show(tr, zone, turns.turn, turns.last_shown)
+        same = lost.take_moved(tr, fresh, t, turns.turn)
         if same is None:
-            same = cards.take_returned(tr, t, FRESH_RETURN_SECONDS if fresh else RETURN_SECONDS)
+            same = lost.take_returned(tr, t, FRESH_RETURN_SECONDS if fresh else RETURN_SECONDS)
             if same is None and not fresh:
-                same = cards.take_same_place(tr, t)
+                same = lost.take_same_place(tr, t)
                 if same is not None and same.code != tr.code and not cards.from_start(same):
                     # the card lost here moments ago, back under another reading: that one was a misreading
                     self._adopt(tr, same, zone)
-                    return [CardCorrected(t, tr.code, same.code, cards.seat_of_track[tr.id], tr.id, tr.first_seen)]
+                    return [CardCorrected(t, tr.code, same.code, cards.seat_of(tr), tr.id, tr.first_seen)]
         if same is not None:
             # the same card, moved (to a meld row, say) or seen again where it was lost: not a
             # new face-up card, and seen since it was first seen
@@ -152,17 +152,17 @@ class TableAssistant:
         if tr.replaces is not None and cards.from_start(tr.replaces):
             # a card of the starting table read otherwise, however long after: still the table
             # (new cards are laid beside the exposed melds, not on them)
-            cards.take_removed(tr.replaces)
-            cards.start_ids.add(tr.id)
+            lost.take_removed(tr.replaces)
+            cards.count_as_start(tr)
             return []
-        if tr.corrects is not None and cards.take_removed(tr.corrects):
-            seat = cards.seat_of_track.get(tr.corrects.id, zone)
-            cards.seat_of_track[tr.id] = seat
+        if tr.corrects is not None and lost.take_removed(tr.corrects):
+            seat = cards.seat_of(tr.corrects, zone)
+            cards.give(tr, seat)
             return [CardCorrected(t, tr.code, tr.corrects.code, seat, tr.id, tr.first_seen)]
         if cards.from_start(tr):
             return []
         seat = self.seats.seat(tr, zone, turns.turn)
-        cards.seat_of_track[tr.id] = seat
+        cards.give(tr, seat)
         doubt = turns.turn if turns.turn is not None and seat in SEATS and seat != turns.turn else None
         shown = CardShown(t, tr.code, seat, tr.id, tr.first_seen, self.pile.action(seat), doubt)
         turns.shown(seat, tr.id)
@@ -181,10 +181,7 @@ class TableAssistant:
     def _seat_groups(self) -> dict[str, list[list[Track]]]:
         """Each seat's cards on the table in groups (:func:`.groups.groups`), worked out once a frame."""
         if self._groups is None or self._groups[0] != self._frame:
-            on_table = self.cards.on_table()
-            zone_of = self.cards.zone_of_track
-            self._groups = (self._frame, {seat: groups([tr for tr in on_table if zone_of.get(tr.id) == seat])
-                                          for seat in SEATS})
+            self._groups = (self._frame, {seat: groups(self.cards.in_zone(seat)) for seat in SEATS})
         return self._groups[1]
 
     def state(self, t: float) -> TableState:
@@ -192,7 +189,7 @@ class TableAssistant:
         w, h = self.seats.size
         st = TableState(t, w, h, pile=self.pile.size())
         for tr in self.cards.on_table():
-            zone = self.cards.zone_of_track.get(tr.id, self.seats.zone(tr))
+            zone = self.cards.zone_of(tr, self.seats.zone(tr))
             st.cards.append(CardOnTable(tr.id, tr.card_id, zone, tr.confidence, tr.polygon.copy()))
             if zone == "center":
                 st.shown.append(tr.code)
@@ -209,9 +206,8 @@ class TableAssistant:
         """A ``meld`` for each group of a seat that newly makes a meld, and a ``win_claimed`` for a
         seat whose laid-down cards make a winning hand."""
         events: list[Event] = []
-        on_table = self.cards.on_table()
         for seat, seat_groups in self._seat_groups().items():
-            seat_tracks = [tr for tr in on_table if self.cards.zone_of_track.get(tr.id) == seat]
+            seat_tracks = self.cards.in_zone(seat)
             new = sum(not self.cards.from_start(tr) for tr in seat_tracks)
             if len(seat_tracks) >= WIN_MIN_CARDS and new >= WIN_NEW_CARDS and seat not in self.won:
                 win = win_claimed(seat, [tr.code for tr in seat_tracks], t, self.rules, self.claimed)

@@ -1,9 +1,11 @@
 """The identity of each card on the table: which track is which card, across moves, covers,
 misreadings and returns.
 
-The tracker (:mod:`.tracker`) follows boxes; :class:`TableCards` decides when a new track is a
-card already known: one that moved (to a meld row, say), one seen again where it was lost, a
-second reading of a card followed already, or a card of the table as it was at the start.
+The tracker (:mod:`.tracker`) follows boxes. :class:`TableCards` keeps what is known of each
+card (its zone, its seat, whether it belongs to the table as it was at the start);
+:class:`LostCards` keeps the cards lost lately and decides when a new track is a card already
+known: one that moved (to a meld row, say), one seen again where it was lost, or a second reading
+of a card followed already.
 """
 
 from __future__ import annotations
@@ -47,80 +49,132 @@ class Removed:
     zone: str
 
 
+def same_place(a: Track, b: Track) -> bool:
+    """Whether two cards' centres lie within half of ``a``'s width."""
+    return float(np.linalg.norm(a.center - b.center)) <= 0.5 * max(a.size, 8.0)
+
+
 class TableCards:
-    """The cards on the table and what is known of each: its zone, its seat, whether it belongs to
-    the starting table, and the cards lost lately (which a new track may turn out to be).
+    """What is known of each card on the table: its zone, its seat, and whether it belongs to the
+    table as it was at the start. The one owner of these facts: the assistant asks and tells
+    through its methods.
 
     >>> cards = TableCards(CardTracker(confirm_seconds=0.5))
-    >>> cards.t0 = 0.0
-    >>> cards.expire_removed(1.0)
-    []
+    >>> cards.begin(10.0); cards.begin(12.0); cards.t0
+    10.0
     """
 
     def __init__(self, tracker: CardTracker):
         self.tracker = tracker
         self.t0: float | None = None
-        self.zone_of_track: dict[int, str] = {}
-        self.seat_of_track: dict[int, str] = {}
-        self.removed: list[Removed] = []
-        self.gone: list[Removed] = []  # cards reported removed, for RETURN_SECONDS
-        self.start_ids: set[int] = set()  # later tracks that are cards of the starting table
+        self._zone: dict[int, str] = {}
+        self._seat: dict[int, str] = {}
+        self._start: set[int] = set()  # later tracks that are cards of the starting table
 
-    def lost(self, tracks: list[Track], t: float) -> None:
-        """The tracker lost ``tracks`` at ``t``: the confirmed ones wait MOVE_SECONDS before they are removed."""
-        for tr in tracks:
-            if tr.confirmed:
-                self.removed.append(Removed(tr, t, self.zone_of_track.get(tr.id, "?")))
+    def begin(self, t: float) -> None:
+        """The source's first frame is at ``t`` (later calls change nothing)."""
+        if self.t0 is None:
+            self.t0 = t
 
-    def expire_removed(self, t: float) -> list[Event]:
-        """A ``card_removed`` for each card lost more than MOVE_SECONDS ago and not found again."""
-        events: list[Event] = []
-        keep = []
-        for r in self.removed:
-            if t - r.t > MOVE_SECONDS:
-                events.append(CardRemoved(t, r.track.code, r.zone, r.track.id))
-                self.gone.append(r)
-            else:
-                keep.append(r)
-        self.removed = keep
-        return events
+    def opening_seen(self, t: float, confirm_seconds: float) -> bool:
+        """Whether the table as it was at the start has been seen, and confirmed, by ``t``."""
+        return self.t0 is not None and t >= self.t0 + START_SECONDS + confirm_seconds
 
     def from_start(self, tr: Track) -> bool:
         """Whether ``tr`` is a card of the table as it was at the start: first seen in the first
         START_SECONDS, or a later track that took over such a card's history."""
-        return tr.first_seen <= self.t0 + START_SECONDS or tr.id in self.start_ids
+        return tr.first_seen <= self.t0 + START_SECONDS or tr.id in self._start
+
+    def count_as_start(self, tr: Track) -> None:
+        """``tr`` is a card of the starting table, read again later."""
+        self._start.add(tr.id)
+
+    def place(self, tr: Track, zone: str) -> None:
+        """``tr`` lies in ``zone`` now."""
+        self._zone[tr.id] = zone
+
+    def zone_of(self, tr: Track, default: str | None = None) -> str | None:
+        """The zone ``tr`` was last placed in, or ``default``."""
+        return self._zone.get(tr.id, default)
+
+    def seat_of(self, tr: Track, default: str | None = None) -> str | None:
+        """The seat ``tr``'s card belongs to, or ``default``."""
+        return self._seat.get(tr.id, default)
+
+    def give(self, tr: Track, seat: str) -> None:
+        """``tr``'s card belongs to ``seat``."""
+        self._seat[tr.id] = seat
 
     def adopt(self, tr: Track, same: Track, zone: str) -> None:
         """``tr`` is the card ``same`` was: it takes over its history."""
         tr.confirmed_at = same.confirmed_at
         if self.from_start(same):
-            self.start_ids.add(tr.id)
-        self.seat_of_track[tr.id] = self.seat_of_track.get(same.id, zone)
+            self._start.add(tr.id)
+        self._seat[tr.id] = self._seat.get(same.id, zone)
+
+    def on_table(self) -> list[Track]:
+        """The confirmed cards seen in the last NOW_SECONDS."""
+        now = self.tracker.now
+        return [tr for tr in self.tracker.visible() if now - tr.last_seen <= NOW_SECONDS]
+
+    def in_zone(self, zone: str) -> list[Track]:
+        """The cards on the table (:meth:`on_table`) placed in ``zone``."""
+        return [tr for tr in self.on_table() if self._zone.get(tr.id) == zone]
+
+
+class LostCards:
+    """The cards lost lately, which a new track may turn out to be, and the lookups that tell.
+
+    >>> lost = LostCards(TableCards(CardTracker(confirm_seconds=0.5)))
+    >>> lost.cards.begin(0.0)
+    >>> lost.expire_removed(1.0)
+    []
+    """
+
+    def __init__(self, cards: TableCards):
+        self.cards = cards
+        self.tracker = cards.tracker
+        self._removed: list[Removed] = []
+        self._gone: list[Removed] = []  # cards reported removed, for RETURN_SECONDS
+
+    def lost(self, tracks: list[Track], t: float) -> None:
+        """The tracker lost ``tracks`` at ``t``: the confirmed ones wait MOVE_SECONDS before they are removed."""
+        for tr in tracks:
+            if tr.confirmed:
+                self._removed.append(Removed(tr, t, self.cards.zone_of(tr, "?")))
+
+    def expire_removed(self, t: float) -> list[Event]:
+        """A ``card_removed`` for each card lost more than MOVE_SECONDS ago and not found again."""
+        events: list[Event] = []
+        keep = []
+        for r in self._removed:
+            if t - r.t > MOVE_SECONDS:
+                events.append(CardRemoved(t, r.track.code, r.zone, r.track.id))
+                self._gone.append(r)
+            else:
+                keep.append(r)
+        self._removed = keep
+        return events
 
     def take_moved(self, tr: Track, fresh: bool, t: float, turn: str | None) -> Track | None:
         """The card this new track came from, if it moved: a lost card (:meth:`take_lost`) of the
         same code. Not another seat's card when this one is a ``fresh`` show (:meth:`fresh_show`):
         a card of the same kind shown by the player whose turn it is is the likelier story."""
         return self.take_lost(tr, t, lambda lost: lost.code == tr.code and
-                              not (fresh and self.seat_of_track.get(lost.id) != turn))
+                              not (fresh and self.cards.seat_of(lost) != turn))
 
     def take_lost(self, tr: Track, t: float, fits) -> Track | None:
         """The first lost card that ``fits``, taken off the books: one removed from the tracker,
         last seen at most MOVE_SECONDS ago and not covered by another (a covered card is still
         there, under the new one), or one still followed but no longer seen where it was."""
-        for i, r in enumerate(self.removed):
+        for i, r in enumerate(self._removed):
             if not r.track.replaced and t - r.track.last_seen <= MOVE_SECONDS and fits(r.track):
-                return self.removed.pop(i).track
+                return self._removed.pop(i).track
         for old in self.tracker.all():
             if old is not tr and old.confirmed and t - old.last_seen > LOST_SECONDS and fits(old):
                 self.tracker.forget(old)
                 return old
         return None
-
-    @staticmethod
-    def same_place(a: Track, b: Track) -> bool:
-        """Whether two cards' centres lie within half of ``a``'s width."""
-        return float(np.linalg.norm(a.center - b.center)) <= 0.5 * max(a.size, 8.0)
 
     def fresh_show(self, tr: Track, zone: str, turn: str | None, last_shown: int | None = None) -> bool:
         """Whether ``tr`` lies alone where the player whose turn it is shows a card: in their zone,
@@ -142,36 +196,31 @@ class TableCards:
 
     def take_removed(self, track: Track) -> bool:
         """Forget a removed track before its ``card_removed`` is reported; whether it was there."""
-        for i, r in enumerate(self.removed):
+        for i, r in enumerate(self._removed):
             if r.track is track:
-                del self.removed[i]
+                del self._removed[i]
                 return True
         return False
 
     def take_returned(self, tr: Track, t: float, within: float = RETURN_SECONDS) -> Track | None:
         """The card reported removed that this new track is: same kind, same place (centres within
         half a card's width), removed at most ``within`` seconds ago."""
-        self.gone = [r for r in self.gone if t - r.t <= MOVE_SECONDS + RETURN_SECONDS]
-        for i, r in enumerate(self.gone):
-            if r.track.code == tr.code and t - r.t <= MOVE_SECONDS + within and self.same_place(r.track, tr):
-                return self.gone.pop(i).track
+        self._gone = [r for r in self._gone if t - r.t <= MOVE_SECONDS + RETURN_SECONDS]
+        for i, r in enumerate(self._gone):
+            if r.track.code == tr.code and t - r.t <= MOVE_SECONDS + within and same_place(r.track, tr):
+                return self._gone.pop(i).track
         return None
 
     def followed_here(self, tr: Track, t: float) -> Track | None:
         """A confirmed card (or one of the starting table, however weakly read), seen this moment,
         lying where ``tr`` lies (centres within half a card's width)."""
         for o in self.tracker.all():
-            if o is not tr and (o.confirmed or self.from_start(o)) and t - o.last_seen <= 0.3 and \
-                    self.same_place(o, tr):
+            if o is not tr and (o.confirmed or self.cards.from_start(o)) and t - o.last_seen <= 0.3 and \
+                    same_place(o, tr):
                 return o
         return None
 
     def take_same_place(self, tr: Track, t: float) -> Track | None:
         """A card lost moments ago (within MOVE_SECONDS, not covered by another) where this new
         track lies, whatever it was read as: a hand passed over it and it came back read otherwise."""
-        return self.take_lost(tr, t, lambda lost: self.same_place(lost, tr))
-
-    def on_table(self) -> list[Track]:
-        """The confirmed cards seen in the last NOW_SECONDS."""
-        now = self.tracker.now
-        return [tr for tr in self.tracker.visible() if now - tr.last_seen <= NOW_SECONDS]
+        return self.take_lost(tr, t, lambda lost: same_place(lost, tr))

@@ -5,7 +5,7 @@ groups, and the identity of cards across moves and returns."""
 import numpy as np
 
 from sisepai.vision.live.groups import groups
-from sisepai.vision.live.identity import MOVE_SECONDS, RETURN_SECONDS, TableCards
+from sisepai.vision.live.identity import MOVE_SECONDS, RETURN_SECONDS, LostCards, TableCards
 from sisepai.vision.live.pile import DrawPile
 from sisepai.vision.live.seats import SeatGeometry
 from sisepai.vision.live.table import Zones
@@ -68,11 +68,11 @@ def test_groups_join_cards_side_by_side_and_keep_melds_apart():
 
 
 def test_a_card_lost_and_seen_again_in_its_place_is_the_same_card():
-    cards = TableCards(CardTracker(confirm_seconds=0.5))
-    cards.t0 = 0.0
+    cards = LostCards(TableCards(CardTracker(confirm_seconds=0.5)))
+    cards.cards.begin(0.0)
     old = _card(640, 600, code_id=3, t=5.0, track_id=1)
     old.confirmed = True
-    cards.zone_of_track[1] = "S"
+    cards.cards.place(old, "S")
     cards.lost([old], t=6.0)
     assert cards.expire_removed(6.0 + MOVE_SECONDS / 2) == []  # not yet: it may have moved
     removed = cards.expire_removed(6.0 + MOVE_SECONDS + 0.1)
@@ -82,17 +82,33 @@ def test_a_card_lost_and_seen_again_in_its_place_is_the_same_card():
     assert cards.take_returned(elsewhere, 12.0) is None  # same kind, another place: a new card
     assert cards.take_returned(back, 12.0) is old
     assert cards.take_returned(back, 12.0) is None  # taken once
-    assert not cards.from_start(back) and cards.from_start(_card(0, 0, t=1.0))
-    late = TableCards(CardTracker(confirm_seconds=0.5))
-    late.t0 = 0.0
+    assert not cards.cards.from_start(back) and cards.cards.from_start(_card(0, 0, t=1.0))
+    late = LostCards(TableCards(CardTracker(confirm_seconds=0.5)))
+    late.cards.begin(0.0)
     late.lost([old], t=6.0)
     late.expire_removed(6.0 + MOVE_SECONDS + 0.1)
     assert late.take_returned(back, 6.0 + MOVE_SECONDS + RETURN_SECONDS + 1) is None  # too long ago
 
 
 def test_a_fresh_show_is_a_lone_card_where_the_turn_is():
-    cards = TableCards(CardTracker(confirm_seconds=0.5))
+    cards = LostCards(TableCards(CardTracker(confirm_seconds=0.5)))
     lone = _card(640, 360)
     assert cards.fresh_show(lone, "center", turn="E")
     assert not cards.fresh_show(lone, "center", turn=None)
     assert not cards.fresh_show(lone, "S", turn="E")  # another seat's zone
+
+
+def test_the_tables_facts_have_one_owner_that_others_ask_through_methods():
+    """What is known of each card (zones, seats, the starting table, the lost cards) is private to
+    TableCards and LostCards: no other module reads or writes their books."""
+    from pathlib import Path
+
+    cards = TableCards(CardTracker(confirm_seconds=0.5))
+    lost = LostCards(cards)
+    assert {k for k in vars(cards) if not k.startswith("_")} == {"tracker", "t0"}
+    assert {k for k in vars(lost) if not k.startswith("_")} == {"cards", "tracker"}
+    books = [k for k in list(vars(cards)) + list(vars(lost)) if k.startswith("_")]
+    live = Path(__file__).resolve().parents[3] / "vision" / "live"
+    for path in live.glob("*.py"):
+        if path.name != "identity.py":
+            assert not [b for b in books if f".{b}" in path.read_text()], path.name
