@@ -1,7 +1,6 @@
 """The live table's parts, each on its own: seats from geometry, turns, the draw pile, a seat's
 groups, and the identity of cards across moves and returns."""
 
-
 import re
 
 import numpy as np
