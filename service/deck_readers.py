@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.concurrency import run_in_threadpool
 
 from sisepai.engine.errors import SisepaiError
 from sisepai.vision.decks.recognizer import deck_recognizer as build_deck_recognizer
+from sisepai.vision.recognition.recognize import Recognizer
 
 from .deps import DeckRecognizersDep, ModelErrorDep, RecognizerDep
 from .refusals import Refusal
@@ -16,7 +15,8 @@ MAX_DECK_RECOGNIZERS = 4
 """Enrolled decks' readers kept loaded at once (each about 5 MB); the oldest is dropped."""
 
 
-async def deck_recognizer(base: Any, model_error: str | None, cache: dict, deck: str | None):
+async def deck_recognizer(base: Recognizer | None, model_error: str | None, cache: dict[str, Recognizer],
+                          deck: str | None) -> Recognizer:
     """The recogniser for an enrolled ``deck`` (``base``, the service's, when None or empty), loaded
     once in a worker thread into ``cache``. A deck name is only ever a name, never a path:
     :func:`sisepai.vision.decks.store.check_name` refuses anything else."""

@@ -22,11 +22,15 @@ from __future__ import annotations
 import hmac
 import math
 import time
-from typing import Annotated, Any, Callable
+from typing import Annotated, Callable
 
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection, Request
 
+from sisepai.cards.faces import DeckFaces
+from sisepai.vision.recognition.recognize import Recognizer
+
+from .enrol_jobs import EnrolJobs
 from .refusals import Refusal
 from .settings import Settings
 from .store import Ledger
@@ -46,7 +50,7 @@ def get_pool(conn: HTTPConnection) -> WorkPool:
     return conn.app.state.pool
 
 
-def get_recognizer(conn: HTTPConnection) -> Any:
+def get_recognizer(conn: HTTPConnection) -> Recognizer | None:
     """The shared recogniser, or None while it is not loaded (see :func:`get_model_error`)."""
     return getattr(conn.app.state, "recognizer", None)
 
@@ -60,26 +64,26 @@ def get_clock(conn: HTTPConnection) -> Callable[[], float]:
     return getattr(conn.app.state, "clock", time.perf_counter)
 
 
-def _shared(conn: HTTPConnection, name: str) -> dict:
+def _shared(conn: HTTPConnection, name: str, kind: type = dict):
     state = conn.app.state
     if not hasattr(state, name):
-        setattr(state, name, {})
+        setattr(state, name, kind())
     return getattr(state, name)
 
 
-def get_deck_recognizers(conn: HTTPConnection) -> dict:
+def get_deck_recognizers(conn: HTTPConnection) -> dict[str, Recognizer]:
     """Enrolled decks' recognisers, by deck name, loaded on first use."""
     return _shared(conn, "deck_recognizers")
 
 
-def get_deck_drafts(conn: HTTPConnection) -> dict:
+def get_deck_drafts(conn: HTTPConnection) -> dict[str, tuple[float, DeckFaces]]:
     """Decks cut in the My deck flow, not yet enrolled: draft id -> (time, faces)."""
     return _shared(conn, "deck_drafts")
 
 
-def get_deck_jobs(conn: HTTPConnection) -> dict:
-    """The enrolments of this server: job id -> job."""
-    return _shared(conn, "deck_jobs")
+def get_deck_jobs(conn: HTTPConnection) -> EnrolJobs:
+    """The enrolments of this server: job id -> :class:`~.enrol_jobs.EnrolJob`."""
+    return _shared(conn, "deck_jobs", EnrolJobs)
 
 
 MAX_STREAMS = 16
@@ -156,12 +160,12 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 StreamSlotsDep = Annotated[StreamSlots, Depends(get_stream_slots)]
 LedgerDep = Annotated[Ledger, Depends(get_ledger)]
 PoolDep = Annotated[WorkPool, Depends(get_pool)]
-RecognizerDep = Annotated[Any, Depends(get_recognizer)]
+RecognizerDep = Annotated[Recognizer | None, Depends(get_recognizer)]
 ModelErrorDep = Annotated[str | None, Depends(get_model_error)]
 ClockDep = Annotated[Callable[[], float], Depends(get_clock)]
-DeckRecognizersDep = Annotated[dict, Depends(get_deck_recognizers)]
-DeckDraftsDep = Annotated[dict, Depends(get_deck_drafts)]
-DeckJobsDep = Annotated[dict, Depends(get_deck_jobs)]
+DeckRecognizersDep = Annotated[dict[str, Recognizer], Depends(get_deck_recognizers)]
+DeckDraftsDep = Annotated[dict[str, tuple[float, DeckFaces]], Depends(get_deck_drafts)]
+DeckJobsDep = Annotated[EnrolJobs, Depends(get_deck_jobs)]
 
 
 def get_token_tries(conn: HTTPConnection) -> TokenTries:

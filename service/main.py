@@ -22,6 +22,7 @@ from sisepai.engine.words import CATALOGUES
 from sisepai.vision.decks.store import remove_stale_builds
 
 from .db import DatabaseUnavailable
+from .enrol_jobs import EnrolJobs
 from .guards import Guard
 from .plain_errors import plain_sentence
 from .refusals import body_of, http_body
@@ -114,9 +115,7 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         if recognizer is None and settings.load_model:
             app.state.recognizer, app.state.model_error = load_recognizer(settings)
         yield
-        from .routes.decks import stop_enrolments  # lazy: FastAPI, NumPy, OpenCV
-
-        await stop_enrolments(getattr(app.state, "deck_jobs", {}))
+        await getattr(app.state, "deck_jobs", EnrolJobs()).stop_all()
         app.state.ledger.close()
         app.state.pool.close()
 

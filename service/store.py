@@ -22,15 +22,14 @@ from __future__ import annotations
 import io
 import json
 import time
-from typing import Iterator
 from pathlib import Path
+from typing import Iterator
 
 from sisepai.engine.errors import SisepaiError
 
-from .names import clean_name
-
 from .csv_safe import safe_writer
 from .db import connect, migrate
+from .names import clean_name
 from .roster import DEFAULT_TABLE, UnknownName, fill_folds, fold, insert_players, known_players, known_table
 
 MIGRATIONS = [

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import re
 import secrets
 import shutil
 import sys
@@ -34,6 +33,7 @@ from sisepai.vision.decks.grid import cut_grid
 from sisepai.vision.decks.store import deck_exists, deck_info, list_decks, new_faces_folder
 
 from ..deps import DeckDraftsDep, DeckJobsDep, DeckRecognizersDep, PoolDep, RecognizerDep, SettingsDep, Writer
+from ..enrol_jobs import EnrolJob
 from ..refusals import Refusal
 from ..schemas import DecksAnswer, JobAnswer, JobsAnswer
 from ..uploads import decode_or_refuse, read_upload
@@ -127,56 +127,7 @@ def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | No
             *(["--force"] if replace else []), *budget, "--progress", "lines"]
 
 
-def seconds_left(job: dict, now: float) -> float | None:
-    """The time an enrolment still needs: what its own message says ("about 3 min left", from the
-    pace of the stage it is in), so the number and the words never disagree; else from the pace of
-    the work done so far (``None`` until a twentieth of it is done, or once it has ended).
-
-    >>> seconds_left({"fraction": 0.25, "started": 100.0, "done": False, "error": None, "message": ""}, 160.0)
-    180.0
-    >>> seconds_left({"fraction": 0.6, "started": 0.0, "done": False, "error": None,
-    ...               "message": "adapting 40/240 steps, loss 0.9, about 79 min left"}, 714.0)
-    4740.0
-    >>> seconds_left({"fraction": 0.01, "started": 100.0, "done": False, "error": None, "message": ""}, 160.0) is None
-    True
-    """
-    f = job["fraction"]
-    if job["done"] or job["error"] is not None:
-        return None
-    said = re.search(r"about (\d+) (min|s) left", job.get("message") or "")
-    if said:
-        return float(int(said.group(1)) * (60 if said.group(2) == "min" else 1))
-    if f < 0.05:
-        return None
-    return round((now - job["started"]) * (1 - f) / f, 1)
-
-
-def read_progress(job: dict, line: str) -> None:
-    """Fold one line of the enrolment's standard error into ``job``: a ``progress FRACTION MESSAGE``
-    line moves the bar; any other line is kept as the last word, the error if the command fails.
-
-    >>> job = {"fraction": 0.0, "message": "", "last_line": ""}
-    >>> read_progress(job, "progress 0.250 making scenes"); job["fraction"], job["message"]
-    (0.25, 'making scenes')
-    >>> read_progress(job, "sisepai deck: error: no faces"); job["last_line"]
-    'sisepai deck: error: no faces'
-    """
-    line = line.strip()
-    parts = line.split(" ", 2)
-    if parts[0] == "progress" and len(parts) >= 2:
-        try:
-            fraction = float(parts[1])
-        except ValueError:
-            fraction = None
-        if fraction is not None and 0.0 <= fraction <= 1.0:
-            job["fraction"] = min(fraction, 0.999)  # done only when the command has exited well
-            job["message"] = parts[2][:120] if len(parts) == 3 else ""
-            return
-    if line:
-        job["last_line"] = line[:300]
-
-
-async def _follow(job: dict, process: asyncio.subprocess.Process, folder: Path) -> None:
+async def _follow(job: EnrolJob, process: asyncio.subprocess.Process, folder: Path) -> None:
     """Read the enrolment's progress until it exits, then mark the job done or failed."""
     try:
         while True:
@@ -186,50 +137,11 @@ async def _follow(job: dict, process: asyncio.subprocess.Process, folder: Path) 
                 continue
             if not raw:
                 break
-            read_progress(job, raw.decode("utf-8", "replace"))
-        code = await process.wait()
-        if code == 0:
-            job["fraction"], job["message"], job["done"] = 1.0, "done", True
-        elif job.get("cancelled"):
-            job["error"] = "cancelled: no deck was saved"
-        else:
-            job["error"] = job["last_line"] or f"the enrolment stopped (exit code {code})"
+            job.read_progress(raw.decode("utf-8", "replace"))
+        job.ended(await process.wait())
     finally:
-        job.pop("process", None)
+        job.process = None
         await run_in_threadpool(shutil.rmtree, folder, True)
-
-
-MAX_JOBS = 10
-"""Enrolment jobs remembered (the running one and the last finished ones), for GET /api/decks/jobs."""
-
-
-def _running(jobs: dict) -> dict | None:
-    return next((j for j in jobs.values() if not j["done"] and j["error"] is None), None)
-
-
-def _public(job: dict) -> dict:
-    return {"job": job["id"], "name": job["name"], "fraction": round(job["fraction"], 3), "message": job["message"],
-            "done": job["done"], "error": job["error"], "cancelled": job.get("cancelled", False),
-            "code": "enrol_failed" if job["error"] is not None and not job.get("cancelled") else None,
-            "seconds_left": seconds_left(job, time.monotonic())}
-
-
-async def stop_enrolments(jobs: dict) -> None:
-    """End every enrolment process of ``jobs`` (the server is stopping: no child outlives it)."""
-    for job in list(jobs.values()):
-        process = job.get("process")
-        if process is not None and process.returncode is None:
-            process.terminate()  # deck add removes its half-built folder on SIGTERM
-            try:
-                await asyncio.wait_for(process.wait(), 10)
-            except asyncio.TimeoutError:
-                process.kill()
-        task = job.get("task")
-        if task is not None and not task.done():
-            try:
-                await asyncio.wait_for(task, 10)  # it removes the faces folder
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                pass
 
 
 @router.post("", summary="Enrol a cut deck (a write: needs the token beyond localhost)", dependencies=[Writer])
@@ -237,20 +149,17 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
     drafts = _fresh(drafts)
     if body.draft not in drafts:
         raise Refusal(404, "no_draft", "no such draft (cut the faces again)")
-    running = _running(jobs)
+    running = jobs.running()
     if running is not None:
-        raise Refusal(409, "enrolment_running", f"deck {running['name']!r} is being enrolled; try again when it is done",
-                      name=running["name"])
+        raise Refusal(409, "enrolment_running", f"deck {running.name!r} is being enrolled; try again when it is done",
+                      name=running.name)
 
     if not body.replace and deck_exists(body.name):
         raise Refusal(409, "deck_exists", f"a deck named {body.name!r} is enrolled already: replace it, or choose "
                       "another name", name=body.name)
     # the slot is taken here, before any await: a second request sees this job
-    job = {"id": secrets.token_hex(8), "name": body.name, "fraction": 0.0, "message": "starting",
-           "last_line": "", "done": False, "error": None, "started": time.monotonic()}
-    jobs[job["id"]] = job
-    while len(jobs) > MAX_JOBS:
-        jobs.pop(next(iter(jobs)))
+    job = EnrolJob(body.name)
+    jobs.add(job)
     faces = drafts[body.draft][1]
     try:
         folder = await run_in_threadpool(new_faces_folder)
@@ -259,26 +168,26 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
             *enrol_command(body.name, folder, body.steps, body.minutes, body.replace), stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     except OSError as exc:
-        job["error"] = f"could not start the enrolment: {exc}"
-        raise Refusal(503, "enrol_start_failed", job["error"]) from None
-    job["process"] = process
-    job["task"] = asyncio.create_task(_follow(job, process, folder))  # kept, so it is not collected
-    return {"job": job["id"], "name": body.name}
+        job.error = f"could not start the enrolment: {exc}"
+        raise Refusal(503, "enrol_start_failed", job.error) from None
+    job.process = process
+    job.task = asyncio.create_task(_follow(job, process, folder))  # kept, so it is not collected
+    return {"job": job.id, "name": body.name}
 
 
 @router.get("/jobs", summary="The enrolments of this server: the running one and the last finished ones")
 async def list_jobs(jobs: DeckJobsDep) -> JobsAnswer:
-    return {"jobs": [_public(j) for j in reversed(list(jobs.values()))]}
+    return {"jobs": [j.public() for j in reversed(list(jobs.values()))]}
 
 
 @router.get("/jobs/{job}", summary="The progress of an enrolment")
 async def job_status(job: str, jobs: DeckJobsDep, loaded: DeckRecognizersDep) -> JobAnswer:
-    state = next((j for j in jobs.values() if secrets.compare_digest(j["id"], job[:64])), None)
+    state = jobs.find(job)
     if state is None:
         raise Refusal(404, "no_job", "no such job")
-    if state["done"]:
-        loaded.pop(state["name"], None)  # a replaced deck loads afresh
-    public = _public(state)
+    if state.done:
+        loaded.pop(state.name, None)  # a replaced deck loads afresh
+    public = state.public()
     del public["job"]
     return public
 
@@ -286,21 +195,21 @@ async def job_status(job: str, jobs: DeckJobsDep, loaded: DeckRecognizersDep) ->
 @router.delete("/jobs/{job}", summary="Cancel a running enrolment (a write); the deck is not saved",
                dependencies=[Writer])
 async def cancel_job(job: str, jobs: DeckJobsDep) -> JobAnswer:
-    state = next((j for j in jobs.values() if secrets.compare_digest(j["id"], job[:64])), None)
+    state = jobs.find(job)
     if state is None:
         raise Refusal(404, "no_job", "no such job")
-    process = state.get("process")
-    if state["done"] or state["error"] is not None or process is None:
+    process = state.process
+    if not state.running or process is None:
         raise Refusal(409, "job_ended", "that enrolment has ended already")
-    state["cancelled"] = True
+    state.cancelled = True
     if process.returncode is None:
         process.terminate()  # deck add removes its half-built folder on SIGTERM
-    task = state.get("task")
+    task = state.task
     if task is not None:
         try:
             await asyncio.wait_for(asyncio.shield(task), 15)
         except asyncio.TimeoutError:
             process.kill()
-    public = _public(state)
+    public = state.public()
     del public["job"]
     return public
