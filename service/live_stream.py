@@ -22,6 +22,7 @@ from sisepai.vision.live.options import CHANGEABLE, FIELDS, LiveOptions, LiveOpt
 from sisepai.vision.recognition.images import ImageError, decode_image, image_size
 
 from .deck_readers import DeckReaders
+from .live_messages import LiveBusy, LiveError, LiveMessage, LiveState
 from .refusals import body_of, http_body
 from .server import WS_MAX_MESSAGE
 from .settings import Settings
@@ -58,7 +59,7 @@ class LiveStream:
         query = {k: self.ws.query_params[k] for k in QUERY_FIELDS if k in self.ws.query_params}
         error = await self.open_session(query)
         if error:
-            await self.send({"type": "error", **error})
+            await self.send(LiveError(**error))
         self.start = self.clock()
         receiver = asyncio.create_task(self.receive())
         try:
@@ -66,10 +67,10 @@ class LiveStream:
         finally:
             receiver.cancel()
 
-    async def send(self, message: dict) -> bool:
+    async def send(self, message: LiveMessage) -> bool:
         """Send ``message``; False once the client has gone."""
         try:
-            await self.ws.send_json(message)
+            await self.ws.send_json(message.to_json())
             return True
         except (WebSocketDisconnect, RuntimeError):
             return False
@@ -137,9 +138,9 @@ class LiveStream:
                 try:
                     msg = await asyncio.wait_for(self.ws.receive(), self.settings.live_idle_s)
                 except asyncio.TimeoutError:  # an idle socket would hold a slot for ever
-                    await self.send({"type": "error", **body_of(
+                    await self.send(LiveError(**body_of(
                         f"nothing received for {self.settings.live_idle_s:g} s: closing this live stream", "live_idle",
-                        {"seconds": self.settings.live_idle_s})})
+                        {"seconds": self.settings.live_idle_s})))
                     await self.ws.close(code=1001)
                     break
                 if msg.get("type") == "websocket.disconnect":
@@ -148,11 +149,11 @@ class LiveStream:
                 if data is None:
                     error = await self.command(msg.get("text") or "")
                     if error:
-                        await self.send({"type": "error", **error})
+                        await self.send(LiveError(**error))
                     continue
                 if len(data) > self.frame_limit:
-                    await self.send({"type": "error", **body_of(f"frame over {self.frame_limit // 1_000_000} MB: dropped",
-                                                                 "frame_too_large", {"mb": self.frame_limit // 1_000_000})})
+                    await self.send(LiveError(**body_of(f"frame over {self.frame_limit // 1_000_000} MB: dropped",
+                                                        "frame_too_large", {"mb": self.frame_limit // 1_000_000})))
                     continue
                 if self.frame is not None:
                     self.dropped += 1  # still busy with the previous frame: drop the older one
@@ -175,7 +176,7 @@ class LiveStream:
                 continue
             session = self.session
             if session is None:  # options refused: every frame still gets an answer
-                await self.send({"type": "error", **body_of("no live session: send valid options first", "no_session", {})})
+                await self.send(LiveError(**body_of("no live session: send valid options first", "no_session", {})))
                 continue
             t, arrived, dropped = self.clock() - self.start, self.arrived, self.dropped
 
@@ -187,17 +188,17 @@ class LiveStream:
                 width, height = image_size(data, "frame")  # the header alone: a frame's price is its pixels
                 state, events, result = await self.pool.run_fair(session, work, data, cost=width * height / 1e6)
             except ImageError as exc:
-                await self.send({"type": "error", **body_of(str(exc), "frame_unreadable", {})})
+                await self.send(LiveError(**body_of(str(exc), "frame_unreadable", {})))
                 continue
             except PoolFull:  # every worker busy: skip this frame, and say so
                 self.dropped += 1
-                if not await self.send({"type": "busy", **body_of("the server is busy: frame skipped", "busy", {}),
-                                        "dropped": self.dropped}):
+                if not await self.send(LiveBusy(**body_of("the server is busy: frame skipped", "busy", {}),
+                                                dropped=self.dropped)):
                     break
                 continue
             self.frames_read += 1
             lang = self.options.lang
-            if not await self.send({"type": "state", **state.to_json(), "detections": result.detections.to_cards(),
-                                    "events": [{**e.to_json(), "text": announce(e, lang)} for e in events],
-                                    "ms": round(result.ms, 1), "dropped": self.dropped, "table": self.table}):
+            if not await self.send(LiveState(**state.to_json(), detections=result.detections.to_cards(),
+                                             events=[{**e.to_json(), "text": announce(e, lang)} for e in events],
+                                             ms=round(result.ms, 1), dropped=self.dropped, table=self.table)):
                 break

@@ -24,6 +24,7 @@ from sisepai.vision.decks.store import remove_stale_builds
 from .db import DatabaseUnavailable
 from .enrol_jobs import EnrolJobs
 from .guards import Guard
+from .live_messages import add_to_openapi
 from .plain_errors import plain_sentence
 from .refusals import body_of, http_body
 from .roster import RosterConflict
@@ -132,6 +133,7 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"],
                            allow_headers=["*"])
     add_error_handlers(app)
+    add_to_openapi(app)  # the live socket's messages, which no route's answer lists
     routers = [m.router for m in (engine, vision, decks, ledger, gof, live)] + [ledger.tables]
     api_routes = [r for router in routers for r in router.routes if isinstance(r, APIRoute)]
     for router in routers:

@@ -6,7 +6,7 @@ construction (the :mod:`.guards` middleware also caps the body at 64 KB).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
@@ -274,3 +274,145 @@ class JobAnswer(BaseModel):
 
 class JobsAnswer(BaseModel):
     jobs: list[JobAnswer]
+
+
+class Wait(BaseModel):
+    card: str = Field(examples=["GK"])
+    unseen: int = Field(description="copies of it not yet seen")
+
+
+class ClaimOption(BaseModel):
+    claim: str = Field(examples=["own-group"])
+    priority: int
+    meld: list[str]
+    wins: bool
+
+
+class DiscardAdvice(BaseModel):
+    card: str
+    distance: int = Field(description="cards from a win after this discard")
+    waits: list[Wait]
+    live_waits: int
+
+
+class BestMove(BaseModel):
+    claim: ClaimOption | None = None
+    discard: DiscardAdvice | None = None
+    distance: int
+    wins: bool
+    points: int | None = None
+
+
+class AdviseAnswer(BaseModel):
+    """Advice for a hand (:meth:`sisepai.engine.advice.Advice.to_dict`)."""
+
+    distance: int = Field(description="cards from a win (0: ready, -1: a win)")
+    waits: list[Wait]
+    claims: list[ClaimOption] = Field(description="the claims the shown card allows")
+    best: BestMove | None = None
+    discard: DiscardAdvice | None = None
+
+
+class GofBeatsAnswer(BaseModel):
+    beats: bool
+    play: str = Field(examples=["pair"])
+    previous: str
+
+
+class GofScoresAnswer(BaseModel):
+    scores: list[int]
+
+
+class GofPlay(BaseModel):
+    kind: str = Field(examples=["pair"])
+    cards: list[str]
+
+
+class GofLegalAnswer(BaseModel):
+    plays: list[GofPlay]
+    can_pass: bool
+
+
+class GofAdviceAnswer(BaseModel):
+    play: list[str] | None = Field(None, description="the cards to play; null to pass")
+    kind: str | None = None
+    reason: str
+
+
+class NameAnswer(BaseModel):
+    name: str
+
+
+class PaymentAnswer(BaseModel):
+    payer: str
+    payee: str
+    amount: int
+
+
+class DealRecorded(BaseModel):
+    id: int
+    table: str
+    winner: str | None = Field(description="null for a deal nobody won")
+    points: int
+    payments: list[PaymentAnswer]
+
+
+class DealSeen(BaseModel):
+    """A deal as the ledger lists it."""
+
+    id: int
+    created: float
+    winner: str | None
+    points: int
+    rules: str
+    source: str = Field(description='"manual" (typed) or "auto" (scored from its cards)')
+    note: str
+    cards: str | None = None
+    table: str
+    players: list[str]
+    payments: list[PaymentAnswer]
+
+
+class LedgerAnswer(BaseModel):
+    table: str
+    players: list[str]
+    deals: list[DealSeen]
+    totals: dict[str, int]
+    players_count: int
+    club_totals: dict[str, int]
+    club_players_count: int
+
+
+class DealRemoved(BaseModel):
+    id: int
+    table: str
+    winner: str | None
+    points: int
+
+
+class UndoAnswer(BaseModel):
+    removed: DealRemoved
+
+
+class EnrolStarted(BaseModel):
+    job: str
+    name: str
+
+
+class NoteCode(BaseModel):
+    code: str = Field(description="the catalogue's key for the note")
+    params: dict[str, Any] = {}
+
+
+class CutFace(BaseModel):
+    code: str = Field(examples=["GK"])
+    image: str = Field(description="a small PNG of the face, as a data: URL")
+
+
+class CutAnswer(BaseModel):
+    """A grid of photos cut into a deck's faces, kept as a draft for ``POST /api/decks``."""
+
+    draft: str
+    notes: list[str] = Field(description="one line per cell to look at")
+    note_codes: list[NoteCode]
+    faces: list[CutFace]

@@ -226,3 +226,22 @@ def test_imports_sit_at_the_top_but_for_heavy_libraries_each_with_its_reason():
     inside = _imports_in_functions()
     assert 0 < len(inside) <= MAX_IMPORTS_IN_FUNCTIONS, len(inside)
     assert not [f"{f}:{n}" for f, n, line in inside if "#" not in line]
+
+
+def test_every_answer_is_built_from_a_schema_in_the_openapi_document(tmp_path):
+    """Each JSON route answers with a named schema (not a bare object), and the live socket's
+    messages are listed among the schemas."""
+    from sisepai.service.main import create_app
+    from sisepai.service.settings import Settings
+
+    doc = create_app(Settings(db=str(tmp_path / "l.sqlite"), load_model=False)).openapi()
+    bare = []
+    for path, methods in doc["paths"].items():
+        for method, op in methods.items():
+            content = op["responses"].get("200", {}).get("content", {})
+            if "application/json" in content:
+                schema = content["application/json"]["schema"]
+                if "$ref" not in schema and "$ref" not in schema.get("items", {}):
+                    bare.append(f"{method.upper()} {path}")
+    assert not bare, bare
+    assert {"LiveState", "LiveBusy", "LiveError", "LiveEvent"} <= set(doc["components"]["schemas"])

@@ -35,7 +35,7 @@ from sisepai.vision.decks.store import deck_exists, deck_info, list_decks, new_f
 from ..deps import DeckDraftsDep, DeckJobsDep, DeckRecognizersDep, PoolDep, RecognizerDep, SettingsDep, Writer
 from ..enrol_jobs import EnrolJob
 from ..refusals import Refusal
-from ..schemas import DecksAnswer, JobAnswer, JobsAnswer
+from ..schemas import CutAnswer, DecksAnswer, EnrolStarted, JobAnswer, JobsAnswer
 from ..uploads import decode_or_refuse, read_upload
 
 router = APIRouter(prefix="/api/decks", tags=["decks"])
@@ -84,7 +84,7 @@ def _fresh(drafts: dict) -> dict:
                          "`notes`: one line per cell to look at; `note_codes`: the same as a code and its params, "
                          "for a page that says them in its own language.")
 async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, drafts: DeckDraftsDep,
-              files: list[UploadFile] = File(...)) -> dict:
+              files: list[UploadFile] = File(...)) -> CutAnswer:
     if not 1 <= len(files) <= MAX_PHOTOS:
         raise Refusal(422, "grid_photos", f"send 1 to {MAX_PHOTOS} photos of the grid", max=MAX_PHOTOS)
     uploads = [await read_upload(f, settings) for f in files]
@@ -145,7 +145,7 @@ async def _follow(job: EnrolJob, process: asyncio.subprocess.Process, folder: Pa
 
 
 @router.post("", summary="Enrol a cut deck (a write: needs the token beyond localhost)", dependencies=[Writer])
-async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) -> dict:
+async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) -> EnrolStarted:
     drafts = _fresh(drafts)
     if body.draft not in drafts:
         raise Refusal(404, "no_draft", "no such draft (cut the faces again)")

@@ -10,7 +10,7 @@ from sisepai.vision.live.announce import page_names
 
 from ..deps import ModelErrorDep, RecognizerDep
 from ..rules import network_rules
-from ..schemas import AdviseRequest, HealthAnswer, NamesAnswer, ScoreAnswer, ScoreRequest
+from ..schemas import AdviseAnswer, AdviseRequest, HealthAnswer, NamesAnswer, ScoreAnswer, ScoreRequest
 
 router = APIRouter(prefix="/api")
 
@@ -29,7 +29,7 @@ def score_hand(body: ScoreRequest) -> ScoreAnswer:
 
 
 @router.post("/advise", summary="Waits, claims, the best meld and the best discard")
-def advise_hand(body: AdviseRequest) -> dict:
+def advise_hand(body: AdviseRequest) -> AdviseAnswer:
     rules = network_rules(body.rules)
     ids, exposed = _prepare(body.cards, body.exposed, rules)
     shown = one_card(body.shown) if body.shown else None

@@ -10,19 +10,27 @@ from sisepai.engine.gangoffour.legal import legal_plays, may_pass
 from sisepai.engine.gangoffour.plays import beats, parse_play
 from sisepai.engine.gangoffour.scoring import deal_scores
 
-from ..schemas import GofBeatsRequest, GofHandRequest, GofScoreRequest
+from ..schemas import (
+    GofAdviceAnswer,
+    GofBeatsAnswer,
+    GofBeatsRequest,
+    GofHandRequest,
+    GofLegalAnswer,
+    GofScoreRequest,
+    GofScoresAnswer,
+)
 
 router = APIRouter(prefix="/api/gof", tags=["gang of four"])
 
 
 @router.post("/beats", summary="Does a play beat the previous one?")
-def gof_beats(body: GofBeatsRequest) -> dict:
+def gof_beats(body: GofBeatsRequest) -> GofBeatsAnswer:
     play, previous = parse_play(body.play), parse_play(body.previous)
     return {"beats": beats(play, previous), "play": play.kind, "previous": previous.kind}
 
 
 @router.post("/score", summary="Scores for the cards left in each hand")
-def gof_score(body: GofScoreRequest) -> dict:
+def gof_score(body: GofScoreRequest) -> GofScoresAnswer:
     return {"scores": deal_scores(body.left)}
 
 
@@ -30,7 +38,7 @@ _hand = parse_gof_hand
 
 
 @router.post("/legal", summary="Every legal play from a hand")
-def gof_legal(body: GofHandRequest) -> dict:
+def gof_legal(body: GofHandRequest) -> GofLegalAnswer:
     hand = _hand(body.hand)
     current = parse_play(body.on) if body.on else None
     plays = legal_plays(hand, current, first_lead=body.first_lead, next_has_one_card=body.next_has_one)
@@ -39,7 +47,7 @@ def gof_legal(body: GofHandRequest) -> dict:
 
 
 @router.post("/advise", summary="Suggest a play and say why")
-def gof_advise(body: GofHandRequest) -> dict:
+def gof_advise(body: GofHandRequest) -> GofAdviceAnswer:
     hand = _hand(body.hand)
     current = parse_play(body.on) if body.on else None
     return advise_play(hand, current, first_lead=body.first_lead, next_has_one_card=body.next_has_one,

@@ -20,14 +20,18 @@ from ..refusals import Refusal
 from ..roster import manage
 from ..rules import network_rules
 from ..schemas import (
+    DealRecorded,
     DealRequest,
+    LedgerAnswer,
     MergeRequest,
+    NameAnswer,
     PlayerRequest,
     PlayersPage,
     RenameRequest,
     RosterChange,
     TableRequest,
     TablesAnswer,
+    UndoAnswer,
 )
 from ..store import DEFAULT_TABLE, MAX_PLAYERS, PLAYERS_PAGE, NotLastDeal, check_table_name
 
@@ -42,12 +46,12 @@ TableName = Query(DEFAULT_TABLE, max_length=40, description="the table (room) of
 
 @router.get("", summary="A table's players, last deals and running totals, and the club's totals")
 def get_ledger(ledger: LedgerDep, table: str = TableName,
-               last: int = Query(LAST_DEALS, ge=1, le=LAST_DEALS, description="how many of the last deals")) -> dict:
+               last: int = Query(LAST_DEALS, ge=1, le=LAST_DEALS, description="how many of the last deals")) -> LedgerAnswer:
     return ledger.view(check_table_name(table), last)
 
 
 @router.post("/players", summary="Add a player to the club", dependencies=[Writer])
-def add_player(body: PlayerRequest, ledger: LedgerDep) -> dict:
+def add_player(body: PlayerRequest, ledger: LedgerDep) -> NameAnswer:
     return ledger.add_player(body.name)
 
 
@@ -71,7 +75,7 @@ def retire_player(body: PlayerRequest, ledger: LedgerDep) -> RosterChange:
 
 
 @router.post("/deals", summary="Record a deal at a table (by hand or from an auto-scored hand)", dependencies=[Writer])
-def add_deal(body: DealRequest, ledger: LedgerDep) -> dict:
+def add_deal(body: DealRequest, ledger: LedgerDep) -> DealRecorded:
     rules = network_rules(body.rules)  # a preset name
     cards = checked_hand(body.cards, rules) if body.cards else None
     if cards:
@@ -123,7 +127,7 @@ def checked_hand(text: str, rules) -> str:
 @router.post("/undo", summary="Undo the last deal of a table", dependencies=[Writer])
 def undo(ledger: LedgerDep, table: str = TableName,
          deal: int | None = Query(None, ge=1, le=2**62, description="the id of the deal to undo: refused (409) "
-                                  "when it is no longer the table's last")) -> dict:
+                                  "when it is no longer the table's last")) -> UndoAnswer:
     try:
         removed = ledger.undo(check_table_name(table), deal)
     except NotLastDeal as exc:
@@ -175,7 +179,7 @@ def list_tables(ledger: LedgerDep, settings: SettingsDep) -> TablesAnswer:
 
 @tables.post("", summary="Open a table, or open a retired one again (a write: the token rule applies)",
              dependencies=[Writer])
-def open_table(body: TableRequest, ledger: LedgerDep) -> dict:
+def open_table(body: TableRequest, ledger: LedgerDep) -> NameAnswer:
     return ledger.add_table(body.name)
 
 

@@ -24,6 +24,8 @@ from fastapi import APIRouter, Depends, WebSocket
 
 from ..deck_readers import DeckReaders
 from ..deps import ClockDep, LedgerDep, PoolDep, RecognizerDep, SettingsDep, StreamSlotsDep, client_key
+from ..live_messages import LiveError
+from ..live_stream import LiveStream
 from ..refusals import body_of
 
 router = APIRouter()
@@ -32,18 +34,16 @@ router = APIRouter()
 @router.websocket("/api/live")
 async def live(ws: WebSocket, settings: SettingsDep, ledger: LedgerDep, pool: PoolDep, clock: ClockDep,
                recognizer: RecognizerDep, readers: Annotated[DeckReaders, Depends()], slots: StreamSlotsDep) -> None:
-    from ..live_stream import LiveStream  # lazy: NumPy, OpenCV, uvicorn
-
     await ws.accept()
     if recognizer is None:
-        await ws.send_json({"type": "error", **body_of("the recognition model is not loaded", "model_not_loaded", {})})
+        await ws.send_json(LiveError(**body_of("the recognition model is not loaded", "model_not_loaded", {})).to_json())
         await ws.close(code=1011)
         return
     client = client_key(ws.client.host if ws.client else None)
     if not slots.take(client):
-        await ws.send_json({"type": "error", **body_of(f"too many live streams (at most {slots.per_client} a client, "
-                                                       f"{slots.total} in all): close one and try again", "live_slots",
-                                                       {"per_client": slots.per_client, "total": slots.total})})
+        await ws.send_json(LiveError(**body_of(f"too many live streams (at most {slots.per_client} a client, "
+                                               f"{slots.total} in all): close one and try again", "live_slots",
+                                               {"per_client": slots.per_client, "total": slots.total})).to_json())
         await ws.close(code=1013)  # try again later
         return
     try:
