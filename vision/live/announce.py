@@ -1,6 +1,6 @@
 """Card names and one-line announcements in English, Chinese (simplified ``zh`` and traditional
 ``zh-Hant``) and Vietnamese. The sentences, seat and claim words are the catalogues' messages
-(:mod:`sisepai.engine.words`), the page's own; card names are built from the suits and pieces.
+(:mod:`sisepai.engine.words`), the page's own: card names too (``card.GK`` ...).
 
 >>> card_name("RR", "en"), card_name("RR", "zh"), card_name("RR", "zh-Hant"), card_name("RR", "vi")
 ('Red Chariot', '红车', '紅車', 'Xe đỏ')
@@ -23,14 +23,8 @@ from sisepai.engine.gangoffour.cards import deck_counts, gof_code
 from sisepai.engine.words import LANGUAGES, say
 from sisepai.vision.live.events import Event
 
-_ZH_SUIT = {"G": "绿", "W": "白", "Y": "黄", "R": "红"}
-_HANT_SUIT = {"G": "綠", "W": "白", "Y": "黃", "R": "紅"}
-_ZH_GLYPH = {"將": "将", "帥": "帅", "車": "车", "俥": "车", "馬": "马", "傌": "马", "砲": "炮"}
-"""Simplified Chinese text is in simplified characters throughout (the page's cards too)."""
-_HANT_GLYPH = {"俥": "車", "傌": "馬"}
-"""Traditional Chinese names a card by its suit and its piece, as players say it (紅車, not 紅俥)."""
-_VI_SUIT = {"G": "xanh", "W": "trắng", "Y": "vàng", "R": "đỏ"}
-_VI_RANK = {"K": "Tướng", "A": "Sĩ", "E": "Tượng", "R": "Xe", "H": "Mã", "C": "Pháo", "P": "Chốt"}
+SIMPLIFIED_GLYPH = {"將": "将", "帥": "帅", "車": "车", "俥": "车", "馬": "马", "傌": "马", "砲": "炮"}
+"""The pieces' characters as simplified Chinese text writes them (the page's cards in ``zh``)."""
 SEAT_WORDS = {lang: {seat: say(lang, f"seat.{seat}") for seat in (*SEATS, "center")} for lang in LANGUAGES}
 """A seat's name at the start of a sentence, from the catalogues (``seat.S`` ...)."""
 SEAT_LABELS = {lang: {**words, "center": say(lang, "seatLabel.center")} for lang, words in SEAT_WORDS.items()}
@@ -45,28 +39,19 @@ catalogues): no engine word shows."""
 
 
 def card_name(code: str, lang: str = "en") -> str:
-    """A card's name in ``lang``; a code that is no card (``?``) is an unread card.
+    """A card's name in ``lang``, the catalogues' ``card.CODE``; a code that is no card (``?``) is
+    an unread card.
 
     >>> card_name("?", "en")
     'An unread card'
     """
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)}")
     try:
         card = Card.parse(code)
     except SisepaiError:
-        return UNREAD[lang] if lang in UNREAD else UNREAD["en"]
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)}")
-    if card.is_joker:
-        return JOKER[lang]
-    if lang == "en":
-        return card.name
-    if lang == "zh":
-        return _ZH_SUIT[card.suit] + _ZH_GLYPH.get(card.glyph, card.glyph)
-    if lang == "zh-Hant":
-        return _HANT_SUIT[card.suit] + _HANT_GLYPH.get(card.glyph, card.glyph)
-    if lang == "vi":
-        return f"{_VI_RANK[card.rank]} {_VI_SUIT[card.suit]}"
-    raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)}")
+        return UNREAD[lang]
+    return JOKER[lang] if card.is_joker else say(lang, f"card.{card.code}")
 
 
 def announce(event: Event | dict, lang: str = "en") -> str:
@@ -141,7 +126,7 @@ def page_names() -> dict:
     """
     names = all_names()
     cards = {c.code: {**names[c.code], "glyph": "" if c.is_joker else c.glyph,
-                      "glyph_zh": "" if c.is_joker else _ZH_GLYPH.get(c.glyph, c.glyph)} for c in ALL_CARDS}
+                      "glyph_zh": "" if c.is_joker else SIMPLIFIED_GLYPH.get(c.glyph, c.glyph)} for c in ALL_CARDS}
     return {"kinds": list(CARD_CODES), "suits": list(SUITS), "ranks": list(RANKS), "copies": COPIES_PER_PACK,
             "jokers": DEFAULT_JOKERS, "zones": [*SEATS, "center"], "seats": SEAT_LABELS, "cards": cards,
             "claims": CLAIM_WORDS, "gof_copies": _gof_copies()}
