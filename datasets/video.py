@@ -329,29 +329,34 @@ class GameVideo:
     def write(self, path: str | Path, truth: str | Path | None = None) -> dict:
         """Write an MP4 (``.mp4``), an AVI (``.avi``), or a Y4M (``.y4m``, for a browser's fake camera)."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         w, h = self.size
-        if path.suffix == ".y4m":
-            with open(path, "wb") as fh:
-                fh.write(f"YUV4MPEG2 W{w} H{h} F{int(self.fps)}:1 Ip A1:1 C420jpeg\n".encode())
-                for frame in self.frames():
-                    yuv = cv2.cvtColor(frame, cv2.COLOR_RGB2YUV_I420)
-                    fh.write(b"FRAME\n")
-                    fh.write(yuv.tobytes())
-        else:
-            fourcc = cv2.VideoWriter_fourcc(*("mp4v" if path.suffix == ".mp4" else "MJPG"))
-            writer = cv2.VideoWriter(str(path), fourcc, self.fps, (w, h))
-            if not writer.isOpened():
-                raise RuntimeError(f"cannot write video {path}")
-            for frame in self.frames():
-                writer.write(frame[..., ::-1])
-            writer.release()
+        write_frames(path, self.frames(), self.size, self.fps)
         record = {"video": path.name, "seconds": self.seconds, "fps": self.fps, "width": w, "height": h,
                   "seed": self.seed, "events": self.events,
                   "life": None if self.life is None else asdict(self.life)}
         if truth:
             Path(truth).write_text(json.dumps(record, indent=1))
         return record
+
+
+def write_frames(path: Path, frames, size: tuple[int, int], fps: float) -> None:
+    """RGB ``frames`` of ``size`` as an MP4 (``.mp4``), an AVI (``.avi``), or a Y4M (``.y4m``, the
+    raw video a browser's fake camera plays)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    w, h = size
+    if path.suffix == ".y4m":
+        with open(path, "wb") as fh:
+            fh.write(f"YUV4MPEG2 W{w} H{h} F{int(fps)}:1 Ip A1:1 C420jpeg\n".encode())
+            for frame in frames:
+                fh.write(b"FRAME\n")
+                fh.write(cv2.cvtColor(frame, cv2.COLOR_RGB2YUV_I420).tobytes())
+        return
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*("mp4v" if path.suffix == ".mp4" else "MJPG")), fps, (w, h))
+    if not writer.isOpened():
+        raise RuntimeError(f"cannot write video {path}")
+    for frame in frames:
+        writer.write(frame[..., ::-1])
+    writer.release()
 
 
 def _meld_patterns() -> list[list[str]]:

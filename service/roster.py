@@ -5,7 +5,7 @@ A name is compared by its *fold* (NFKC, then case-folded): ``Ann``, ``ann`` and 
 player, shown as first written. A player or table written twice under two spellings before this
 rule (or one person under two names) is merged into the other: their deals, payments and running
 totals move over, so every total still sums to zero and no deal is lost. Retiring a player or a
-table frees its place under the club's caps (:data:`.store.MAX_PLAYERS`, :data:`.store.MAX_TABLES`)
+table frees its place under the club's caps (:data:`.deal_records.MAX_PLAYERS`, :data:`.store.MAX_TABLES`)
 and keeps its history; writing its name again brings it back. Every change is logged
 (``name_changes``), oldest first, for :func:`changes`.
 

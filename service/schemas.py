@@ -355,6 +355,8 @@ class DealRecorded(BaseModel):
     winner: str | None = Field(description="null for a deal nobody won")
     points: int
     payments: list[PaymentAnswer]
+    repeat: bool = Field(False, description="the same win (winner and cards) was in the ledger already: this is "
+                         "that deal, and nothing was written")
 
 
 class DealSeen(BaseModel):

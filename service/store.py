@@ -29,6 +29,15 @@ from sisepai.engine.errors import SisepaiError
 
 from .csv_safe import safe_writer
 from .db import connect, migrate
+from .deal_records import (
+    add_to_balances,
+    check_room_for_players,
+    deal_payments,
+    record_deal,
+    recorded_win,
+    table_totals,
+    totals_from_payments,
+)
 from .names import clean_name
 from .roster import DEFAULT_TABLE, UnknownName, fill_folds, fold, insert_players, known_players, known_table
 
@@ -83,9 +92,6 @@ MIGRATIONS = [
     """,
 ]
 
-MAX_PLAYERS = 5000
-"""A club has at most this many active players (retired ones do not count): bounds what a page load
-lists, and what a script may add."""
 MAX_TABLES = 200
 """A club has at most this many open tables (retired ones do not count): bounds the work of listing them."""
 CSV_PAGE = 1000
@@ -166,7 +172,17 @@ class Ledger:
                  rules: str = "seesek", source: str = "manual", cards: str | None = None, note: str = "",
                  table: str = DEFAULT_TABLE) -> dict:
         """Record a deal at ``table``: the discarder pays the winner, or every other player pays on a
-        drawn card."""
+        drawn card. A win recorded with its ``cards`` is recorded once: the same winner with the same
+        cards at the same table (a second tap, a second sighting of one hand) gives the deal already
+        there, with ``"repeat": True``, and writes nothing.
+
+        >>> store = Ledger(":memory:")
+        >>> hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
+        >>> first = store.add_deal("Ann", 12, ["Ann", "Bo"], cards=hand, source="auto")
+        >>> again = store.add_deal("Ann", 12, ["Ann", "Bo"], cards=" ".join(reversed(hand.split())), source="auto")
+        >>> again["id"] == first["id"], again["repeat"], len(store.view()["deals"])
+        (True, True, 1)
+        """
         players = [_clean(p) for p in players]
         table = check_table_name(table)
         if points < 0 or points > 1000:
@@ -186,11 +202,14 @@ class Ledger:
             payments = deal_payments(players, winner, discarder, points)
             table = known_table(tx, table, active=True)
             tx.lock("room:" + table)
+            same = recorded_win(tx, table, winner, cards)
+            if same is not None:  # a second tap, or a second sighting of the same hand
+                return {**same, "repeat": True}
             deal_id = record_deal(tx, table, {"created": time.time(), "winner": winner, "points": points,
                                               "rules": rules, "source": source, "cards": cards, "note": note},
                                   players, payments)
         return {"id": deal_id, "table": table, "winner": winner, "points": points,
-                "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]}
+                "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments], "repeat": False}
 
     def undo(self, table: str = DEFAULT_TABLE, deal: int | None = None) -> dict | None:
         """Remove the last deal of ``table`` (and its payments); ``None`` if that table has none.
@@ -381,104 +400,6 @@ def _with_payments(tx, table: str | None, rows: list[tuple]) -> list[dict]:
     return [{"id": d[0], "created": d[1], "winner": d[2], "points": d[3], "rules": d[4], "source": d[5],
              "note": d[6], "cards": d[7], "table": d[8], "players": json.loads(d[9] or "[]"),
              "payments": pays[d[0]]} for d in rows]
-
-
-def net_totals(payments, sign: int = 1, totals: dict[str, int] | None = None) -> dict[str, int]:
-    """What ``(payer, payee, amount)`` payments do to each player's total (``sign`` -1 takes them
-    back), added to ``totals`` when given.
-
-    >>> net_totals([("Bo", "Ann", 11), ("Cy", "Ann", 11)])
-    {'Bo': -11, 'Ann': 22, 'Cy': -11}
-    """
-    totals = {} if totals is None else totals
-    for payer, payee, amount in payments:
-        totals[payer] = totals.get(payer, 0) - sign * int(amount)
-        totals[payee] = totals.get(payee, 0) + sign * int(amount)
-    return totals
-
-
-def check_room_for_players(tx, names: list[str]) -> None:
-    """A :class:`SisepaiError` when the players of ``names`` new to the club would take it past
-    :data:`MAX_PLAYERS`. No lock is taken, so writers at different tables do not queue on each
-    other: concurrent writers may pass the cap by a few players, never by thousands."""
-    count = tx.one("SELECT count(*) FROM players WHERE retired IS NULL")[0]
-    if count + len(names) <= MAX_PLAYERS:
-        return  # room for all of them, new or not: no need to look them up
-    known = {r[0] for r in tx.rows("SELECT name FROM players WHERE retired IS NULL AND name IN ("
-                                   + ", ".join(["?"] * len(names)) + ")", names)}
-    if count + len(set(names) - known) > MAX_PLAYERS:
-        raise SisepaiError(f"the club has {MAX_PLAYERS} active players, the most it may have (retire one to "
-                           "add another)", code="players_full", max=MAX_PLAYERS)
-
-
-def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int:
-    """Write one deal at ``table`` within ``tx``: its players (new ones join the club), the deal
-    (``created``, ``winner``, ``points``, ``rules``, ``source``, ``cards``, ``note``), its
-    ``(payer, payee, amount)`` payments and the running totals; returns its id."""
-    check_room_for_players(tx, players)
-    insert_players(tx, players, deal["created"])
-    deal_id = tx.one("UPDATE deal_ids SET last = last + 1 RETURNING last")[0]  # never an undone deal's id again
-    tx.run("INSERT INTO deals (id, created, winner, points, rules, source, cards, note, room, players) "
-           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-           (deal_id, deal["created"], deal["winner"], deal["points"], deal["rules"], deal["source"], deal["cards"],
-            deal["note"], table, json.dumps(players)))
-    if payments:
-        tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES "
-               + ", ".join(["(?, ?, ?, ?)"] * len(payments)), [v for pay in payments for v in (deal_id, *pay)])
-    add_to_balances(tx, table, players, payments, +1)
-    return deal_id
-
-
-def deal_payments(players: list[str], winner: str | None, discarder: str | None,
-                  points: int) -> list[tuple[str, str, int]]:
-    """The ``(payer, payee, amount)`` payments of a deal: the discarder pays the winner, or every
-    other player pays on a drawn card; none on a draw. A :class:`SisepaiError` for players that
-    cannot have played it.
-
-    >>> deal_payments(["Ann", "Bo", "Cy"], "Ann", None, 5)
-    [('Bo', 'Ann', 5), ('Cy', 'Ann', 5)]
-    """
-    if len(set(players)) != len(players) or not 2 <= len(players) <= 4:
-        raise SisepaiError("a deal has 2 to 4 different players", code="deal_players")
-    if winner is None:
-        return []
-    if winner not in players:
-        raise SisepaiError(f"the winner {winner!r} is not one of the players", code="winner_not_player", name=winner)
-    if discarder is None:
-        return [(p, winner, points) for p in players if p != winner]
-    if discarder not in players or discarder == winner:
-        raise SisepaiError(f"the discarder {discarder!r} must be another player", code="discarder_not_player",
-                           name=discarder)
-    return [(discarder, winner, points)]
-
-
-def add_to_balances(tx, table: str, players: list[str], payments, sign: int) -> None:
-    """Add (``sign`` +1) or take back (-1) ``payments`` in the running totals of ``table``; each
-    of ``players`` gets a total there (0 if new)."""
-    deltas = net_totals(payments, sign, {p: 0 for p in players})
-    if deltas:
-        tx.run("INSERT INTO balances (room, player, total) VALUES " + ", ".join(["(?, ?, ?)"] * len(deltas))
-               + " ON CONFLICT (room, player) DO UPDATE SET total = balances.total + excluded.total",
-               [v for p, d in deltas.items() for v in (table, p, d)])
-
-
-def table_totals(tx, table: str | None = None) -> dict[str, int]:
-    """:meth:`Ledger.totals` within the open transaction ``tx``: read from the running totals."""
-    if table is not None:
-        return {p: int(t) for p, t in tx.rows("SELECT player, total FROM balances WHERE room = ? ORDER BY player",
-                                               (table,))}
-    totals = {p: 0 for (p,) in tx.rows("SELECT name FROM players ORDER BY id")}
-    for p, t in tx.rows("SELECT player, sum(total) FROM balances GROUP BY player"):
-        totals[p] = int(t)
-    return totals
-
-
-def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
-    """Each player's total summed afresh from the payments (a check on the running totals), without
-    the players who never paid or won (a player who paid and won back as much is there, at 0)."""
-    where, params = ("WHERE d.room = ?", (table,)) if table is not None else ("", ())
-    return net_totals(tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
-                              f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params))
 
 
 def _clean(name: str) -> str:

@@ -33,7 +33,8 @@ from ..schemas import (
     TablesAnswer,
     UndoAnswer,
 )
-from ..store import DEFAULT_TABLE, MAX_PLAYERS, PLAYERS_PAGE, NotLastDeal, check_table_name
+from ..deal_records import MAX_PLAYERS
+from ..store import DEFAULT_TABLE, PLAYERS_PAGE, NotLastDeal, check_table_name
 
 LAST_DEALS = 200
 """A ledger answer lists at most this many of a table's last deals (the totals count them all)."""

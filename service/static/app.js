@@ -323,7 +323,48 @@ function logEvent(ev) {
   }
   $("events").prepend(li);
   if (["card_shown", "card_corrected", "meld", "win_claimed", "advice"].includes(ev.type)) say(text);
+  if (ev.type === "win_claimed") showWin(ev);
 }
+
+// --- a win seen on the table, recorded in the ledger with one tap --------------------------------
+// the players are written once, in seat order from South (the turn order), and remembered; the
+// winner's seat picks the winner; the ledger keeps one deal per win however often it is sent
+const SEAT_ORDER = ["S", "E", "N", "W"];
+const PLAYERS_KEY = "sisepai-seat-players";
+let seenWin = null;
+function winPlayers() { return $("winplayers").value.split(",").map((s) => s.trim()).filter(Boolean); }
+function fillWinPickers() {
+  const players = winPlayers(), winner = $("winwinner"), discarder = $("windiscarder");
+  const atSeat = seenWin ? players[SEAT_ORDER.indexOf(seenWin.seat)] : undefined;
+  winner.replaceChildren(...players.map((p) => new Option(p, p, false, p === atSeat)));
+  const nobody = new Option("", "");
+  show(nobody, () => t("score.nobody"));
+  discarder.replaceChildren(nobody, ...players.map((p) => new Option(p, p)));
+}
+function showWin(ev) {
+  seenWin = ev;
+  const seat = (names.seats[pageLang()] || names.seats.en || {})[ev.seat] || ev.seat;
+  show("wintitle", () => t("live.winSeen", { seat, points: ev.points }));
+  $("wincards").replaceChildren(...ev.cards.map((c) => chip(c)));
+  if (!$("winplayers").value) $("winplayers").value = localStorage.getItem(PLAYERS_KEY) || "";
+  fillWinPickers();
+  $("winout").textContent = "";
+  $("winseen").hidden = false;
+}
+$("winplayers").addEventListener("input", fillWinPickers);
+$("winseen").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const players = winPlayers();
+  if (!seenWin || players.length < 2 || !$("winwinner").value) { showKey("winout", "live.winNeedsPlayers"); return; }
+  localStorage.setItem(PLAYERS_KEY, players.join(", "));
+  const body = { players, winner: $("winwinner").value, discarder: $("windiscarder").value || null,
+                 points: seenWin.points, cards: seenWin.cards.join(" "), rules: $("rules").value, table: currentTable() };
+  const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const j = await r.json();
+  show("winout", () => (!r.ok ? detailText(j) : t(j.repeat ? "live.winAgain" : "live.winRecorded",
+                                                  { id: j.id, table: j.table, winner: body.winner, points: j.points })));
+  if (r.ok) loadLedger();
+});
 function clearOutlines() {  // outlines of a frame that is no longer the picture
   const canvas = $("overlay");
   canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);

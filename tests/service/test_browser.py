@@ -132,6 +132,48 @@ def test_confirm_a_photographed_hand_on_a_phone_and_record_it(server, tmp_path):
     assert len(read) == 21
 
 
+def test_a_win_seen_live_is_recorded_with_one_tap_and_only_once(server, tmp_path):
+    """The camera sees a winning hand laid down at South: the page shows the win, its cards and
+    points, and South's player picked as the winner; Record writes the deal with its cards. A
+    second tap, and the same hand seen again by a new session (players remembered: one tap), find
+    the deal already there: the ledger holds it once."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    from sisepai.datasets.win_video import WinVideo
+
+    video = WinVideo(seed=20, seconds=8, fps=5, before=3.0)
+    path = tmp_path / "win.y4m"
+    video.write(path)
+    args = ["--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={path}"]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page.goto(server + "/")
+        page.click("#start")
+        page.wait_for_selector("#winseen:not([hidden])", timeout=120_000)
+        assert page.locator("#wintitle").inner_text().startswith("South wins: 9 points")
+        assert page.locator("#wincards .chip").count() == 21
+        page.fill("#winplayers", "Cy, Di, Ann, Bo")  # South, East, North, West
+        assert page.locator("#winwinner").input_value() == "Cy"  # the winner's seat picks the player
+        page.click("#winrecord")
+        page.wait_for_function("() => document.querySelector('#winout').textContent.startsWith('Recorded as deal')")
+        page.click("#winrecord")  # a second tap
+        page.wait_for_function("() => document.querySelector('#winout').textContent.startsWith('This win is in the ledger')")
+        page.click("#stop")
+        page.reload()  # a new session sees the same hand again
+        page.click("#start")
+        page.wait_for_selector("#winseen:not([hidden])", timeout=120_000)
+        assert page.locator("#winplayers").input_value() == "Cy, Di, Ann, Bo"  # remembered
+        page.click("#winrecord")  # one tap
+        page.wait_for_function("() => document.querySelector('#winout').textContent.startsWith('This win is in the ledger')")
+        browser.close()
+    deals = httpx.get(server + "/api/ledger").json()["deals"]
+    wins = [d for d in deals if d["cards"] and sorted(d["cards"].split()) == video.cards]
+    assert len(wins) == 1 and wins[0]["winner"] == "Cy" and wins[0]["points"] == 9 and wins[0]["source"] == "auto"
+
+
 def test_the_page_on_a_lan_token_once_reconnects_and_explains_the_camera(tmp_path):
     from playwright.sync_api import sync_playwright
 

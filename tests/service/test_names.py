@@ -53,9 +53,9 @@ def test_look_alike_letters_make_no_second_ann(c):
 
 
 def test_the_club_has_a_player_cap(tmp_path, monkeypatch):
-    from sisepai.service import store
+    from sisepai.service import deal_records, store
 
-    monkeypatch.setattr(store, "MAX_PLAYERS", 5)
+    monkeypatch.setattr(deal_records, "MAX_PLAYERS", 5)
     ledger = store.Ledger(str(tmp_path / "l.sqlite"))
     for name in ("Ann", "Bo", "Cy", "Di"):
         ledger.add_player(name)

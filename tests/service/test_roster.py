@@ -10,7 +10,7 @@ import sys
 import pytest
 from fastapi.testclient import TestClient
 
-from sisepai.service import store
+from sisepai.service import deal_records, store
 from sisepai.service.main import create_app
 from sisepai.service.roster import changes, manage
 from sisepai.service.settings import Settings
@@ -85,7 +85,7 @@ def test_two_people_who_played_one_deal_are_not_merged_and_a_rename_does_not_tak
 
 
 def test_retired_names_free_the_caps_and_keep_their_history(ledger_target, monkeypatch):
-    monkeypatch.setattr(store, "MAX_PLAYERS", 3)
+    monkeypatch.setattr(deal_records, "MAX_PLAYERS", 3)
     monkeypatch.setattr(store, "MAX_TABLES", 2)
     with TestClient(create_app(Settings(db=ledger_target, load_model=False))) as c:
         _deal(c, "Ann", ["Ann", "Bo", "Cy"])
@@ -171,3 +171,34 @@ def test_the_cli_renames_merges_retires_and_lists_the_changes(tmp_path):
     ledger = Ledger(path)
     assert ledger.totals() == {"Ann": 8, "Bo": -5, "Cy": -3}
     ledger.close()
+
+
+def test_a_seen_win_is_recorded_once_however_often_it_is_sent(ledger_target):
+    """A second tap on Record, or a second sighting of the same hand (its cards in another order),
+    gives the deal already there and writes nothing; another winner, another table or a deal
+    without cards is a deal of its own."""
+    from sisepai.engine.scoring import score
+
+    hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
+    points = score(hand).total
+    body = {"players": ["Ann", "Bo", "Cy"], "winner": "Ann", "points": points, "cards": hand, "discarder": "Bo"}
+    with TestClient(create_app(Settings(db=ledger_target, load_model=False))) as c:
+        first = c.post("/api/ledger/deals", json=body).json()
+        assert first["repeat"] is False
+        shuffled = " ".join(reversed(hand.split()))
+        for again in (body, {**body, "cards": shuffled}):
+            answer = c.post("/api/ledger/deals", json=again).json()
+            assert answer["repeat"] is True and answer["id"] == first["id"] and answer["payments"] == first["payments"]
+        assert len(c.get("/api/ledger").json()["deals"]) == 1
+        assert c.get("/api/ledger").json()["totals"] == {"Ann": points, "Bo": -points, "Cy": 0}
+        assert c.post("/api/ledger/deals", json={**body, "winner": "Cy", "discarder": None}).json()["repeat"] is False
+        assert c.post("/api/tables", json={"name": "patio"}).status_code == 200
+        assert c.post("/api/ledger/deals", json={**body, "table": "patio"}).json()["repeat"] is False
+        for _ in range(2):  # a deal typed by hand, with no cards, is never taken for another
+            assert _deal(c, "Ann", ["Ann", "Bo"]).json()["repeat"] is False
+        assert len(c.get("/api/ledger").json()["deals"]) == 4
+        c.post("/api/ledger/undo")
+        c.post("/api/ledger/undo")
+        c.post("/api/ledger/undo")
+        c.post("/api/ledger/undo")  # undone, the win may be recorded again
+        assert c.post("/api/ledger/deals", json=body).json()["repeat"] is False

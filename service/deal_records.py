@@ -1,0 +1,132 @@
+"""A deal written within a ledger transaction, and the running totals it moves: the payments a
+deal makes, the club's room for new players, a win recorded once, and the totals read or summed
+afresh. :class:`~.store.Ledger` and the ledger's moves (:mod:`.ledger_move`) write through these.
+
+>>> deal_payments(["Ann", "Bo"], "Ann", "Bo", 7)
+[('Bo', 'Ann', 7)]
+"""
+
+from __future__ import annotations
+
+import json
+
+from sisepai.engine.errors import SisepaiError
+
+from .roster import insert_players
+
+MAX_PLAYERS = 5000
+"""A club has at most this many active players (retired ones do not count): bounds what a page load
+lists, and what a script may add."""
+
+
+def net_totals(payments, sign: int = 1, totals: dict[str, int] | None = None) -> dict[str, int]:
+    """What ``(payer, payee, amount)`` payments do to each player's total (``sign`` -1 takes them
+    back), added to ``totals`` when given.
+
+    >>> net_totals([("Bo", "Ann", 11), ("Cy", "Ann", 11)])
+    {'Bo': -11, 'Ann': 22, 'Cy': -11}
+    """
+    totals = {} if totals is None else totals
+    for payer, payee, amount in payments:
+        totals[payer] = totals.get(payer, 0) - sign * int(amount)
+        totals[payee] = totals.get(payee, 0) + sign * int(amount)
+    return totals
+
+
+def check_room_for_players(tx, names: list[str]) -> None:
+    """A :class:`SisepaiError` when the players of ``names`` new to the club would take it past
+    :data:`MAX_PLAYERS`. No lock is taken, so writers at different tables do not queue on each
+    other: concurrent writers may pass the cap by a few players, never by thousands."""
+    count = tx.one("SELECT count(*) FROM players WHERE retired IS NULL")[0]
+    if count + len(names) <= MAX_PLAYERS:
+        return  # room for all of them, new or not: no need to look them up
+    known = {r[0] for r in tx.rows("SELECT name FROM players WHERE retired IS NULL AND name IN ("
+                                   + ", ".join(["?"] * len(names)) + ")", names)}
+    if count + len(set(names) - known) > MAX_PLAYERS:
+        raise SisepaiError(f"the club has {MAX_PLAYERS} active players, the most it may have (retire one to "
+                           "add another)", code="players_full", max=MAX_PLAYERS)
+
+
+def recorded_win(tx, table: str, winner: str | None, cards: str | None) -> dict | None:
+    """The deal at ``table`` already won by ``winner`` with ``cards`` (in any order), or None; a
+    deal without cards or without a winner is never the same as another."""
+    if winner is None or not cards:
+        return None
+    hand = sorted(cards.split())
+    for deal_id, points, stored in tx.rows("SELECT id, points, cards FROM deals WHERE room = ? AND winner = ? "
+                                           "AND cards IS NOT NULL ORDER BY id", (table, winner)):
+        if sorted(stored.split()) == hand:
+            payments = tx.rows("SELECT payer, payee, amount FROM payments WHERE deal_id = ? ORDER BY id", (deal_id,))
+            return {"id": deal_id, "table": table, "winner": winner, "points": points,
+                    "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]}
+    return None
+
+
+def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int:
+    """Write one deal at ``table`` within ``tx``: its players (new ones join the club), the deal
+    (``created``, ``winner``, ``points``, ``rules``, ``source``, ``cards``, ``note``), its
+    ``(payer, payee, amount)`` payments and the running totals; returns its id."""
+    check_room_for_players(tx, players)
+    insert_players(tx, players, deal["created"])
+    deal_id = tx.one("UPDATE deal_ids SET last = last + 1 RETURNING last")[0]  # never an undone deal's id again
+    tx.run("INSERT INTO deals (id, created, winner, points, rules, source, cards, note, room, players) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+           (deal_id, deal["created"], deal["winner"], deal["points"], deal["rules"], deal["source"], deal["cards"],
+            deal["note"], table, json.dumps(players)))
+    if payments:
+        tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES "
+               + ", ".join(["(?, ?, ?, ?)"] * len(payments)), [v for pay in payments for v in (deal_id, *pay)])
+    add_to_balances(tx, table, players, payments, +1)
+    return deal_id
+
+
+def deal_payments(players: list[str], winner: str | None, discarder: str | None,
+                  points: int) -> list[tuple[str, str, int]]:
+    """The ``(payer, payee, amount)`` payments of a deal: the discarder pays the winner, or every
+    other player pays on a drawn card; none on a draw. A :class:`SisepaiError` for players that
+    cannot have played it.
+
+    >>> deal_payments(["Ann", "Bo", "Cy"], "Ann", None, 5)
+    [('Bo', 'Ann', 5), ('Cy', 'Ann', 5)]
+    """
+    if len(set(players)) != len(players) or not 2 <= len(players) <= 4:
+        raise SisepaiError("a deal has 2 to 4 different players", code="deal_players")
+    if winner is None:
+        return []
+    if winner not in players:
+        raise SisepaiError(f"the winner {winner!r} is not one of the players", code="winner_not_player", name=winner)
+    if discarder is None:
+        return [(p, winner, points) for p in players if p != winner]
+    if discarder not in players or discarder == winner:
+        raise SisepaiError(f"the discarder {discarder!r} must be another player", code="discarder_not_player",
+                           name=discarder)
+    return [(discarder, winner, points)]
+
+
+def add_to_balances(tx, table: str, players: list[str], payments, sign: int) -> None:
+    """Add (``sign`` +1) or take back (-1) ``payments`` in the running totals of ``table``; each
+    of ``players`` gets a total there (0 if new)."""
+    deltas = net_totals(payments, sign, {p: 0 for p in players})
+    if deltas:
+        tx.run("INSERT INTO balances (room, player, total) VALUES " + ", ".join(["(?, ?, ?)"] * len(deltas))
+               + " ON CONFLICT (room, player) DO UPDATE SET total = balances.total + excluded.total",
+               [v for p, d in deltas.items() for v in (table, p, d)])
+
+
+def table_totals(tx, table: str | None = None) -> dict[str, int]:
+    """:meth:`Ledger.totals` within the open transaction ``tx``: read from the running totals."""
+    if table is not None:
+        return {p: int(t) for p, t in tx.rows("SELECT player, total FROM balances WHERE room = ? ORDER BY player",
+                                               (table,))}
+    totals = {p: 0 for (p,) in tx.rows("SELECT name FROM players ORDER BY id")}
+    for p, t in tx.rows("SELECT player, sum(total) FROM balances GROUP BY player"):
+        totals[p] = int(t)
+    return totals
+
+
+def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
+    """Each player's total summed afresh from the payments (a check on the running totals), without
+    the players who never paid or won (a player who paid and won back as much is there, at 0)."""
+    where, params = ("WHERE d.room = ?", (table,)) if table is not None else ("", ())
+    return net_totals(tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
+                              f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params))
