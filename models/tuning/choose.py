@@ -19,6 +19,9 @@ difference from the shipped models with a 95% interval from a paired bootstrap o
 a printed style) rises with a paired 95% interval wholly above 0, and no single set's interval
 lies wholly below -:data:`SET_FLOOR`. It says SHIP or KEEP, and why.
 
+A reading setting of the shipped models is a candidate too (``--setting split_red_yellow=true``:
+a field of :class:`~sisepai.vision.recognition.profile.ReadingProfile`), judged by the same rule.
+
 ``python -m sisepai.models.tuning.choose WORK --reader runs/rd/reader.pt`` writes ``WORK/choose.json``. Each
 model pair reads each set once: its readings are kept in ``WORK/readings`` by the models' hashes
 (remove that folder after changing the recogniser's code).
@@ -34,6 +37,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import fields as dataclass_fields
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +57,7 @@ from sisepai.datasets.splits import (
 from sisepai.datasets.standin import standin_deck
 from sisepai.engine.progress import Progress
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR
+from sisepai.vision.recognition.profile import STILL_PROFILE, ReadingProfile
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER
 from sisepai.vision.recognition.recognize import Recognizer
 
@@ -192,6 +198,30 @@ def red_as_yellow(result: dict) -> float | None:
     return round(result["suit_misreads"].get("R->Y", 0) / max(result["cards_by_suit"].get("R", 0), 1), 4)
 
 
+def profile_setting(text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` as a :class:`~sisepai.vision.recognition.profile.ReadingProfile` field and its
+    value (of the field's own type).
+
+    >>> profile_setting("split_red_yellow=true"), profile_setting("covered_sure=0.3")
+    (('split_red_yellow', True), ('covered_sure', 0.3))
+    """
+    name, _, value = text.partition("=")
+    fields = {f.name: f for f in dataclass_fields(ReadingProfile)}
+    if name not in fields or not value:
+        raise argparse.ArgumentTypeError(f"{text!r}: give NAME=VALUE, NAME one of {', '.join(fields)}")
+    default = getattr(STILL_PROFILE, name)
+    if isinstance(default, bool):
+        if value.lower() not in ("true", "false"):
+            raise argparse.ArgumentTypeError(f"{name} is true or false, not {value!r}")
+        return name, value.lower() == "true"
+    if isinstance(default, (int, float)):
+        try:
+            return name, type(default)(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} is a number, not {value!r}") from None
+    raise argparse.ArgumentTypeError(f"{name} cannot be set from the command line")
+
+
 def _hash(model: Path | None, default: Path) -> str:
     return file_hash(model or default)
 
@@ -205,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reader", type=Path, action="append", default=[], metavar="PT", help="a candidate reader (repeatable)")
     p.add_argument("--scenes", type=int, default=60, help="scenes of each real deck, the tuning fonts and each stand-in deck (default 60)")
     p.add_argument("--family-scenes", type=int, default=40, help="scenes of each printed family (default 40)")
+    p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE", type=profile_setting,
+                   help="a candidate reading setting of the shipped models: a ReadingProfile field and its value, "
+                        "e.g. split_red_yellow=true (repeatable)")
     args = p.parse_args(argv)
     for path in args.detector + args.reader:
         if not path.is_file():
@@ -213,20 +246,26 @@ def main(argv: list[str] | None = None) -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     print("making the tuning scenes (once)...", flush=True)
     sets = scene_sets(args.work, args.scenes, args.family_scenes)
-    combos = [(None, None)] + [(d, None) for d in args.detector] + [(None, r) for r in args.reader]
-    combos += [(d, r) for d in args.detector for r in args.reader]
+    combos = [(None, None, None)] + [(d, None, None) for d in args.detector] + [(None, r, None) for r in args.reader]
+    combos += [(d, r, None) for d in args.detector for r in args.reader] + [(None, None, s) for s in args.setting]
     results: dict[str, dict] = {}
     bar = Progress(len(combos) * len(sets), "scene sets read")
-    for det, rd in combos:
+    for det, rd, setting in combos:
         name = f"{det.stem if det else 'shipped'}+{rd.stem if rd else 'shipped'}"
         if det and rd is None:
             name = f"{det.parent.parent.name}/{det.stem}+shipped"
+        if setting:
+            name += " " + "=".join(map(str, setting)).lower()
         recognizer = None
-        results[name] = {"detector": str(det) if det else None, "reader": str(rd) if rd else None, "sets": {}}
+        results[name] = {"detector": str(det) if det else None, "reader": str(rd) if rd else None, "sets": {},
+                         "setting": dict([setting]) if setting else None}
         for set_name, data in sets.items():
-            cache = args.work / "readings" / f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}-{data.name}.json"
+            tag = f"-{setting[0]}-{setting[1]}".lower() if setting else ""
+            cache = args.work / "readings" / f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}{tag}-{data.name}.json"
             if not cache.exists():  # each model pair reads each set once, whatever run asks again
                 recognizer = recognizer or Recognizer.load(det, reader_weights=rd)
+                if setting:
+                    recognizer = recognizer.with_profile(replace(recognizer.profile, **dict([setting])))
                 cache.parent.mkdir(exist_ok=True)
                 cache.write_text(json.dumps(measure(recognizer, data)))
             results[name]["sets"][set_name] = json.loads(cache.read_text())
@@ -251,8 +290,10 @@ def main(argv: list[str] | None = None) -> int:
                      "reader": _hash(Path(r["reader"]) if r["reader"] else None, DEFAULT_READER)}
               for name, r in results.items()}
     record = write_record("choose_tune", "python -m sisepai.models.tuning.choose WORK " + " ".join(
-        f"--{kind} {p}" for kind in ("detector", "reader") for p in getattr(args, kind)), figures, split="tune",
-        models=models, options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets)})
+        f"--{kind} {p}" for kind in ("detector", "reader") for p in getattr(args, kind)) + "".join(
+        f" --setting {k}={v}".lower() for k, v in args.setting), figures, split="tune", models=models,
+        options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets),
+                 **({"settings": {k: v for k, v in args.setting}} if args.setting else {})})
     print(f"record: {record}")
     names = list(sets)
     print(f"{'models':34s} " + " ".join(f"{s[:14]:>14s}" for s in names))

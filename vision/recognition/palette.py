@@ -378,3 +378,55 @@ def split_by_deck_colours(probs: Sequence[np.ndarray], colours: Sequence[np.ndar
                 p[suit_rows] = p[suit_rows] + p[other_rows]
                 p[other_rows] = 0.0
     return [p.astype(np.asarray(q).dtype) for p, q in zip(out, probs)]
+
+
+RED_YELLOW_GAP = 12.0
+"""The least gap (a*b* units, along the line from the usual yellow paper to the usual red) between
+a picture's yellower and redder papers for :func:`split_red_from_yellow` to tell them apart."""
+
+
+def split_red_from_yellow(probs: Sequence[np.ndarray], colours: Sequence[np.ndarray | None],
+                          pair_belief: float = 0.9, min_gap: float = RED_YELLOW_GAP,
+                          min_other: float = 0.05) -> list[np.ndarray]:
+    """One picture of a deck that may print its red suit on orange paper: the cards read as yellow
+    or red (at least ``pair_belief`` together) are laid along the line from the usual yellow paper
+    to the usual red (:data:`SUIT_PROTOTYPES`). When they fall into two groups ``min_gap`` apart,
+    and each group gives its suit at least ``min_other`` belief on average (the reader sees both
+    suits there), the redder group is red and the other yellow, whatever each card was read as
+    alone; the ranks read stay. One deck prints each suit on one paper, and a camera's cast moves
+    both papers alike, so within a picture an orange red stays apart from the yellow.
+
+    >>> yk, rk = np.eye(30)[14], np.eye(30)[21]
+    >>> orange, yellow = np.array([22.0, 48.0]), np.array([2.0, 60.0])
+    >>> unsure = 0.7 * yk + 0.3 * rk                                      # an orange red read as yellow
+    >>> out = split_red_from_yellow([rk, unsure, yk, yk], [orange, orange, yellow, yellow])
+    >>> [int(np.argmax(p)) for p in out]
+    [21, 21, 14, 14]
+    >>> same = split_red_from_yellow([yk, yk, yk], [yellow, yellow + 15, yellow + 30])  # no red read: kept
+    >>> [int(np.argmax(p)) for p in same]
+    [14, 14, 14]
+    """
+    out = [np.asarray(p, np.float64).copy() for p in probs]
+    y, r = SUITS.index("Y"), SUITS.index("R")
+    rows_y, rows_r = np.flatnonzero(_GROUP == y), np.flatnonzero(_GROUP == r)
+    members = [i for i, (p, c) in enumerate(zip(out, colours))
+               if c is not None and p[rows_y].sum() + p[rows_r].sum() >= pair_belief]
+    if len(members) < 2:
+        return [p.astype(np.asarray(q).dtype) for p, q in zip(out, probs)]
+    d = np.float32(SUIT_PROTOTYPES["R"]) - np.float32(SUIT_PROTOTYPES["Y"])
+    u = d / float(np.linalg.norm(d))
+    proj = np.array([float(np.dot(colours[i], u)) for i in members])
+    order = np.argsort(proj)
+    gaps = np.diff(proj[order])
+    k = int(np.argmax(gaps))
+    redder = {members[j] for j in order[k + 1:]}
+    yellower = [i for i in members if i not in redder]
+    if (gaps[k] < min_gap or np.mean([out[i][rows_r].sum() for i in redder]) < min_other
+            or np.mean([out[i][rows_y].sum() for i in yellower]) < min_other):
+        return [p.astype(np.asarray(q).dtype) for p, q in zip(out, probs)]
+    for i in members:
+        p = out[i]
+        suit_rows, other_rows = (rows_r, rows_y) if i in redder else (rows_y, rows_r)
+        p[suit_rows] = p[suit_rows] + p[other_rows]
+        p[other_rows] = 0.0
+    return [p.astype(np.asarray(q).dtype) for p, q in zip(out, probs)]
