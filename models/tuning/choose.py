@@ -19,7 +19,7 @@ difference from the shipped models with a 95% interval from a paired bootstrap o
 a printed style) rises with a paired 95% interval wholly above 0, and no single set's interval
 lies wholly below -:data:`SET_FLOOR`. It says SHIP or KEEP, and why.
 
-A reading setting of the shipped models is a candidate too (``--setting split_red_yellow=true``:
+A reading setting of the shipped models is a candidate too (``--setting one_colour_per_suit=false``:
 a field of :class:`~sisepai.vision.recognition.profile.ReadingProfile`), judged by the same rule.
 
 ``python -m sisepai.models.tuning.choose WORK --reader runs/rd/reader.pt`` writes ``WORK/choose.json``. Each
@@ -202,8 +202,8 @@ def profile_setting(text: str) -> tuple[str, object]:
     """``NAME=VALUE`` as a :class:`~sisepai.vision.recognition.profile.ReadingProfile` field and its
     value (of the field's own type).
 
-    >>> profile_setting("split_red_yellow=true"), profile_setting("covered_sure=0.3")
-    (('split_red_yellow', True), ('covered_sure', 0.3))
+    >>> profile_setting("one_colour_per_suit=false"), profile_setting("covered_sure=0.3")
+    (('one_colour_per_suit', False), ('covered_sure', 0.3))
     """
     name, _, value = text.partition("=")
     fields = {f.name: f for f in dataclass_fields(ReadingProfile)}
@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--family-scenes", type=int, default=40, help="scenes of each printed family (default 40)")
     p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE", type=profile_setting,
                    help="a candidate reading setting of the shipped models: a ReadingProfile field and its value, "
-                        "e.g. split_red_yellow=true (repeatable)")
+                        "e.g. one_colour_per_suit=false (repeatable)")
     args = p.parse_args(argv)
     for path in args.detector + args.reader:
         if not path.is_file():

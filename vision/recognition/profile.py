@@ -56,9 +56,6 @@ class ReadingProfile:
     """Still pictures: the picture's colour groups shared out among the suits (one picture, one deck)."""
     split_by_deck_colours: bool = True
     """An enrolled deck's reader: its papers told apart in each picture."""
-    split_red_yellow: bool = False
-    """A picture's yellow and (orange) red papers told apart
-    (:func:`~sisepai.vision.recognition.palette.split_red_from_yellow`)."""
 
     def __post_init__(self):
         if self.palette not in PALETTE_MODES:

@@ -43,7 +43,6 @@ from sisepai.vision.recognition.palette import (
     one_colour_per_suit,
     paper_colour,
     split_by_deck_colours,
-    split_red_from_yellow,
 )
 from sisepai.vision.recognition.profile import STILL_PROFILE, VIDEO_PROFILE, ReadingProfile, VideoMemory
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READ
@@ -355,10 +354,6 @@ class Recognizer:
         elif palette is None and self.profile.palette == "image" and self.profile.one_colour_per_suit:
             # one picture, one deck: its suits' papers can be shared out (not over a video's changing light)
             shared = one_colour_per_suit([c.probs for c in cand], colours)
-            cand = [c.with_probs(p) for c, p in zip(cand, shared)]
-        if not deck and self.profile.split_red_yellow:
-            # an orange red beside the yellow: the picture's two papers told apart
-            shared = split_red_from_yellow([c.probs for c in cand], colours)
             cand = [c.with_probs(p) for c, p in zip(cand, shared)]
         if palette is None:  # one picture: its sure readings teach a palette of its own
             palette = SuitPalette()
