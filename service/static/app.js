@@ -327,7 +327,7 @@ function logEvent(ev) {
 }
 
 // --- a win seen on the table, recorded in the ledger with one tap --------------------------------
-// the players are written once, in seat order from South (the turn order), and remembered; the
+// the players are written once, in the seats' turn order (SEAT_ORDER), and remembered; the
 // winner's seat picks the winner; the ledger keeps one deal per win however often it is sent
 const SEAT_ORDER = ["S", "E", "N", "W"];
 const PLAYERS_KEY = "sisepai-seat-players";

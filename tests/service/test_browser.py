@@ -170,8 +170,8 @@ def test_a_win_seen_live_is_recorded_with_one_tap_and_only_once(server, tmp_path
         page.wait_for_function("() => document.querySelector('#winout').textContent.startsWith('This win is in the ledger')")
         browser.close()
     deals = httpx.get(server + "/api/ledger").json()["deals"]
-    wins = [d for d in deals if d["cards"] and sorted(d["cards"].split()) == video.cards]
-    assert len(wins) == 1 and wins[0]["winner"] == "Cy" and wins[0]["points"] == 9 and wins[0]["source"] == "auto"
+    wins = [d for d in deals if d["cards"] and sorted(d["cards"].split()) == video.cards and d["winner"] == "Cy"]
+    assert len(wins) == 1 and wins[0]["points"] == 9 and wins[0]["source"] == "auto"  # the module's server may hold Ann's
 
 
 def test_the_page_on_a_lan_token_once_reconnects_and_explains_the_camera(tmp_path):
