@@ -47,6 +47,15 @@ def check_room_for_players(tx, names: list[str]) -> None:
                            "add another)", code="players_full", max=MAX_PLAYERS)
 
 
+def payment_answers(payments) -> list[dict]:
+    """``(payer, payee, amount)`` payments as the API answers them.
+
+    >>> payment_answers([("Bo", "Ann", 7)])
+    [{'payer': 'Bo', 'payee': 'Ann', 'amount': 7}]
+    """
+    return [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]
+
+
 def recorded_win(tx, table: str, winner: str | None, cards: str | None) -> dict | None:
     """The deal at ``table`` already won by ``winner`` with ``cards`` (in any order), or None; a
     deal without cards or without a winner is never the same as another."""
@@ -58,7 +67,7 @@ def recorded_win(tx, table: str, winner: str | None, cards: str | None) -> dict 
         if sorted(stored.split()) == hand:
             payments = tx.rows("SELECT payer, payee, amount FROM payments WHERE deal_id = ? ORDER BY id", (deal_id,))
             return {"id": deal_id, "table": table, "winner": winner, "points": points,
-                    "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]}
+                    "payments": payment_answers(payments)}
     return None
 
 

@@ -33,6 +33,7 @@ from .deal_records import (
     add_to_balances,
     check_room_for_players,
     deal_payments,
+    payment_answers,
     record_deal,
     recorded_win,
     table_totals,
@@ -209,7 +210,7 @@ class Ledger:
                                               "rules": rules, "source": source, "cards": cards, "note": note},
                                   players, payments)
         return {"id": deal_id, "table": table, "winner": winner, "points": points,
-                "payments": [{"payer": a, "payee": b, "amount": c} for a, b, c in payments], "repeat": False}
+                "payments": payment_answers(payments), "repeat": False}
 
     def undo(self, table: str = DEFAULT_TABLE, deal: int | None = None) -> dict | None:
         """Remove the last deal of ``table`` (and its payments); ``None`` if that table has none.

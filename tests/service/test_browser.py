@@ -24,6 +24,15 @@ pytestmark = [pytest.mark.model,
 
 
 
+FAKE_CAMERA = ["--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+"""Chromium with a fake camera that the page may use without asking."""
+
+
+def _camera_playing(video: Path) -> list[str]:
+    """:data:`FAKE_CAMERA`, its picture the Y4M ``video`` (played in a loop)."""
+    return [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"]
+
+
 def _start(app, port: int, host: str = "127.0.0.1"):
     import uvicorn
 
@@ -145,8 +154,7 @@ def test_a_win_seen_live_is_recorded_with_one_tap_and_only_once(server, tmp_path
     video = WinVideo(seed=20, seconds=8, fps=5, before=3.0)
     path = tmp_path / "win.y4m"
     video.write(path)
-    args = ["--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-            f"--use-file-for-fake-video-capture={path}"]
+    args = _camera_playing(path)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
         page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -191,7 +199,7 @@ def test_the_page_on_a_lan_token_once_reconnects_and_explains_the_camera(tmp_pat
 
     first = CountingRecognizer()
     running = _start(app(first), port, host="0.0.0.0")
-    args = ["--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    args = FAKE_CAMERA
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
         page = browser.new_page()
@@ -267,7 +275,7 @@ def test_the_live_view_says_busy_under_load_recovers_and_stops(tmp_path):
 
     load = threading.Thread(target=lambda: httpx.post(f"http://127.0.0.1:{port}/api/recognize", timeout=30,
                                                       files={"file": ("a.jpg", jpeg(), "image/jpeg")}))
-    args = ["--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    args = FAKE_CAMERA
     try:
         load.start()
         assert rec.started.wait(10)
@@ -322,8 +330,7 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
 
     video = tmp_path / "grid.y4m"
     GameVideo(seed=6, seconds=2, fps=5, size=(640, 360), hands_over=False).write(video)
-    args = ["--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-            f"--use-file-for-fake-video-capture={video}"]
+    args = _camera_playing(video)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
         page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
