@@ -70,6 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reader-lr", type=float, default=3e-3, help="peak one-cycle learning rate (default 3e-3)")
     p.add_argument("--reader-init", type=Path, metavar="PT",
                    help="fine-tune the reader from these weights (same arch) instead of from scratch")
+    p.add_argument("--reader-colour", type=float, nargs=3, default=None, metavar=("HUE", "SATURATION", "CAST"),
+                   help="the reader's colour augmentation: hue turn in degrees, saturation change and per-channel "
+                        "cast (default 12 0.3 0.16); a smaller hue turn keeps an orange red suit apart from yellow")
     p.add_argument("--device", default="cpu", metavar="DEV",
                    help="where to train: cpu (default) or a CUDA GPU index such as 0")
     p.add_argument("--workers", type=int, default=2, metavar="N", help="detector data-loading processes (default 2)")
@@ -135,7 +138,7 @@ def _train(args) -> int:
             cache="ram" if args.device != "cpu" else False)
     if "reader" in steps:
         from sisepai.models.training.prepare import none_crops  # lazy: NumPy, OpenCV
-        from sisepai.models.training.train_reader import train_reader  # lazy: NumPy, OpenCV
+        from sisepai.models.training.train_reader import COLOUR_AUGMENT, train_reader  # lazy: NumPy, OpenCV
 
         sets = [args.data, *args.reader_data]
         for d in sets:
@@ -144,6 +147,7 @@ def _train(args) -> int:
         out = runs / "reader" / "reader.pt"
         train_reader(sets, out, epochs=args.reader_epochs, checkpoint=runs / "reader" / "checkpoint.pt",
                      init=args.reader_init, lr=args.reader_lr, minutes=args.reader_minutes,
+                     colour=tuple(args.reader_colour) if args.reader_colour else COLOUR_AUGMENT,
                      device=_torch_device(args.device))
         trained["reader"] = out
     for kind, path in trained.items():

@@ -45,7 +45,12 @@ def load_crops(folders: Sequence[Path], split: str, limit_per_class: int | None 
     return np.stack(images), np.asarray(labels, np.int64)
 
 
-def augment(x, generator, colour: tuple[float, float, float] = (12.0, 0.3, 0.16)):
+COLOUR_AUGMENT = (12.0, 0.3, 0.16)
+"""The reader's colour augmentation by default: a hue turn of up to 12 degrees, saturation x0.7 to
+x1.3 and a cast of up to 8% a channel (:func:`colour_matrices`)."""
+
+
+def augment(x, generator, colour: tuple[float, float, float] = COLOUR_AUGMENT):
     """Batch augmentation of float images in [0, 1], shape (B, 3, H, W); ``colour`` is the hue turn
     (degrees), saturation change and cast of :func:`colour_matrices`."""
     import torch
@@ -111,7 +116,9 @@ def colour_matrices(b: int, generator, hue_degrees: float = 12.0, saturation: fl
     per-channel cast, like a camera's white balance.
 
     The suits are 60 degrees of hue apart (red, yellow, green) or unsaturated (white), so a turn of
-    up to ``hue_degrees`` either way and ``saturation`` (0.3: x0.7 to x1.3) keep every suit itself.
+    up to ``hue_degrees`` either way and ``saturation`` (0.3: x0.7 to x1.3) keep every suit itself;
+    a family that prints its red suit orange puts it 20-35 degrees from its yellow, which a smaller
+    turn keeps apart (``sisepai train --reader-colour``).
 
     >>> import torch
     >>> m = colour_matrices(4, torch.Generator().manual_seed(0))
@@ -168,12 +175,14 @@ def train_reader(
     progress: Callable[[str], None] = print,
     device: str = "cpu",
     minutes: float | None = None,
+    colour: tuple[float, float, float] = COLOUR_AUGMENT,
 ) -> dict:
     """Train the reader; checkpoints each epoch and resumes from ``checkpoint`` when it exists.
 
     An epoch is ``samples_per_epoch`` crops drawn without replacement (all of them when fewer).
     ``device`` is a torch device (``"cpu"``, ``"cuda"``); augmentation stays on the CPU.
     ``minutes`` replaces ``epochs`` by as many as fit in that time, from a timing of a few steps.
+    ``colour`` is the augmentation's hue turn, saturation change and cast (:func:`colour_matrices`).
     """
     import torch
     import torch.nn as nn
@@ -212,6 +221,9 @@ def train_reader(
     start_epoch = 0
     history = []
     if state is not None:
+        if state.get("colour", list(COLOUR_AUGMENT)) != list(colour):
+            raise SisepaiError(f"{checkpoint} was trained with colour augmentation {state.get('colour')}, not "
+                               f"{list(colour)}: resume with the same --reader-colour, or start a new --runs folder")
         if state.get("epochs", epochs) != epochs or state.get("arch", arch) != arch:
             raise SisepaiError(f"{checkpoint} is a {state.get('epochs')}-epoch {state.get('arch')} run, not {epochs} "
                              f"epochs of {arch}: resume with the same settings, or fine-tune from its weights "
@@ -230,7 +242,7 @@ def train_reader(
         total, seen = 0.0, 0
         for step in range(steps_per_epoch):
             idx = perm[step * batch:(step + 1) * batch]
-            loss = _train_step(model, opt, loss_fn, xt[idx], yt[idx], gen, device)
+            loss = _train_step(model, opt, loss_fn, xt[idx], yt[idx], gen, device, colour)
             sched.step()
             total += float(loss.detach()) * len(idx)
             seen += len(idx)
@@ -243,19 +255,20 @@ def train_reader(
             checkpoint.parent.mkdir(parents=True, exist_ok=True)
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
                         "epoch": epoch, "history": history, "gen": gen.get_state(), "epochs": epochs,
-                        "arch": arch}, checkpoint)
+                        "arch": arch, "colour": list(colour)}, checkpoint)
     out.parent.mkdir(parents=True, exist_ok=True)
     model = model.cpu()
     torch.save({"state_dict": model.state_dict(), "classes": list(READER_CLASSES), "input": INPUT, "arch": arch,
-                "history": history, "calibration": calibration_crops(x_train, seed=seed)}, out)
+                "history": history, "colour": list(colour), "calibration": calibration_crops(x_train, seed=seed)}, out)
     return {"history": history, "train_crops": int(len(x_train)), "val_crops": int(len(x_val))}
 
 
-def _train_step(model, opt, loss_fn, images, labels, gen, device: str):
+def _train_step(model, opt, loss_fn, images, labels, gen, device: str,
+                colour: tuple[float, float, float] = COLOUR_AUGMENT):
     """One optimiser step on a batch of uint8 (B, 3, H, W) images, augmented on the CPU; the loss."""
     import torch
 
-    x = augment(images.float() / 255, gen).to(device).contiguous(memory_format=torch.channels_last)
+    x = augment(images.float() / 255, gen, colour).to(device).contiguous(memory_format=torch.channels_last)
     loss = loss_fn(model(x), labels.to(device))
     opt.zero_grad()
     loss.backward()

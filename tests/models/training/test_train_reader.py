@@ -49,10 +49,14 @@ def test_reader_trains_saves_and_resumes(tiny_crops, tmp_path):
     with pytest.raises(ValueError, match="3 epochs"):
         train_reader([tiny_crops], out, epochs=3, batch=16, samples_per_epoch=64, checkpoint=ckpt, arch="v1",
                      progress=lambda _: None)
+    with pytest.raises(ValueError, match="colour augmentation"):  # another augmentation is another run
+        train_reader([tiny_crops], out, epochs=2, batch=16, samples_per_epoch=64, checkpoint=ckpt, arch="v1",
+                     progress=lambda _: None, colour=(5.0, 0.3, 0.1))
     reader = Reader.load(out)
     probs = reader.read([x[0], np.zeros((30, 30, 3), np.uint8)])
     assert probs.shape == (2, len(READER_CLASSES)) and np.allclose(probs.sum(1), 1, atol=1e-4)
-    assert torch.load(out, weights_only=False)["arch"] == "v1"
+    saved = torch.load(out, weights_only=False)
+    assert saved["arch"] == "v1" and saved["colour"] == [12.0, 0.3, 0.16]
 
 
 def test_unknown_arch_is_refused():
