@@ -17,8 +17,9 @@ from functools import lru_cache
 from pathlib import Path
 
 CATALOGUES = Path(__file__).resolve().parent / "i18n"
-LANGUAGES = ("en", "zh", "zh-Hant", "vi")
-"""``zh`` is Chinese in simplified characters, ``zh-Hant`` in traditional ones."""
+LANGUAGES = ("en", "zh", "zh-Hant", "zh-HK", "vi")
+"""``zh`` is Chinese in simplified characters, ``zh-Hant`` in traditional ones, ``zh-HK`` Hong Kong's
+written Chinese in Cantonese usage (its words for a win and the discarder; spoken in a Cantonese voice)."""
 
 _PLURAL = re.compile(r"\{(\w+), plural, ((?:[\w=]+ \{[^{}]*\}\s*)+)\}")
 _FORM = re.compile(r"([\w=]+) \{([^{}]*)\}")

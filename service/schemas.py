@@ -204,6 +204,7 @@ class CardNames(BaseModel):
     en: str = Field(examples=["Red Chariot"])
     zh: str = Field(examples=["红车"], description="in simplified characters")
     zh_hant: str = Field(alias="zh-Hant", examples=["紅車"], description="in traditional characters")
+    zh_hk: str = Field(alias="zh-HK", examples=["紅車"], description="in Hong Kong's Cantonese usage")
     vi: str = Field(examples=["Xe đỏ"])
     glyph: str = Field(examples=["俥"], description="the character a standard deck prints; empty for the joker")
     glyph_zh: str = Field(examples=["车"], description="the same in simplified characters")

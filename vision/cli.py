@@ -14,6 +14,7 @@ from sisepai.cards import require_vision
 from sisepai.engine.cards import SEATS
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.rules import resolve_rules
+from sisepai.engine.words import LANGUAGES
 from sisepai.vision.live.watch import summary_line, watch
 
 
@@ -89,8 +90,9 @@ ago was misread: "card" is what it is, "was" what was said), card_removed, win_c
     p.add_argument("source", metavar="SOURCE", help="webcam index, video file, stream URL, or folder of images")
     p.add_argument("--json", action="store_true", help="events as JSON lines")
     p.add_argument("--speak", action="store_true", help="read announcements aloud (espeak-ng)")
-    p.add_argument("--lang", choices=("en", "zh", "zh-Hant", "vi"), default="en",
-                   help="announcement language: English, simplified or traditional Chinese, Vietnamese")
+    p.add_argument("--lang", choices=LANGUAGES, default="en",
+                   help="announcement language: English, simplified or traditional Chinese, Cantonese (zh-HK), "
+                        "Vietnamese")
     p.add_argument("--hand", metavar="CARDS", help="your own hand, for claim and discard advice")
     p.add_argument("--seat", choices=SEATS, default="S", help="your seat (default S)")
     p.add_argument("--seats", metavar="FILE", help="a zone calibration JSON")

@@ -19,7 +19,7 @@ document.querySelectorAll("nav [role=tab]").forEach((b) => b.addEventListener("c
 // --- one language for the page's words, its events and its voice -------------------------------
 // Every word the page shows comes from a catalogue (/i18n/LANG.json: ICU messages with plural
 // forms, the format translators use); English fills any key a catalogue lacks.
-const HTML_LANG = { en: "en", zh: "zh-Hans", "zh-Hant": "zh-Hant", vi: "vi" };
+const HTML_LANG = { en: "en", zh: "zh-Hans", "zh-Hant": "zh-Hant", "zh-HK": "zh-HK", vi: "vi" };
 let catalogue = {}, english = {};
 const rendered = new Map();  // element -> how to write it again in another language
 function pageLang() { return $("lang").value in HTML_LANG ? $("lang").value : "en"; }
@@ -131,15 +131,23 @@ function chip(code, clickable) {  // a card: a button when it can be tapped (and
 // --- speech ------------------------------------------------------------------------------------
 // The voice is one this device has for the page's language (getVoices, which may fill in late,
 // with voiceschanged); where it has none the page says so once and the events stay words on screen.
-const VOICE = { en: "en-US", zh: "zh-CN", "zh-Hant": "zh-TW", vi: "vi-VN" };
+// Each language's voices, best first: a tag with a region is that region's voice, a bare one any of its
+// regions. Cantonese takes only a Cantonese voice: a Mandarin one would read its words in another language.
+const VOICE = {
+  en: ["en-US", "en"], zh: ["zh-CN", "zh-TW", "cmn"], "zh-Hant": ["zh-TW", "zh-CN", "cmn"],
+  "zh-HK": ["zh-HK", "yue"], vi: ["vi-VN", "vi"],
+};
 let voices = [];
 const voiceMissing = new Set();
 function loadVoices() { voices = window.speechSynthesis ? speechSynthesis.getVoices() : []; }
 if (window.speechSynthesis) { loadVoices(); speechSynthesis.addEventListener("voiceschanged", loadVoices); }
-function voiceFor(lang) {  // the same language and region first, then the same language
-  const want = (VOICE[lang] || "en-US").toLowerCase(), base = want.split("-")[0];
+function voiceFor(lang) {
   const tag = (v) => v.lang.toLowerCase().replace("_", "-");
-  return voices.find((v) => tag(v) === want) || voices.find((v) => tag(v).split("-")[0] === base) || null;
+  for (const want of (VOICE[lang] || VOICE.en).map((w) => w.toLowerCase())) {
+    const voice = voices.find((v) => tag(v) === want || tag(v).startsWith(want + "-"));
+    if (voice) return voice;
+  }
+  return null;
 }
 function say(text) {
   if (!$("speak").checked || !text || !window.speechSynthesis) return;

@@ -7,7 +7,7 @@ from pathlib import Path
 from sisepai.engine.words import LANGUAGES, catalogue
 
 GLOSSARY = Path(__file__).resolve().parents[2] / "docs" / "glossary.md"
-COLUMNS = {"English": "en", "繁體中文": "zh-Hant", "简体中文": "zh", "Tiếng Việt": "vi"}
+COLUMNS = {"English": "en", "繁體中文": "zh-Hant", "简体中文": "zh", "廣東話（香港）": "zh-HK", "Tiếng Việt": "vi"}
 
 
 def _rows() -> list[dict[str, str]]:
@@ -46,7 +46,11 @@ def test_each_catalogue_says_each_thing_in_the_glossarys_word():
 def test_no_catalogue_uses_a_word_the_glossary_rules_out():
     vi = " ".join(catalogue("vi").values())
     assert not re.search(r"(?<!\w)(ù|chíu)(?!\w)", vi, re.I)
-    for lang in ("zh", "zh-Hant"):
+    for lang in ("zh", "zh-Hant", "zh-HK"):
         text = " ".join(catalogue(lang).values())
         assert not [w for w in ("胡", "放炮", "王牌") if w in text], lang
         assert not re.search(r"每行|\d\s*行", text), lang  # a row of cards is 排
+    for lang in ("zh", "zh-Hant"):  # 和 is the win, never "and" beside it
+        assert not re.search(r"和(?!牌|了)", " ".join(catalogue(lang).values())), lang
+    cantonese = " ".join(catalogue("zh-HK").values())
+    assert not [w for w in ("和", "放槍", "網路") if w in cantonese]  # 食糊, 出沖, 網絡 in Hong Kong

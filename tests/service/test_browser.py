@@ -444,7 +444,7 @@ ENGLISH_LEFT = """(langs) => {
 
 
 def test_every_word_in_the_players_language_on_a_phone(server, tmp_path):
-    """Each tab in English, traditional and simplified Chinese and Vietnamese, on a 390 px phone:
+    """Each tab in English, traditional and simplified Chinese, Cantonese and Vietnamese, on a 390 px phone:
     no English left in another language, nothing wider than the screen, a screenshot of each; cards
     are tapped from a picker that counts each kind against the deck's copies."""
     import json
@@ -452,7 +452,7 @@ def test_every_word_in_the_players_language_on_a_phone(server, tmp_path):
     import httpx
     from playwright.sync_api import sync_playwright
 
-    catalogues = {lang: httpx.get(f"{server}/i18n/{lang}.json").json() for lang in ("en", "zh", "zh-Hant", "vi")}
+    catalogues = {lang: httpx.get(f"{server}/i18n/{lang}.json").json() for lang in ("en", "zh", "zh-Hant", "zh-HK", "vi")}
     assert all(set(c) == set(catalogues["en"]) for c in catalogues.values())  # every key in every language
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
@@ -482,7 +482,8 @@ def test_every_word_in_the_players_language_on_a_phone(server, tmp_path):
         assert pr.get_attribute("title") == "pr: the only copy taken"
         page.fill("#gofhand", "")
         tabs = ["live", "hand", "score", "ledger", "deck", "gof"]
-        for lang in ("zh-Hant", "zh", "vi", "en"):
+        languages = ("zh-Hant", "zh", "zh-HK", "vi", "en")
+        for lang in languages:
             page.select_option("#lang", lang)
             page.wait_for_function(f"() => document.documentElement.lang === {json.dumps({'zh': 'zh-Hans'}.get(lang, lang))}")
             for tab in tabs:
@@ -537,7 +538,7 @@ def test_every_word_in_the_players_language_on_a_phone(server, tmp_path):
         page.wait_for_function("() => document.querySelector('#totals').textContent.includes('Bartholomew')")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
         browser.close()
-    assert len(list(tmp_path.glob("*.png"))) == 4 * len(tabs)
+    assert len(list(tmp_path.glob("*.png"))) == len(languages) * len(tabs)
 
 
 FAKE_VOICES = """(() => {
@@ -580,4 +581,29 @@ def test_events_are_spoken_in_a_voice_the_device_has_or_left_as_words(server, vo
             assert spoken == []
             note = page.locator("#voicenote")
             assert note.is_visible() and note.inner_text().startswith("Thiết bị này không có giọng đọc cho Tiếng Việt")
+        browser.close()
+
+
+@pytest.mark.parametrize("voices", [["zh-CN", "zh-TW", "yue_HK"], ["zh-CN", "zh-TW"]], ids=["a Cantonese voice", "Mandarin only"])
+def test_cantonese_is_spoken_only_in_a_cantonese_voice(server, voices):
+    """The Cantonese page speaks in a Cantonese voice (zh-HK or yue); a device with Mandarin voices
+    only gets the words on screen and a note, not Cantonese read in Mandarin."""
+    import json
+
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.add_init_script(script=FAKE_VOICES % json.dumps(voices))
+        page.goto(server + "/")
+        page.select_option("#lang", "zh-HK")
+        page.wait_for_function("() => document.documentElement.lang === 'zh-HK' && speechSynthesis.getVoices().length > 0")
+        page.evaluate("() => say('東家食糊：12分。')")
+        spoken = page.evaluate("() => window.spoken")
+        if "yue_HK" in voices:
+            assert spoken == [["yue_HK", "東家食糊：12分。"]] and page.locator("#voicenote").is_hidden()
+        else:
+            assert spoken == [] and page.locator("#voicenote").is_visible()
+            assert "廣東話（香港）" in page.locator("#voicenote").inner_text()
         browser.close()

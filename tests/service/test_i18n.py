@@ -10,7 +10,7 @@ import pytest
 from sisepai.vision.live.announce import CLAIM_WORDS, LANGUAGES, announce, card_name, page_names
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "engine" / "i18n"
-PAGE_LANGUAGES = ("en", "zh", "zh-Hant", "vi")
+PAGE_LANGUAGES = ("en", "zh", "zh-Hant", "zh-HK", "vi")
 
 
 def _load(lang):
@@ -47,6 +47,8 @@ def test_the_server_speaks_every_language_the_page_offers():
     spoken = {lang: announce(advice, lang) for lang in PAGE_LANGUAGES}
     assert "pong" not in spoken["en"] and "three of a kind" in spoken["en"] and "Green Soldier" in spoken["en"]
     assert "碰" in spoken["zh"] and "打出绿卒" in spoken["zh"] and "Tướng vàng" in spoken["vi"]
+    win = {"type": "win_claimed", "seat": "E", "points": 12}
+    assert announce(win, "zh-HK") == "東家食糊：12分。" and announce(win, "zh-Hant") == "東家和牌：12分。"
 
 
 def _codes_in_source():

@@ -1,5 +1,5 @@
-"""Card names and one-line announcements in English, Chinese (simplified ``zh`` and traditional
-``zh-Hant``) and Vietnamese. The sentences, seat and claim words are the catalogues' messages
+"""Card names and one-line announcements in English, Chinese (simplified ``zh``, traditional
+``zh-Hant`` and Hong Kong's Cantonese usage ``zh-HK``) and Vietnamese. The sentences, seat and claim words are the catalogues' messages
 (:mod:`sisepai.engine.words`), the page's own: card names too (``card.GK`` ...).
 
 >>> card_name("RR", "en"), card_name("RR", "zh"), card_name("RR", "zh-Hant"), card_name("RR", "vi")

@@ -19,7 +19,7 @@ from sisepai.vision.recognition.runtime import ThreadFollower
 class Speaker:
     """Reads announcements aloud with espeak-ng, without blocking the frame loop."""
 
-    VOICES = {"en": "en", "zh": "cmn", "zh-Hant": "cmn", "vi": "vi"}
+    VOICES = {"en": "en", "zh": "cmn", "zh-Hant": "cmn", "zh-HK": "yue", "vi": "vi"}
 
     def __init__(self, lang: str = "en"):
         self.exe = shutil.which("espeak-ng") or shutil.which("espeak")
