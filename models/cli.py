@@ -14,8 +14,8 @@ from sisepai.cards import require_vision
 from sisepai.engine.errors import SisepaiError
 from sisepai.models.training.train import train_detector
 
-MODELS = Path(__file__).resolve().parents[1]
-WEIGHTS = Path(__file__).resolve().parents[2] / "vision" / "weights"
+MODELS = Path(__file__).resolve().parent
+WEIGHTS = MODELS.parent / "vision" / "weights"
 """The shipped weights (the runtime's, in ``sisepai.vision``): ``--install`` replaces them."""
 
 EPILOG = """\

@@ -121,3 +121,12 @@ def test_train_checks_its_arguments_before_any_long_work(tmp_path):
     assert proc.returncode == 2 and "evaluate needs --test" in proc.stderr
     # refused before training, not after: no run folder was made
     assert not (tmp_path / "runs").exists() and not (Path(sys.executable).parent / "runs").exists()
+
+
+def test_install_replaces_the_weights_the_runtime_loads():
+    from sisepai.models.cli import MODELS, WEIGHTS
+    from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READER
+
+    assert WEIGHTS / "detector.pt" == DETECTOR and WEIGHTS / "reader.pt" == READER and DETECTOR.is_file()
+    assert (MODELS / "MODEL_CARD.md").is_file()  # evaluate's metrics.json lands beside the model card
