@@ -127,7 +127,7 @@ def test_recognize_cli_contract(tmp_path):
 def test_weak_readings_are_left_out(recognizer):
     from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE
 
-    scene = make_scene(11, 1, "fan", font_split="tune")  # one reading at 0.13
+    scene = make_scene(12, 1, "fan", font_split="tune")  # lone ends, and a reading at 0.11
     img = scene.image[..., ::-1].copy()
     reported = recognizer.recognize(img).detections
     floors = recognizer.min_confidence, recognizer.min_end_confidence
