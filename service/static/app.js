@@ -576,7 +576,8 @@ $("recordform").addEventListener("submit", async (e) => {
   if (confirmed.points === null) { showKey("scoreout", "score.fixFirst"); return; }
   const r = await write("/api/ledger/deals", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
-  show("scoreout", () => (r.ok ? t("score.recorded", { id: j.id, table: j.table, winner: body.winner, points: body.points }) : detailText(j)));
+  show("scoreout", () => (!r.ok ? detailText(j) : t(j.repeat ? "live.winAgain" : "score.recorded",
+                                                    { id: j.id, table: j.table, winner: body.winner, points: j.points })));
 });
 
 // --- ledger: the club's tables, this table's deals and totals, the club's totals -----------------

@@ -3,6 +3,7 @@ plays a Y4M video rendered from a generated game; recognised cards and an announ
 appear on the page. With SISEPAI_UPDATE_SCREENSHOT=1 it also refreshes the README's screenshot."""
 
 import os
+import re
 import shutil
 import threading
 import time
@@ -135,8 +136,14 @@ def test_confirm_a_photographed_hand_on_a_phone_and_record_it(server, tmp_path):
         page.fill("#recwinner", "Ann")
         page.click("#record")
         page.wait_for_function("() => document.querySelector('#scoreout').textContent.startsWith('recorded deal')")
+        recorded = page.locator("#scoreout").inner_text()
+        page.click("#record")  # a second tap adds nothing, and says so
+        page.wait_for_function("() => document.querySelector('#scoreout').textContent.includes('already')")
+        assert re.search(r"#\d+", recorded)[0] in page.locator("#scoreout").inner_text()
         browser.close()
-    deal = httpx.get(server + "/api/ledger").json()["deals"][-1]
+    deals = httpx.get(server + "/api/ledger").json()["deals"]
+    assert sum(d["cards"] == deals[-1]["cards"] for d in deals) == 1
+    deal = deals[-1]
     assert deal["winner"] == "Ann" and deal["points"] > 0
     assert sorted(deal["cards"].split()) == truth
     assert len(read) == 21
