@@ -567,54 +567,36 @@ FAKE_VOICES = """(() => {
 })();"""
 
 
-@pytest.mark.parametrize("voices", [["en-US", "vi_VN"], ["en-US", "zh-CN"]], ids=["a Vietnamese voice", "none"])
-def test_events_are_spoken_in_a_voice_the_device_has_or_left_as_words(server, voices):
+SPOKEN = {"vi": ("Tới: 12 điểm", "Thiết bị này không có giọng đọc cho Tiếng Việt"),
+          "zh-HK": ("東家食糊：12分。", "廣東話（香港）")}  # a sentence, and what the no-voice note says
+
+
+@pytest.mark.parametrize(("lang", "voices", "voice"), [
+    ("vi", ["en-US", "vi_VN"], "vi_VN"), ("vi", ["en-US", "zh-CN"], None),
+    ("zh-HK", ["zh-CN", "zh-TW", "yue_HK"], "yue_HK"), ("zh-HK", ["zh-CN", "zh-TW"], None),
+], ids=["a Vietnamese voice", "no Vietnamese voice", "a Cantonese voice", "Mandarin voices only"])
+def test_events_are_spoken_in_a_voice_the_device_has_or_left_as_words(server, lang, voices, voice):
     """The page speaks in a voice of its language, found in getVoices() once voiceschanged has
-    filled it; where the device has none it speaks nothing (no Vietnamese read by an English
-    voice) and says so once, in the page's language."""
+    filled it; where the device has none it speaks nothing (no Vietnamese read by an English voice,
+    no Cantonese read in Mandarin) and says so once, in the page's language."""
     import json
 
     from playwright.sync_api import sync_playwright
 
+    text, note_says = SPOKEN[lang]
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page()
         page.add_init_script(script=FAKE_VOICES % json.dumps(voices))
         page.goto(server + "/")
-        page.select_option("#lang", "vi")
-        page.wait_for_function("() => document.documentElement.lang === 'vi' && speechSynthesis.getVoices().length > 0")
-        page.evaluate("() => { say('Tới: 12 điểm'); say('Bàn có 3 lá'); }")
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"() => document.documentElement.lang === {json.dumps(lang)} "
+                               "&& speechSynthesis.getVoices().length > 0")
+        page.evaluate("(said) => { say(said); say(said); }", text)
         spoken = page.evaluate("() => window.spoken")
-        if "vi_VN" in voices:
-            assert spoken == [["vi_VN", "Tới: 12 điểm"], ["vi_VN", "Bàn có 3 lá"]]
-            assert page.locator("#voicenote").is_hidden()
+        note = page.locator("#voicenote")
+        if voice:
+            assert spoken == [[voice, text], [voice, text]] and note.is_hidden()
         else:
-            assert spoken == []
-            note = page.locator("#voicenote")
-            assert note.is_visible() and note.inner_text().startswith("Thiết bị này không có giọng đọc cho Tiếng Việt")
-        browser.close()
-
-
-@pytest.mark.parametrize("voices", [["zh-CN", "zh-TW", "yue_HK"], ["zh-CN", "zh-TW"]], ids=["a Cantonese voice", "Mandarin only"])
-def test_cantonese_is_spoken_only_in_a_cantonese_voice(server, voices):
-    """The Cantonese page speaks in a Cantonese voice (zh-HK or yue); a device with Mandarin voices
-    only gets the words on screen and a note, not Cantonese read in Mandarin."""
-    import json
-
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        page.add_init_script(script=FAKE_VOICES % json.dumps(voices))
-        page.goto(server + "/")
-        page.select_option("#lang", "zh-HK")
-        page.wait_for_function("() => document.documentElement.lang === 'zh-HK' && speechSynthesis.getVoices().length > 0")
-        page.evaluate("() => say('東家食糊：12分。')")
-        spoken = page.evaluate("() => window.spoken")
-        if "yue_HK" in voices:
-            assert spoken == [["yue_HK", "東家食糊：12分。"]] and page.locator("#voicenote").is_hidden()
-        else:
-            assert spoken == [] and page.locator("#voicenote").is_visible()
-            assert "廣東話（香港）" in page.locator("#voicenote").inner_text()
+            assert spoken == [] and note.is_visible() and note_says in note.inner_text()
         browser.close()
