@@ -111,9 +111,13 @@ def _short_side(box: np.ndarray) -> float:
 def detected_cards(image_bgr: np.ndarray, recognizer=None) -> list[np.ndarray]:
     """The card outlines in a grid photo, as the shipped detector finds them: whole cards, and
     two lone ends of one card (any kind) joined into that card. ``recognizer``: a loaded
-    :class:`~sisepai.vision.recognition.recognize.Recognizer` (default: the shipped one)."""
+    :class:`~sisepai.vision.recognition.recognize.Recognizer` (default: the shipped one). A card
+    is found by where it lies, not by how surely it reads: the recogniser's reading floors are off
+    here (a joker on a cloth of its paper's colour reads unsure), and the readings come back as
+    :func:`reading_notes`."""
 
-    det = (recognizer or _default()).recognize(image_bgr).detections
+    rec = (recognizer or _default()).with_changes(min_card_prob=0.0, min_confidence=0.0, min_end_confidence=0.0)
+    det = rec.recognize(image_bgr).detections
     cards = [np.float32(p) for p, k in zip(det.polygons, det.kind) if k == "card"]
     ends = [np.float32(p) for p, k in zip(det.polygons, det.kind) if k != "card"]
     # in a grid no card lies on another: two lone ends of one card are joined whatever they read
