@@ -278,7 +278,7 @@ class Recognizer:
                     quads.append(end_polys[j])
                 probs = np.concatenate([probs, self.reader.read(crops[first:], turns)])
         view_colour: list[np.ndarray | None] = [None] * len(crops)  # each reading's paper colour, when needed
-        for k, colours_of_card in reused_colours.items():
+        for k, colours_of_card in reused_colours.items():  # as measured when read: the same reading, the same colour
             view_colour[2 * k:2 * k + 2] = colours_of_card
 
         def colour_at(v: int) -> np.ndarray:
@@ -321,7 +321,7 @@ class Recognizer:
         cand = self._rerank_by_palette(cand, colours, memory.palette if memory is not None else None)  # None: this picture's own
         if still is not None:
             still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages,
-                                [view_colour[2 * k:2 * k + 2] if all(c is not None for c in view_colour[2 * k:2 * k + 2]) else None
+                                [view_colour[2 * k:2 * k + 2] if any(c is not None for c in view_colour[2 * k:2 * k + 2]) else None
                                  for k in range(len(card_polys))],
                                 [v.looks[k] if old is None else old.look for k, old in enumerate(reused)])
         return self._detections(cand)

@@ -107,7 +107,7 @@ class StillReadings:
     class Kept(NamedTuple):
         probs: np.ndarray  # the two end readings
         age: int  # frames since they were read
-        colours: list | None  # the two ends' paper colours, when measured
+        colours: list | None  # each end's paper colour as measured when read (None where it was not)
         look: np.ndarray | None  # the card's look when it was read
 
     def __init__(self, max_shift: float = 3.0, max_age: int | None = None, max_change: float = STEADY_CHANGE):

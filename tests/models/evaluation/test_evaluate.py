@@ -54,11 +54,13 @@ def test_the_label_band_forgives_cards_near_the_rule_and_nothing_else():
 
 @pytest.mark.model
 def test_fans_read_at_their_measured_level(recognizer, tmp_path):
-    """Fans are the hardest layout: 12 fan scenes in the tuning fonts read at F1 0.852 (46 right,
-    5 false, 11 missed) with the shipped models and settings."""
+    """Fans are the hardest layout: 36 fan scenes in the tuning fonts read at F1 0.830 (161 right,
+    13 false, 53 missed) with the shipped models and settings; the detector before this one read
+    them at 0.810 beside the same reader. (Twelve scenes, this test's size before, swung a card
+    either way between the two detectors.)"""
     prepare_folders(tmp_path)
     opts = GenerateOptions(seed=7150, val=1.0, font_split="tune", layouts=("fan",))
-    for i in range(12):
+    for i in range(36):
         generate_one(tmp_path, i, opts)
     fan = evaluate_recognizer(recognizer, tmp_path)["layouts"]["fan"]
-    assert fan["scenes"] == 12 and fan["f1"] >= 0.84, fan  # one card fewer reads 0.841
+    assert fan["scenes"] == 36 and fan["f1"] >= 0.825, fan  # one card fewer reads 0.827
