@@ -1,6 +1,6 @@
 """A deal written within a ledger transaction, and the running totals it moves: the payments a
 deal makes, the club's room for new players, a win recorded once, and the totals read or summed
-afresh. :class:`~.store.Ledger` and the ledger's moves (:mod:`.ledger_move`) write through these.
+afresh (:mod:`.ledger_sums`). :class:`~.store.Ledger` and the ledger's moves (:mod:`.ledger_move`) write through these.
 
 >>> deal_payments(["Ann", "Bo"], "Ann", "Bo", 7)
 [('Bo', 'Ann', 7)]
@@ -12,25 +12,12 @@ import json
 
 from sisepai.engine.errors import SisepaiError
 
+from .ledger_sums import net_totals
 from .roster import insert_players
 
 MAX_PLAYERS = 5000
 """A club has at most this many active players (retired ones do not count): bounds what a page load
 lists, and what a script may add."""
-
-
-def net_totals(payments, sign: int = 1, totals: dict[str, int] | None = None) -> dict[str, int]:
-    """What ``(payer, payee, amount)`` payments do to each player's total (``sign`` -1 takes them
-    back), added to ``totals`` when given.
-
-    >>> net_totals([("Bo", "Ann", 11), ("Cy", "Ann", 11)])
-    {'Bo': -11, 'Ann': 22, 'Cy': -11}
-    """
-    totals = {} if totals is None else totals
-    for payer, payee, amount in payments:
-        totals[payer] = totals.get(payer, 0) - sign * int(amount)
-        totals[payee] = totals.get(payee, 0) + sign * int(amount)
-    return totals
 
 
 def check_room_for_players(tx, names: list[str]) -> None:
@@ -120,22 +107,3 @@ def add_to_balances(tx, table: str, players: list[str], payments, sign: int) -> 
         tx.run("INSERT INTO balances (room, player, total) VALUES " + ", ".join(["(?, ?, ?)"] * len(deltas))
                + " ON CONFLICT (room, player) DO UPDATE SET total = balances.total + excluded.total",
                [v for p, d in deltas.items() for v in (table, p, d)])
-
-
-def table_totals(tx, table: str | None = None) -> dict[str, int]:
-    """:meth:`Ledger.totals` within the open transaction ``tx``: read from the running totals."""
-    if table is not None:
-        return {p: int(t) for p, t in tx.rows("SELECT player, total FROM balances WHERE room = ? ORDER BY player",
-                                               (table,))}
-    totals = {p: 0 for (p,) in tx.rows("SELECT name FROM players ORDER BY id")}
-    for p, t in tx.rows("SELECT player, sum(total) FROM balances GROUP BY player"):
-        totals[p] = int(t)
-    return totals
-
-
-def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
-    """Each player's total summed afresh from the payments (a check on the running totals), without
-    the players who never paid or won (a player who paid and won back as much is there, at 0)."""
-    where, params = ("WHERE d.room = ?", (table,)) if table is not None else ("", ())
-    return net_totals(tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
-                              f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params))

@@ -24,7 +24,8 @@ from typing import Iterator
 from sisepai.engine.errors import SisepaiError
 
 from .db import is_postgres
-from .deal_records import net_totals, record_deal, table_totals, totals_from_payments
+from .deal_records import record_deal
+from .ledger_sums import net_totals, table_totals, totals_from_payments
 from .roster import fold, insert_players
 from .store import Ledger, check_table_name
 

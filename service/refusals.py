@@ -31,7 +31,7 @@ CODES: dict[str, tuple[str, ...]] = {
     "discarder_not_player": ("name",), "database_unavailable": (),
     "unknown_player": ("name",), "table_retired": ("table",), "name_taken": ("name",), "table_kept": ("table",),
     "same_name": ("name",), "played_together": ("name", "into"), "token_needed": (), "token_wait": ("seconds",),
-    "writes_closed": (),
+    "writes_closed": (), "ledger_invariant": ("problem",),
     # pictures
     "upload_too_large": ("mb",), "empty_file": (), "image_format": (), "image_pixels": (), "image_unreadable": (),
     # decks

@@ -28,6 +28,7 @@ import unicodedata
 
 from sisepai.engine.errors import SisepaiError
 
+from .ledger_sums import ledger_problems
 from .names import clean_name
 
 DEFAULT_TABLE = "main"
@@ -133,6 +134,10 @@ def manage(ledger, kind: str, action: str, name: str, to: str | None = None, int
             done = _player_change(tx, action, name, other)
         else:
             done = _table_change(tx, action, name, other, keep)
+        broken = ledger_problems(tx)
+        if broken:  # raised inside the transaction: nothing of this change is kept
+            raise RosterConflict(f"{kind} {action} refused, it would break the ledger: {broken[0]}",
+                                 code="ledger_invariant", problem=broken[0])
         tx.run("INSERT INTO name_changes (created, kind, action, name, other) VALUES (?, ?, ?, ?, ?)",
                (time.time(), kind, action, done["name"], done.get("to") or done.get("into")))
     return done
@@ -180,7 +185,10 @@ def _deals_naming(tx, name: str) -> list[tuple[int, list[str]]]:
 
 
 def _move_player(tx, old: str, new: str) -> None:
-    """Every deal, payment and running total of ``old`` becomes ``new``'s (totals added up)."""
+    """Every deal, payment and running total of ``old`` becomes ``new``'s (totals added up); nothing
+    when the two are one name (a total added to itself, then deleted, would be lost)."""
+    if old == new:
+        return
     tx.run("UPDATE deals SET winner = ? WHERE winner = ?", (new, old))
     tx.run("UPDATE payments SET payer = ? WHERE payer = ?", (new, old))
     tx.run("UPDATE payments SET payee = ? WHERE payee = ?", (new, old))
@@ -218,7 +226,10 @@ def _table_change(tx, action: str, name: str, other: str | None, keep: str | Non
 
 
 def _move_table(tx, old: str, new: str) -> None:
-    """Every deal and running total of table ``old`` becomes table ``new``'s (totals added up)."""
+    """Every deal and running total of table ``old`` becomes table ``new``'s (totals added up);
+    nothing when the two are one name."""
+    if old == new:
+        return
     tx.run("UPDATE deals SET room = ? WHERE room = ?", (new, old))
     for player, total in tx.rows("SELECT player, total FROM balances WHERE room = ?", (old,)):
         tx.run("INSERT INTO balances (room, player, total) VALUES (?, ?, ?) ON CONFLICT (room, player) "

@@ -36,9 +36,8 @@ from .deal_records import (
     payment_answers,
     record_deal,
     recorded_win,
-    table_totals,
-    totals_from_payments,
 )
+from .ledger_sums import ledger_problems, table_totals
 from .names import clean_name
 from .roster import DEFAULT_TABLE, UnknownName, fill_folds, fold, insert_players, known_players, known_table
 
@@ -292,21 +291,8 @@ class Ledger:
     def check(self) -> list[str]:
         """What is wrong with the ledger, if anything: each table's running totals against its
         payments summed afresh, totals that do not sum to zero, deals won with no payment."""
-        problems = []
         with self.db.transaction(write=False) as tx:
-            for (table,) in tx.rows("SELECT name FROM rooms ORDER BY id"):
-                # players at 0 either way (never paid, or paid and won back as much) are left out of both
-                kept = {p: t for p, t in table_totals(tx, table).items() if t}
-                fresh = {p: t for p, t in totals_from_payments(tx, table).items() if t}
-                if kept != fresh:
-                    problems.append(f"table {table!r}: its running totals differ from its payments")
-                if sum(kept.values()):
-                    problems.append(f"table {table!r}: its totals sum to {sum(kept.values())}, not 0")
-            unpaid = tx.one("SELECT count(*) FROM deals d WHERE d.winner IS NOT NULL AND d.points > 0 AND NOT EXISTS "
-                            "(SELECT 1 FROM payments p WHERE p.deal_id = d.id)")[0]
-            if unpaid:
-                problems.append(f"{unpaid} deals with a winner have no payment")
-        return problems
+            return ledger_problems(tx)
 
     def to_csv(self, table: str | None = None) -> str:
         """The ledger (or one table's) as CSV text; :meth:`iter_csv` gives it in pieces."""

@@ -202,3 +202,34 @@ def test_a_seen_win_is_recorded_once_however_often_it_is_sent(ledger_target):
         c.post("/api/ledger/undo")
         c.post("/api/ledger/undo")  # undone, the win may be recorded again
         assert c.post("/api/ledger/deals", json=body).json()["repeat"] is False
+
+
+def test_a_rename_to_the_same_name_keeps_every_total(ledger_target):
+    """A name renamed to itself, or to a form that folds to it (full width), is the same name: its
+    totals are kept (they were once added to themselves and then deleted)."""
+    with TestClient(create_app(Settings(db=ledger_target, load_model=False))) as c:
+        c.post("/api/tables", json={"name": "t1"})
+        _deal(c, "Xa", ["Xa", "Xb"], 9, table="t1")
+        assert c.post("/api/ledger/players/rename", json={"name": "Xb", "to": "Ｘｂ"}).status_code == 200
+        assert c.post("/api/ledger/players/rename", json={"name": "Xa", "to": "Xa"}).status_code == 200
+        assert c.get("/api/ledger?table=t1").json()["totals"] == {"Xa": 9, "Xb": -9}
+        assert c.post("/api/tables/rename", json={"name": "t1", "to": "t1"}).status_code == 200
+        assert c.post("/api/tables/rename", json={"name": "t1", "to": "Ｔ1"}).status_code == 200
+        view = c.get("/api/ledger?table=t1").json()
+        assert view["totals"] == {"Xa": 9, "Xb": -9} and len(view["deals"]) == 1
+    ledger = Ledger(ledger_target)
+    assert ledger.check() == []
+    ledger.close()
+
+
+def test_a_change_that_would_break_the_sums_is_refused_and_rolled_back(tmp_path, monkeypatch):
+    from sisepai.service import roster
+
+    ledger = Ledger(tmp_path / "l.sqlite")
+    ledger.add_deal("Ann", 5, ["Ann", "Bo"])
+    monkeypatch.setattr(roster, "_move_player", lambda tx, old, new: tx.run("DELETE FROM balances WHERE player = ?",
+                                                                             (old,)))
+    with pytest.raises(roster.RosterConflict, match="break the ledger"):
+        manage(ledger, "player", "rename", "Bo", to="Bob")
+    assert ledger.totals() == {"Ann": 5, "Bo": -5} and ledger.players() == ["Ann", "Bo"] and changes(ledger) == []
+    ledger.close()
