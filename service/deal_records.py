@@ -43,19 +43,25 @@ def payment_answers(payments) -> list[dict]:
     return [{"payer": a, "payee": b, "amount": c} for a, b, c in payments]
 
 
-def recorded_win(tx, table: str, winner: str | None, cards: str | None) -> dict | None:
-    """The deal at ``table`` already won by ``winner`` with ``cards`` (in any order), or None; a
-    deal without cards or without a winner is never the same as another."""
-    if winner is None or not cards:
+def recorded_win(tx, table: str, deal: dict, players: list[str], payments) -> dict | None:
+    """The deal ``deal`` repeats at ``table``, or None. A win is a repeat (a second tap, a second
+    sighting of one hand) only when it is the table's last deal and everything is the same: winner,
+    players, discarder (the payments), rules, points and cards in any order. Another deal recorded
+    in between, or any difference, makes it a new deal; a deal without cards or a winner is always new."""
+    if deal["winner"] is None or not deal["cards"]:
         return None
-    hand = sorted(cards.split())
-    for deal_id, points, stored in tx.rows("SELECT id, points, cards FROM deals WHERE room = ? AND winner = ? "
-                                           "AND cards IS NOT NULL ORDER BY id", (table, winner)):
-        if sorted(stored.split()) == hand:
-            payments = tx.rows("SELECT payer, payee, amount FROM payments WHERE deal_id = ? ORDER BY id", (deal_id,))
-            return {"id": deal_id, "table": table, "winner": winner, "points": points,
-                    "payments": payment_answers(payments)}
-    return None
+    row = tx.one("SELECT id, winner, points, rules, cards, players FROM deals WHERE room = ? ORDER BY id DESC LIMIT 1",
+                 (table,))
+    if row is None:
+        return None
+    deal_id, winner, points, rules, cards, stored_players = row
+    if (winner != deal["winner"] or points != deal["points"] or rules != deal["rules"] or not cards
+            or sorted(cards.split()) != sorted(deal["cards"].split()) or json.loads(stored_players) != players):
+        return None
+    paid = tx.rows("SELECT payer, payee, amount FROM payments WHERE deal_id = ? ORDER BY id", (deal_id,))
+    if sorted(tuple(p) for p in paid) != sorted(tuple(p) for p in payments):
+        return None  # the same hand, another discarder (or drawn by the winner this time)
+    return {"id": deal_id, "table": table, "winner": winner, "points": points, "payments": payment_answers(paid)}
 
 
 def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int:

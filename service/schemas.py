@@ -356,7 +356,7 @@ class DealRecorded(BaseModel):
     winner: str | None = Field(description="null for a deal nobody won")
     points: int
     payments: list[PaymentAnswer]
-    repeat: bool = Field(False, description="the same win (winner and cards) was in the ledger already: this is "
+    repeat: bool = Field(False, description="the same deal (winner, players, discarder, rules, points and cards) was the table's last already: this is "
                          "that deal, and nothing was written")
 
 

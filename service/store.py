@@ -172,9 +172,10 @@ class Ledger:
                  rules: str = "seesek", source: str = "manual", cards: str | None = None, note: str = "",
                  table: str = DEFAULT_TABLE) -> dict:
         """Record a deal at ``table``: the discarder pays the winner, or every other player pays on a
-        drawn card. A win recorded with its ``cards`` is recorded once: the same winner with the same
-        cards at the same table (a second tap, a second sighting of one hand) gives the deal already
-        there, with ``"repeat": True``, and writes nothing.
+        drawn card. A win recorded with its ``cards`` is recorded once: when the table's last deal is
+        the same in every part (winner, players, discarder, rules, points, cards), a second tap or a
+        second sighting gives that deal, with ``"repeat": True``, and writes nothing. Any difference,
+        or another deal in between, is a new deal.
 
         >>> store = Ledger(":memory:")
         >>> hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
@@ -202,12 +203,12 @@ class Ledger:
             payments = deal_payments(players, winner, discarder, points)
             table = known_table(tx, table, active=True)
             tx.lock("room:" + table)
-            same = recorded_win(tx, table, winner, cards)
-            if same is not None:  # a second tap, or a second sighting of the same hand
+            deal = {"created": time.time(), "winner": winner, "points": points, "rules": rules, "source": source,
+                    "cards": cards, "note": note}
+            same = recorded_win(tx, table, deal, players, payments)
+            if same is not None:  # a second tap, or a second sighting of the same deal
                 return {**same, "repeat": True}
-            deal_id = record_deal(tx, table, {"created": time.time(), "winner": winner, "points": points,
-                                              "rules": rules, "source": source, "cards": cards, "note": note},
-                                  players, payments)
+            deal_id = record_deal(tx, table, deal, players, payments)
         return {"id": deal_id, "table": table, "winner": winner, "points": points,
                 "payments": payment_answers(payments), "repeat": False}
 

@@ -204,6 +204,28 @@ def test_a_seen_win_is_recorded_once_however_often_it_is_sent(ledger_target):
         assert c.post("/api/ledger/deals", json=body).json()["repeat"] is False
 
 
+def test_three_different_wins_with_one_hand_are_three_deals(ledger_target):
+    """The same 21 cards won again by the same player are a new deal when anything differs: drawn
+    by the winner, other players, other rules and points, or another deal in between."""
+    from sisepai.engine.scoring import score
+
+    hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
+    points = score(hand).total
+    body = {"players": ["Ann", "Bo", "Cy"], "winner": "Ann", "points": points, "cards": hand, "discarder": "Bo"}
+    with TestClient(create_app(Settings(db=ledger_target, load_model=False))) as c:
+        first = c.post("/api/ledger/deals", json=body).json()
+        others = [{**body, "discarder": None}, {**body, "players": ["Ann", "Di", "Ed"], "discarder": "Di"}]
+        for other in others:
+            answer = c.post("/api/ledger/deals", json=other).json()
+            assert answer["repeat"] is False and answer["id"] != first["id"], answer
+        assert c.post("/api/ledger/deals", json=body).json()["repeat"] is False  # two deals since the first
+        assert c.post("/api/ledger/deals", json=body).json()["repeat"] is True  # now a second tap
+        assert len(c.get("/api/ledger").json()["deals"]) == 4
+    ledger = Ledger(ledger_target)
+    assert ledger.check() == []
+    ledger.close()
+
+
 def test_a_rename_to_the_same_name_keeps_every_total(ledger_target):
     """A name renamed to itself, or to a form that folds to it (full width), is the same name: its
     totals are kept (they were once added to themselves and then deleted)."""
