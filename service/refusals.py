@@ -27,7 +27,7 @@ CODES: dict[str, tuple[str, ...]] = {
     # the ledger's
     "unknown_table": ("table",), "table_no_deals": ("table",), "method_not_allowed": ("allowed",), "draw_pays": (), "cards_not_winning": ("points",),
     "cards_need_winner": (), "cards_score": ("score", "points"), "not_last_deal": ("deal", "last", "table"), "tables_full": ("max",), "players_full": ("max",),
-    "deal_players": (), "points_range": ("min", "max"), "winner_not_player": ("name",),
+    "deal_players": (), "points_range": ("min", "max"), "points_not_a_total": ("points", "min", "max"), "winner_not_player": ("name",),
     "discarder_not_player": ("name",), "database_unavailable": (),
     "unknown_player": ("name",), "table_retired": ("table",), "name_taken": ("name",), "table_kept": ("table",),
     "same_name": ("name",), "played_together": ("name", "into"), "token_needed": (), "token_wait": ("seconds",),

@@ -14,19 +14,24 @@ sisepai.engine.errors.RulesError: rules must be a preset name (korean, seesek) o
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from sisepai.engine.errors import RulesError
 from sisepai.engine.rules import POINT_KEYS, Rules, preset_names
 
 
 class RulesOverrides(BaseModel):
-    """A preset with some points or options changed, e.g. ``{"preset": "seesek", "points": {"joker": 5}}``."""
+    """A preset with some points or options changed, e.g. ``{"preset": "seesek", "points": {"joker": 5}}``.
 
-    preset: str = Field("seesek", max_length=20)
-    points: dict[str, int] = Field(default_factory=dict, max_length=len(POINT_KEYS))
-    four_card_points: int | None = Field(None, ge=2, le=4)
-    jokers: int | None = Field(None, ge=0, le=8)
+    Strict: numbers are whole numbers (``true`` or ``"5"`` is refused, not read as 1 or 5), and a
+    key the rules do not have is refused, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: StrictStr = Field("seesek", max_length=20)
+    points: dict[StrictStr, StrictInt] = Field(default_factory=dict, max_length=len(POINT_KEYS))
+    four_card_points: StrictInt | None = Field(None, ge=2, le=4)
+    jokers: StrictInt | None = Field(None, ge=0, le=8)
 
 
 def network_rules(value: "str | RulesOverrides | None") -> Rules:
@@ -42,8 +47,9 @@ def network_rules(value: "str | RulesOverrides | None") -> Rules:
     unknown = set(value.points) - set(POINT_KEYS)
     if unknown:
         raise RulesError(f"unknown scoring key(s) {', '.join(sorted(unknown))[:200]}; known: {', '.join(POINT_KEYS)}")
-    if any(not 0 <= v <= 100 for v in value.points.values()):
-        raise RulesError("points must be 0 to 100")
+    for key, v in sorted(value.points.items()):
+        if not 0 <= v <= 100:
+            raise RulesError(f"rules.points.{key} must be 0 to 100, got {v}")
     options = {k: v for k, v in (("four_card_points", value.four_card_points), ("jokers", value.jokers)) if v is not None}
     rules = Rules.preset(base.name, **options)
     if value.points:

@@ -207,9 +207,15 @@ def test_guessed_tokens_are_slowed_down_per_address(tmp_path):
 
 
 @pytest.mark.parametrize("rules, said", [
-    ('{"preset": "seesek", "points": {"joker": NaN}}', "Joker: a finite number."),
-    ('{"points": {"joker": Infinity}}', "Joker: a finite number."),
-    ('{"four_card_points": NaN}', "Four card points: a finite number."),
+    ('{"preset": "seesek", "points": {"joker": NaN}}', "Joker: a whole number."),
+    ('{"points": {"joker": Infinity}}', "Joker: a whole number."),
+    ('{"four_card_points": NaN}', "Four card points: a whole number."),
+    ('{"points": {"joker": true}}', "Joker: a whole number."),  # not read as 1
+    ('{"points": {"joker": "5"}}', "Joker: a whole number."),  # not read as 5
+    ('{"points": {"joker": 1e308}}', "Joker: a whole number."),
+    ('{"jokers": true}', "Jokers: a whole number."),
+    ('{"joker": 5}', "Joker: not a field this accepts."),  # an unknown key is refused, not ignored
+    ('{"points": {"joker": 500}}', "rules.points.joker must be 0 to 100, got 500"),
     ("NaN", 'Rules: a preset name (seesek, korean) or {"preset": "seesek", "points": {"joker": 5}}.'),
 ])
 def test_a_bad_number_in_rules_overrides_is_named(tmp_path, rules, said):

@@ -35,7 +35,7 @@ def test_the_csv_download_streams_and_is_named_after_its_table(tmp_path):
     settings = Settings(db=str(tmp_path / "l.sqlite"), load_model=False)
     with TestClient(create_app(settings)) as c:
         assert c.post("/api/tables", json={"name": "桌子1"}).status_code == 200
-        c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 4, "discarder": "Bo",
+        c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 5, "discarder": "Bo",
                                           "table": "桌子1"})
         r = c.get("/api/ledger/export.csv", params={"table": "桌子1"})
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")

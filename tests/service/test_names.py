@@ -37,7 +37,7 @@ def test_hidden_characters_are_refused_in_words(c, bad, words):
 def test_one_name_typed_two_ways_is_one_player(c):
     assert c.post("/api/ledger/players", json={"name": "Zoe\u0308"}).json()["name"] == "Zoë"
     for name in ("Zoe\u0308", "Zoë"):
-        assert c.post("/api/ledger/deals", json={"players": [name, "Bo"], "winner": name, "points": 2}).status_code == 200
+        assert c.post("/api/ledger/deals", json={"players": [name, "Bo"], "winner": name, "points": 3}).status_code == 200
     view = c.get("/api/ledger").json()
     assert sorted(view["players"]) == ["Bo", "Zoë"]
 

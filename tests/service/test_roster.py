@@ -49,7 +49,7 @@ def test_a_merge_keeps_every_deal_and_adds_the_totals(ledger_target):
         _deal(c, "Annie", ["Annie", "Bo"], 7)
         _deal(c, "Bo", ["Annie", "Bo"], 3)
         c.post("/api/tables", json={"name": "patio"})
-        _deal(c, "Annie", ["Annie", "Cy"], 2, table="patio")
+        _deal(c, "Annie", ["Annie", "Cy"], 3, table="patio")
         before = c.get("/api/ledger").json()["club_totals"]
         r = c.post("/api/ledger/players/merge", json={"name": "annie", "into": "ann"})
         assert r.status_code == 200 and r.json() == {"kind": "player", "action": "merge", "name": "Annie",
@@ -61,7 +61,7 @@ def test_a_merge_keeps_every_deal_and_adds_the_totals(ledger_target):
         assert len(deals) == 4 and all("Annie" not in d["players"] for d in deals)
         assert [d["winner"] for d in deals] == ["Ann", "Ann", "Bo", "Ann"]
         assert "Annie" not in c.get("/api/ledger/export.csv").text
-        assert c.get("/api/ledger?table=patio").json()["totals"] == {"Ann": 2, "Cy": -2}
+        assert c.get("/api/ledger?table=patio").json()["totals"] == {"Ann": 3, "Cy": -3}
     ledger = Ledger(ledger_target)
     assert ledger.check() == []  # the running totals still agree with the payments
     assert [(r["action"], r["name"], r["other"]) for r in changes(ledger)] == [("merge", "Annie", "Ann")]
@@ -115,14 +115,14 @@ def test_a_table_merge_moves_its_deals_and_totals(ledger_target):
         c.post("/api/tables", json={"name": "patio"})
         c.post("/api/tables", json={"name": "garden"})
         _deal(c, "Ann", ["Ann", "Bo"], 5, table="patio")
-        _deal(c, "Bo", ["Ann", "Bo"], 2, table="garden")
+        _deal(c, "Bo", ["Ann", "Bo"], 3, table="garden")
         ids = [d["id"] for t in ("patio", "garden") for d in c.get(f"/api/ledger?table={t}").json()["deals"]]
         assert c.post("/api/tables/merge", json={"name": "patio", "into": "Garden"}).json()["into"] == "garden"
         garden = c.get("/api/ledger?table=garden").json()
-        assert sorted(d["id"] for d in garden["deals"]) == sorted(ids) and garden["totals"] == {"Ann": 3, "Bo": -3}
+        assert sorted(d["id"] for d in garden["deals"]) == sorted(ids) and garden["totals"] == {"Ann": 2, "Bo": -2}
         assert c.get("/api/ledger?table=patio").status_code == 404
         assert c.post("/api/tables/rename", json={"name": "garden", "to": "Garten"}).json()["to"] == "Garten"
-        assert c.get("/api/ledger?table=garten").json()["totals"] == {"Ann": 3, "Bo": -3}
+        assert c.get("/api/ledger?table=garten").json()["totals"] == {"Ann": 2, "Bo": -2}
         assert c.post("/api/ledger/undo?table=Garten").json()["removed"]["id"] == max(ids)
 
 
@@ -255,3 +255,15 @@ def test_a_change_that_would_break_the_sums_is_refused_and_rolled_back(tmp_path,
         manage(ledger, "player", "rename", "Bo", to="Bob")
     assert ledger.totals() == {"Ann": 5, "Bo": -5} and ledger.players() == ["Ann", "Bo"] and changes(ledger) == []
     ledger.close()
+
+
+@pytest.mark.parametrize("points", [1000, 999, 12, 0, 33])
+def test_a_win_typed_by_hand_claims_only_a_total_the_rules_allow(tmp_path, points):
+    with TestClient(create_app(Settings(db=str(tmp_path / "l.sqlite"), load_model=False))) as c:
+        r = _deal(c, "Ann", ["Ann", "Bo"], points)
+        assert r.status_code == 422 and r.json()["code"] in ("points_not_a_total", "points_range"), r.text
+        assert "points" in r.json()["detail"].lower()
+        assert _deal(c, "Ann", ["Ann", "Bo"], 31).status_code == 200
+        r = c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 33, "rules": "korean"})
+        assert r.status_code == 200  # a total Vietnamese (korean preset) rules allow
+        assert len(c.get("/api/ledger").json()["deals"]) == 2
