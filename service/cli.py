@@ -28,7 +28,7 @@ examples:
   a club, one process per table, one ledger (README, "Running a club"):
   SISEPAI_TOKEN="$(cat ~/.sisepai-token)" sisepai serve --host 0.0.0.0 --https --port 8001 --table "table 1" \
       --db postgresql://sisepai@db.local:5432/club
-A token has at least 16 characters; --new-token makes one (keep it in a file for the next start).
+A token has at least 16 characters, 8 of them different, and no blank at either end; --new-token makes one (keep it in a file for the next start).
 The page asks for the token once and keeps it in the browser. Five wrong tokens from one address,
 then it waits 1 s, 2 s, 4 s ... (at most 5 min) and is answered 429 meanwhile. Requests from pages on other sites,
 and Host names other than localhost, IP addresses and --allow-host names, are refused.""")
@@ -73,9 +73,10 @@ def _serve(args) -> int:
             raise SisepaiError("give SISEPAI_TOKEN or --new-token, not both")
         settings.token = new_token()
         print(f"sisepai: the token for this run: {settings.token}", flush=True)
-    elif settings.token and len(settings.token) < MIN_TOKEN_CHARS:
-        raise SisepaiError(f"SISEPAI_TOKEN has {len(settings.token)} characters: use at least {MIN_TOKEN_CHARS} "
-                           "(sisepai serve --new-token makes one)")
+    elif settings.token:
+        problem = weak_token(settings.token)
+        if problem:
+            raise SisepaiError(f"SISEPAI_TOKEN {problem} (sisepai serve --new-token makes a strong one)")
     if args.workers is not None and args.workers < 1:
         raise SisepaiError("--workers must be at least 1")
     if settings.allowed_hosts and not settings.token:
@@ -125,6 +126,29 @@ def _serve(args) -> int:
 
 
 MIN_TOKEN_CHARS = 16
+MIN_TOKEN_KINDS = 8
+"""A token needs this many different characters: ``aaaaaaaaaaaaaaaa`` is 16 characters but one guess."""
+
+
+def weak_token(token: str) -> str | None:
+    """Why ``token`` is too weak to guard the ledger, or None when it is fine: too short, blank or
+    edged with blanks (a client's header loses them, so it could never match), or too few different
+    characters.
+
+    >>> weak_token("Xq7-vB2_pL9sK4wZ"), weak_token(" " * 16), weak_token("aaaaaaaaaaaaaaaa")
+    (None, 'is blank', 'has 1 different characters: use at least 8')
+    >>> weak_token("Xq7-vB2_pL9sK4wZ "), weak_token("short")
+    ('starts or ends with a blank, which no client can send', 'has 5 characters: use at least 16')
+    """
+    if not token.strip():
+        return "is blank"
+    if token != token.strip():
+        return "starts or ends with a blank, which no client can send"
+    if len(token) < MIN_TOKEN_CHARS:
+        return f"has {len(token)} characters: use at least {MIN_TOKEN_CHARS}"
+    if len(set(token)) < MIN_TOKEN_KINDS:
+        return f"has {len(set(token))} different characters: use at least {MIN_TOKEN_KINDS}"
+    return None
 
 
 def new_token() -> str:

@@ -197,14 +197,16 @@ def check_token(settings: Settings, token: str | None, tries: TokenTries | None 
 
 def _too_many(wait: float) -> Refusal:
     seconds = max(1, math.ceil(wait))
-    return Refusal(429, "token_wait", f"too many wrong tokens from this address: try again in {seconds} s",
+    return Refusal(429, "token_wait", f"too many wrong tokens from this network: try again in {seconds} s",
                    headers={"Retry-After": str(seconds)}, seconds=seconds)
 
 
 def require_token(request: Request, settings: SettingsDep,
                   x_sisepai_token: Annotated[str | None, Header()] = None) -> None:
-    """A write route's dependency: the token rule of :func:`check_token`, counted per address."""
-    address = request.client.host if request.client else "?"
+    """A write route's dependency: the token rule of :func:`check_token`, counted per client as its
+    live slots are (:func:`client_key`: loopback as one, an IPv4 /24, an IPv6 /64), so that one
+    machine's many addresses share one count."""
+    address = client_key(request.client.host if request.client else None)
     check_token(settings, x_sisepai_token, get_token_tries(request), address)
 
 

@@ -1,10 +1,12 @@
-"""Wrong tokens slowed down per address: a few free tries, then a wait that doubles with each
-further wrong token, during which that address's writes are answered 429 with ``Retry-After``.
+"""Wrong tokens slowed down per client: a few free tries, then a wait that doubles with each
+further wrong token, during which that client's writes are answered 429 with ``Retry-After``.
 
-Without it a LAN client could try 600 tokens a second. The wait applies to the address, whatever
+Without it a LAN client could try 600 tokens a second. The wait applies to the client, whatever
 token it sends next, so guessing on through the 429s gains nothing; the right token, sent once the
-wait is over, clears the count. Addresses are kept exactly (a LAN neighbour is not locked out by a
-guesser), at most :data:`MAX_ADDRESSES` of them, the longest quiet forgotten first.
+wait is over, clears the count. A client is keyed as its live slots are
+(:func:`sisepai.service.deps.client_key`: every loopback address as one, an IPv4 /24, an IPv6 /64),
+so a guesser cannot spread its tries over the many addresses it owns; at most
+:data:`MAX_ADDRESSES` are kept, the longest quiet forgotten first.
 
 >>> now = [0.0]
 >>> tries = TokenTries(clock=lambda: now[0])

@@ -196,8 +196,16 @@ def train_reader(
     progress(f"reader: {len(x_train)} train crops, {len(x_val)} val crops, {len(READER_CLASSES)} classes")
     model = build_reader(arch=arch)
     if init is not None:  # fine-tune from earlier weights (of the same arch), with a fresh schedule
-        model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["state_dict"])
+        start = torch.load(init, map_location="cpu", weights_only=False)
+        if start.get("arch", "v1") != arch:
+            raise SisepaiError(f"{init} holds a {start.get('arch', 'v1')} reader, not {arch}: drop --reader-arch, "
+                               f"or start {arch} without --reader-init")
+        model.load_state_dict(start["state_dict"])
         progress(f"reader: starting from {init}")
+    elif arch == "lite0":  # from features learned on photographs, not from random weights
+        from sisepai.vision.recognition.reader_lite0 import load_imagenet
+
+        progress(f"reader: lite0 starting from ImageNet weights ({load_imagenet(model)} tensors)")
     model = model.to(device=device, memory_format=torch.channels_last)  # channels-last: ~25% faster on a CPU
     # balance classes a little: 'none' and common classes do not swamp the rest
     counts = np.bincount(y_train, minlength=len(READER_CLASSES)).astype(np.float64)

@@ -168,6 +168,10 @@ def test_serve_refuses_a_short_token_and_can_make_one(tmp_path):
     env = {**os.environ, "SISEPAI_TOKEN": "secret"}
     r = subprocess.run(serve, capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 2 and "6 characters: use at least 16" in r.stderr and "Traceback" not in r.stderr
+    for weak, said in ((" " * 16, "blank"), ("a" * 16, "1 different characters"), ("Xq7-vB2_pL9sK4wZ ", "blank"),
+                       ("\tXq7-vB2_pL9sK4wZ", "blank"), ("abababababababab", "2 different")):
+        r = subprocess.run(serve, capture_output=True, text=True, timeout=60, env={**env, "SISEPAI_TOKEN": weak})
+        assert r.returncode == 2 and said in r.stderr and "Traceback" not in r.stderr, (weak, r.stderr)
     r = subprocess.run(serve + ["--new-token"], capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 2 and "not both" in r.stderr
     env.pop("SISEPAI_TOKEN")
@@ -223,6 +227,19 @@ def test_a_bad_number_in_rules_overrides_is_named(tmp_path, rules, said):
         r = c.post("/api/score", content='{"cards": "GK GK GK", "rules": %s}' % rules,
                    headers={"content-type": "application/json"})
     assert r.status_code == 422 and r.json()["detail"] == said
+
+
+def test_wrong_tokens_are_counted_per_network_not_per_address(tmp_path):
+    """A guesser with many addresses in one /24 (or on loopback) shares one count of wrong tokens."""
+    from sisepai.service.deps import client_key
+    from sisepai.service.token_tries import FREE_TRIES, TokenTries
+
+    tries = TokenTries(clock=lambda: 0.0)
+    waits = [tries.failed(client_key(f"127.0.0.{k + 1}")) for k in range(FREE_TRIES + 3)]
+    assert waits[-1] > 0 and tries.wait_left(client_key("127.0.0.200")) > 0
+    for k in range(FREE_TRIES + 3):
+        tries.failed(client_key(f"10.1.2.{k + 1}"))
+    assert tries.wait_left(client_key("10.1.2.250")) > 0 and tries.wait_left(client_key("10.1.3.1")) == 0
 
 
 def test_small_failures(tmp_path):

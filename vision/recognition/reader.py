@@ -41,6 +41,8 @@ def for_inference(model):
     from torch.nn.utils.fusion import fuse_conv_bn_eval
 
     model.eval()
+    if not isinstance(model, nn.Sequential):  # lite0: its batch norms stay (training-free fusion is for the CNNs)
+        return model.to(memory_format=torch.channels_last)
     layers, fused = list(model), []
     while layers:
         layer = layers.pop(0)

@@ -7,6 +7,8 @@ Two sizes, recorded in the weights file as ``arch``:
 - ``v1`` (the first shipped reader): 24-48-96-128 channels, about 40 MFLOPs a crop;
 - ``v2`` (the default): 32-64-128-256 channels with two convolutions per stage, about 100 MFLOPs
   a crop. It underfits less: the v1 reader's training loss stopped near 0.94 under augmentation.
+- ``lite0``: EfficientNet-Lite0 started from ImageNet photographs (:mod:`.reader_lite0`), about
+  70 MFLOPs a crop, for printings the generator never drew.
 
 >>> build_reader(arch="v2")[0].out_channels
 32
@@ -21,12 +23,18 @@ READER_CLASSES: tuple[str, ...] = CARD_CODES + ("none",)
 NONE = len(READER_CLASSES) - 1
 INPUT = 48
 DEFAULT_ARCH = "v2"
-ARCHS = ("v1", "v2")
+ARCHS = ("v1", "v2", "lite0")
 
 
 def build_reader(num_classes: int = len(READER_CLASSES), arch: str = DEFAULT_ARCH):
-    """The network (imports torch only when called)."""
+    """The network (imports torch only when called); ``lite0`` with random weights (training starts
+    it from ImageNet's: :func:`.reader_lite0.load_imagenet`)."""
     import torch.nn as nn
+
+    if arch == "lite0":
+        from .reader_lite0 import Lite0Reader  # torch at module level: loaded only for this arch
+
+        return Lite0Reader(num_classes)
 
     def conv(cin: int, cout: int) -> list:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
