@@ -21,6 +21,7 @@ examples:
   sisepai ledger player rename --db club.sqlite ann Ann
   sisepai ledger player merge --db club.sqlite Annie Ann     # Annie's deals and totals become Ann's
   sisepai ledger table retire --db club.sqlite "table 2"
+  sisepai ledger player delete --db club.sqlite Typo       # only a name with no deals
   sisepai ledger changes --db club.sqlite
   sisepai ledger migrate --from ~/.local/share/sisepai/ledger.sqlite \\
       --to postgresql://sisepai@db.local/club --table family
@@ -30,7 +31,7 @@ checked before it commits: each table's totals there grow by exactly the source'
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ledger", help="show a ledger, or move one into a club's (migrate)",
+    p = sub.add_parser("ledger", help="show and check a ledger, rename, merge, retire or delete its players and tables, list the changes, move one into a club's",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
                        description="The game-night ledger outside the service.")
     lsub = p.add_subparsers(dest="ledger_command", metavar="COMMAND", parser_class=sub._parser_class)
@@ -59,17 +60,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(func=_check)
 
     for kind in ("player", "table"):
-        k = lsub.add_parser(kind, help=f"rename, merge or retire a {kind} (every deal kept)", epilog=EPILOG,
+        k = lsub.add_parser(kind, help=f"rename, merge, retire or delete a {kind} (every deal kept)", epilog=EPILOG,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-        k.add_argument("action", choices=("rename", "merge", "retire"),
-                       help="rename NAME OTHER; merge NAME into OTHER (NAME's deals and totals move there); "
-                            "retire NAME (its history stays; writing the name again brings it back)")
+        k.add_argument("action", choices=("rename", "merge", "retire", "delete"),
+                       help="rename NAME OTHER; merge NAME into OTHER (NAME's deals and totals move there; not into "
+                            "a retired one); retire NAME (its history stays; writing the name again brings it back); "
+                            "delete NAME (only one with no deals)")
         k.add_argument("name", metavar="NAME")
         k.add_argument("other", metavar="OTHER", nargs="?", help="the new name (rename), or the name that stays (merge)")
         k.add_argument("--db", required=True, metavar="FILE|URL", help="the ledger to change (in place)")
         k.set_defaults(func=_manage, kind=kind)
 
-    h = lsub.add_parser("changes", help="the renames, merges and retirements, oldest first", epilog=EPILOG,
+    h = lsub.add_parser("changes", help="the renames, merges, retirements and deletions, oldest first", epilog=EPILOG,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     h.add_argument("--db", required=True, metavar="FILE|URL")
     h.add_argument("--json", action="store_true")
@@ -133,7 +135,7 @@ def _open_in_place(target: str):
 
 
 def _manage(args) -> int:
-    if args.action != "retire" and not args.other:
+    if args.action in ("rename", "merge") and not args.other:
         raise SisepaiError(f"{args.kind} {args.action} needs two names: NAME and "
                            + ("the new name" if args.action == "rename" else "the name to merge into"))
     ledger = _open_in_place(args.db)
@@ -143,7 +145,7 @@ def _manage(args) -> int:
     finally:
         ledger.close()
     said = {"rename": f"renamed to {done.get('to')!r}", "merge": f"merged into {done.get('into')!r}",
-            "retire": "retired (its history stays)"}[args.action]
+            "retire": "retired (its history stays)", "delete": "deleted (it had no deals)"}[args.action]
     print(f"{args.kind} {done['name']!r} {said}")
     return 0
 
@@ -163,5 +165,5 @@ def _changes(args) -> int:
         stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"]))
         print(f"{stamp}  {r['kind']:6} {r['action']:6} {r['name']!r}" + (f" -> {r['other']!r}" if r["other"] else ""))
     if not rows:
-        print("no renames, merges or retirements")
+        print("no renames, merges, retirements or deletions")
     return 0

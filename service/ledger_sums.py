@@ -22,14 +22,18 @@ def net_totals(payments, sign: int = 1, totals: dict[str, int] | None = None) ->
     return totals
 
 
-def table_totals(tx, table: str | None = None) -> dict[str, int]:
-    """:meth:`Ledger.totals` within the open transaction ``tx``: read from the running totals."""
+def table_totals(tx, table: str | None = None, active: bool = False) -> dict[str, int]:
+    """:meth:`Ledger.totals` within the open transaction ``tx``: read from the running totals;
+    club-wide (``table`` None) and ``active``, without the retired players."""
     if table is not None:
         return {p: int(t) for p, t in tx.rows("SELECT player, total FROM balances WHERE room = ? ORDER BY player",
                                                (table,))}
     totals = {p: 0 for (p,) in tx.rows("SELECT name FROM players ORDER BY id")}
     for p, t in tx.rows("SELECT player, sum(total) FROM balances GROUP BY player"):
         totals[p] = int(t)
+    if active:
+        for (p,) in tx.rows("SELECT name FROM players WHERE retired IS NOT NULL"):
+            totals.pop(p, None)
     return totals
 
 

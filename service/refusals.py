@@ -30,7 +30,7 @@ CODES: dict[str, tuple[str, ...]] = {
     "deal_players": (), "points_range": ("min", "max"), "points_not_a_total": ("points", "min", "max"), "winner_not_player": ("name",),
     "discarder_not_player": ("name",), "database_unavailable": (),
     "unknown_player": ("name",), "table_retired": ("table",), "name_taken": ("name",), "table_kept": ("table",),
-    "same_name": ("name",), "played_together": ("name", "into"), "token_needed": (), "token_wait": ("seconds",),
+    "same_name": ("name",), "player_retired": ("name",), "has_deals": ("name",), "played_together": ("name", "into"), "token_needed": (), "token_wait": ("seconds",),
     "writes_closed": (), "ledger_invariant": ("problem",),
     # pictures
     "upload_too_large": ("mb",), "empty_file": (), "image_format": (), "image_pixels": (), "image_unreadable": (),

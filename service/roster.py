@@ -35,7 +35,7 @@ DEFAULT_TABLE = "main"
 """The table deals go to when none is named; it is never renamed, merged away or retired."""
 
 KINDS = ("player", "table")
-ACTIONS = ("rename", "merge", "retire")
+ACTIONS = ("rename", "merge", "retire", "delete")
 
 
 class UnknownName(SisepaiError):
@@ -116,15 +116,15 @@ def _known_player(tx, name: str) -> str:
 
 def manage(ledger, kind: str, action: str, name: str, to: str | None = None, into: str | None = None,
            keep: str | None = None) -> dict:
-    """Rename (``to``), merge (``into``, which stays) or retire a player or a table of ``ledger``,
-    in one transaction, logged. ``keep``: a table that may not be renamed, merged away or retired
+    """Rename (``to``), merge (``into``, which stays), retire or delete (one with no deals) a player
+    or a table of ``ledger``, in one transaction, logged. ``keep``: a table that may not be renamed, merged away or retired
     (the service's default table). Returns what was done, with the names as stored."""
     if kind not in KINDS or action not in ACTIONS:
         raise SisepaiError(f"unknown change {kind} {action} (kinds: {', '.join(KINDS)}; actions: {', '.join(ACTIONS)})")
     what = "a player's name" if kind == "player" else "a table's name"
     name = clean_name(name, what, forbid="" if kind == "player" else "/\\")
     other = {"rename": to, "merge": into}.get(action)
-    if action != "retire":
+    if action in ("rename", "merge"):
         if other is None:
             raise SisepaiError(f"a {action} needs the {'new name' if action == 'rename' else 'name to merge into'}")
         other = clean_name(other, what, forbid="" if kind == "player" else "/\\")
@@ -156,6 +156,15 @@ def _player_change(tx, action: str, name: str, other: str | None) -> dict:
     if action == "retire":
         tx.run("UPDATE players SET retired = ? WHERE name = ?", (time.time(), old))
         return {"kind": "player", "action": "retire", "name": old}
+    if action == "delete":
+        played = len(_deals_naming(tx, old)) or tx.one("SELECT count(*) FROM payments WHERE payer = ? OR payee = ?",
+                                                       (old, old))[0]
+        if played or tx.one("SELECT 1 FROM balances WHERE player = ? AND total <> 0", (old,)):
+            raise RosterConflict(f"{old!r} has played: retire them instead (the history stays)", code="has_deals",
+                                 name=old)
+        tx.run("DELETE FROM balances WHERE player = ?", (old,))
+        tx.run("DELETE FROM players WHERE name = ?", (old,))
+        return {"kind": "player", "action": "delete", "name": old}
     if action == "rename":
         taken = tx.one("SELECT name FROM players WHERE fold = ? AND name <> ?", (fold(other), old))
         if taken:
@@ -167,6 +176,9 @@ def _player_change(tx, action: str, name: str, other: str | None) -> dict:
     into = _known_player(tx, other)
     if into == old:
         raise RosterConflict(f"{name!r} and {other!r} are one player already", code="same_name", name=old)
+    if tx.one("SELECT retired FROM players WHERE name = ?", (into,))[0] is not None:
+        raise RosterConflict(f"{into!r} is retired: write their name in a deal to bring them back, then merge",
+                             code="player_retired", name=into)
     for _, players in _deals_naming(tx, old):
         if into in players:
             raise RosterConflict(f"{old!r} and {into!r} played in one deal, so they are two people: nothing was merged",
@@ -203,12 +215,19 @@ def _move_player(tx, old: str, new: str) -> None:
 def _table_change(tx, action: str, name: str, other: str | None, keep: str | None) -> dict:
     old = known_table(tx, name)
     if fold(old) in {fold(DEFAULT_TABLE), fold(keep or DEFAULT_TABLE)}:
-        done = {"rename": "renamed", "merge": "merged into another", "retire": "retired"}[action]
+        done = {"rename": "renamed", "merge": "merged into another", "retire": "retired", "delete": "deleted"}[action]
         raise RosterConflict(f"table {old!r} is where deals go by default: it cannot be {done}",
                              code="table_kept", table=old)
     if action == "retire":
         tx.run("UPDATE rooms SET retired = ? WHERE name = ?", (time.time(), old))
         return {"kind": "table", "action": "retire", "name": old}
+    if action == "delete":
+        if tx.one("SELECT count(*) FROM deals WHERE room = ?", (old,))[0]:
+            raise RosterConflict(f"table {old!r} has deals: retire it instead (the history stays)", code="has_deals",
+                                 name=old)
+        tx.run("DELETE FROM balances WHERE room = ?", (old,))
+        tx.run("DELETE FROM rooms WHERE name = ?", (old,))
+        return {"kind": "table", "action": "delete", "name": old}
     if action == "rename":
         taken = tx.one("SELECT name FROM rooms WHERE fold = ? AND name <> ?", (fold(other), old))
         if taken:
@@ -217,7 +236,7 @@ def _table_change(tx, action: str, name: str, other: str | None, keep: str | Non
         tx.run("UPDATE rooms SET name = ?, fold = ? WHERE name = ?", (other, fold(other), old))
         _move_table(tx, old, other)
         return {"kind": "table", "action": "rename", "name": old, "to": other}
-    into = known_table(tx, other)
+    into = known_table(tx, other, active=True)  # never into a retired table
     if into == old:
         raise RosterConflict(f"{name!r} and {other!r} are one table already", code="same_name", name=old)
     _move_table(tx, old, into)

@@ -83,7 +83,7 @@ class MergeRequest(BaseModel):
 
 class RosterChange(BaseModel):
     kind: str = Field(description="player or table")
-    action: str = Field(description="rename, merge or retire")
+    action: str = Field(description="rename, merge, retire or delete")
     name: str = Field(description="the name changed, as it was stored")
     to: str | None = Field(None, description="a rename's new name")
     into: str | None = Field(None, description="a merge's name that stays")

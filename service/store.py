@@ -251,7 +251,7 @@ class Ledger:
         with self.db.transaction(write=False) as tx:
             table = known_table(tx, table)
             totals = table_totals(tx, table)
-            club = table_totals(tx, None)
+            club = table_totals(tx, None, active=True)  # a retired player leaves the club's list and count
             deals = _deals(tx, table, last)
         # a page load lists at most PLAYERS_PAGE players of each, the largest totals first;
         # players_page gives the rest
@@ -330,8 +330,8 @@ class Ledger:
             after = deals[-1]["id"]
 
     def players_page(self, table: str | None = None, offset: int = 0, limit: int = PLAYERS_PAGE) -> dict:
-        """One page of players with their totals, at ``table`` or club-wide, by name; and how many
-        there are in all."""
+        """One page of players with their totals, at ``table`` or club-wide (the active players), by
+        name; and how many there are in all."""
         with self.db.transaction(write=False) as tx:
             if table is not None:
                 table = known_table(tx, table)
@@ -339,9 +339,10 @@ class Ledger:
                 rows = tx.rows("SELECT player, total FROM balances WHERE room = ? ORDER BY player "
                                "LIMIT ? OFFSET ?", (table, int(limit), int(offset)))
             else:
-                total = tx.one("SELECT count(*) FROM players")[0]
+                total = tx.one("SELECT count(*) FROM players WHERE retired IS NULL")[0]
                 rows = tx.rows("SELECT p.name, (SELECT coalesce(sum(b.total), 0) FROM balances b WHERE b.player = p.name) "
-                               "FROM players p ORDER BY p.name LIMIT ? OFFSET ?", (int(limit), int(offset)))
+                               "FROM players p WHERE p.retired IS NULL ORDER BY p.name LIMIT ? OFFSET ?",
+                               (int(limit), int(offset)))
         return {"table": table, "players": [{"name": n, "total": int(t)} for n, t in rows], "count": int(total),
                 "offset": offset, "limit": limit}
 

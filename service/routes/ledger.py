@@ -65,7 +65,7 @@ def rename_player(body: RenameRequest, ledger: LedgerDep) -> RosterChange:
 
 @router.post("/players/merge", summary="Merge two names of one person: `name`'s deals and totals move to `into`",
              dependencies=[Writer], responses={404: {"description": "no such player"},
-                                               409: {"description": "the two played in one deal"}})
+                                               409: {"description": "the two played in one deal, or `into` is retired"}})
 def merge_player(body: MergeRequest, ledger: LedgerDep) -> RosterChange:
     return manage(ledger, "player", "merge", body.name, into=body.into)
 
@@ -74,6 +74,13 @@ def merge_player(body: MergeRequest, ledger: LedgerDep) -> RosterChange:
              dependencies=[Writer], responses={404: {"description": "no such player"}})
 def retire_player(body: PlayerRequest, ledger: LedgerDep) -> RosterChange:
     return manage(ledger, "player", "retire", body.name)
+
+
+@router.post("/players/delete", summary="Delete a player who has no deals (one with deals is retired instead)",
+             dependencies=[Writer], responses={404: {"description": "no such player"},
+                                               409: {"description": "the player has deals"}})
+def delete_player(body: PlayerRequest, ledger: LedgerDep) -> RosterChange:
+    return manage(ledger, "player", "delete", body.name)
 
 
 @router.post("/deals", summary="Record a deal at a table (by hand or from an auto-scored hand)", dependencies=[Writer])
@@ -214,7 +221,8 @@ def rename_table(body: RenameRequest, ledger: LedgerDep, settings: SettingsDep) 
 
 
 @tables.post("/merge", summary="Merge a table into another: its deals and totals move there", dependencies=[Writer],
-             responses={404: {"description": "no such table"}, 409: {"description": "the default table stays"}})
+             responses={404: {"description": "no such table"},
+                        409: {"description": "the default table stays, or `into` is retired"}})
 def merge_table(body: MergeRequest, ledger: LedgerDep, settings: SettingsDep) -> RosterChange:
     return manage(ledger, "table", "merge", body.name, into=body.into, keep=settings.table)
 
@@ -224,3 +232,10 @@ def merge_table(body: MergeRequest, ledger: LedgerDep, settings: SettingsDep) ->
                                                         409: {"description": "the default table stays"}})
 def retire_table(body: TableRequest, ledger: LedgerDep, settings: SettingsDep) -> RosterChange:
     return manage(ledger, "table", "retire", body.name, keep=settings.table)
+
+
+@tables.post("/delete", summary="Delete a table with no deals (one with deals is retired instead)",
+             dependencies=[Writer], responses={404: {"description": "no such table"},
+                                               409: {"description": "the table has deals, or is the default one"}})
+def delete_table(body: TableRequest, ledger: LedgerDep, settings: SettingsDep) -> RosterChange:
+    return manage(ledger, "table", "delete", body.name, keep=settings.table)

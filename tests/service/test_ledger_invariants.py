@@ -17,7 +17,7 @@ TABLES = ["main", "t1", "T1", "ｔ1", "t2"]
 
 deal = st.tuples(st.just("deal"), st.sampled_from(TABLES), st.lists(st.sampled_from(NAMES), min_size=2, max_size=4),
                  st.integers(0, 3), st.sampled_from([1, 3, 5, 9]), st.booleans())
-change = st.tuples(st.just("change"), st.sampled_from(["player", "table"]), st.sampled_from(["rename", "merge", "retire"]),
+change = st.tuples(st.just("change"), st.sampled_from(["player", "table"]), st.sampled_from(["rename", "merge", "retire", "delete"]),
                    st.integers(0, 6), st.integers(0, 6))
 undo = st.tuples(st.just("undo"), st.sampled_from(TABLES))
 steps = st.lists(st.one_of(deal, change, undo), min_size=1, max_size=14)

@@ -267,3 +267,34 @@ def test_a_win_typed_by_hand_claims_only_a_total_the_rules_allow(tmp_path, point
         r = c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 33, "rules": "korean"})
         assert r.status_code == 200  # a total Vietnamese (korean preset) rules allow
         assert len(c.get("/api/ledger").json()["deals"]) == 2
+
+
+def test_no_merge_into_the_retired_and_the_unplayed_can_be_deleted(ledger_target):
+    with TestClient(create_app(Settings(db=ledger_target, load_model=False))) as c:
+        _deal(c, "Ann", ["Ann", "Bo"])
+        _deal(c, "Cy", ["Cy", "Di"])
+        assert c.post("/api/ledger/players/retire", json={"name": "Di"}).status_code == 200
+        r = c.post("/api/ledger/players/merge", json={"name": "Bo", "into": "Di"})
+        assert r.status_code == 409 and r.json()["code"] == "player_retired"
+        view = c.get("/api/ledger").json()
+        assert "Di" not in view["club_totals"] and view["club_players_count"] == 3  # retired: out of the club's list
+        assert c.get("/api/ledger/players").json()["count"] == 3
+        assert c.get("/api/ledger").json()["totals"]["Di"] == -5  # the table keeps its history
+        for t in ("t1", "t2"):
+            c.post("/api/tables", json={"name": t})
+        _deal(c, "Ann", ["Ann", "Bo"], table="t1")
+        assert c.post("/api/tables/retire", json={"name": "t2"}).status_code == 200
+        r = c.post("/api/tables/merge", json={"name": "t1", "into": "t2"})
+        assert r.status_code == 409 and r.json()["code"] == "table_retired"
+        assert c.post("/api/ledger/players", json={"name": "Typo"}).status_code == 200
+        assert c.post("/api/ledger/players/delete", json={"name": "typo"}).json()["action"] == "delete"
+        r = c.post("/api/ledger/players/delete", json={"name": "Ann"})
+        assert r.status_code == 409 and r.json()["code"] == "has_deals"
+        c.post("/api/tables", json={"name": "empty"})
+        assert c.post("/api/tables/delete", json={"name": "empty"}).status_code == 200
+        assert c.post("/api/tables/delete", json={"name": "t1"}).json()["code"] == "has_deals"
+        assert "empty" not in [t["name"] for t in c.get("/api/tables").json()["tables"]]
+    ledger = Ledger(ledger_target)
+    assert ledger.check() == [] and "Typo" not in ledger.players()
+    assert [(r["action"], r["name"]) for r in changes(ledger)][-2:] == [("delete", "Typo"), ("delete", "empty")]
+    ledger.close()
