@@ -155,8 +155,8 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
-        if scope["type"] == "http" and scope["method"] == "HEAD" and scope["path"].startswith("/api/"):
-            # HEAD on an API route answers as GET does, headers only (FastAPI's routes take GET alone)
+        if scope["type"] == "http" and scope["method"] == "HEAD":
+            # HEAD answers as GET does wherever GET works, headers only (FastAPI's routes take GET alone)
             scope, send = {**scope, "method": "GET"}, _headers_only(send)
         if sum(len(k) + len(v) + 4 for k, v in scope.get("headers", ())) > MAX_HEADER_BYTES:
             if scope["type"] == "websocket":

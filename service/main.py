@@ -13,7 +13,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
@@ -139,11 +139,16 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
     for router in routers:
         app.include_router(router)
 
-    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
+    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+                   include_in_schema=False)
     async def _no_such_api(request: Request, rest: str):
         """An API path no route answers with this method: 405 with the methods it takes (``Allow``),
-        or 404; never the page's files."""
-        allowed = sorted({m for r in api_routes if r.path_regex.match(request.url.path) for m in r.methods})
+        or 404; never the page's files. ``OPTIONS`` answers 204 with the route's own methods (HEAD
+        wherever GET is taken, :class:`~.guards.Guards`)."""
+        taken = {m for r in api_routes if r.path_regex.match(request.url.path) for m in r.methods}
+        allowed = sorted(taken | ({"HEAD"} if "GET" in taken else set()) | ({"OPTIONS"} if taken else set()))
+        if allowed and request.method == "OPTIONS":
+            return Response(status_code=204, headers={"Allow": ", ".join(allowed)})
         if allowed:
             return JSONResponse(status_code=405, headers={"Allow": ", ".join(allowed)},
                                 content=body_of(f"{request.method} is not taken here; use {' or '.join(allowed)}",

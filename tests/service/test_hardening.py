@@ -368,3 +368,14 @@ def test_a_live_frame_is_held_to_a_webcams_size(tmp_path):
         assert 3000 * 2000 > LIVE_MAX_PIXELS and answer["type"] == "error" and "3000x2000" in answer["detail"]
         ws.send_bytes(jpeg(1280, 720))
         assert ws.receive_json()["type"] == "state"
+
+
+def test_head_wherever_get_works_and_options_names_the_routes_methods(tmp_path):
+    with client(tmp_path) as c:
+        for path in ("/docs", "/", "/openapi.json", "/api/ledger"):
+            r = c.head(path)
+            assert r.status_code == 200 and r.content == b"", path
+        r = c.options("/api/ledger/deals")
+        assert r.status_code == 204 and r.headers["allow"] == "OPTIONS, POST"
+        assert c.options("/api/ledger").headers["allow"] == "GET, HEAD, OPTIONS"
+        assert c.get("/api/ledger/deals").status_code == 405
