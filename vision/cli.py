@@ -160,12 +160,13 @@ def _recognize(args) -> int:
     if not paths:
         print(f"sisepai recognize: {failed} image(s) could not be read", file=sys.stderr)
         return 1
-    rec = _load(args)
     from sisepai.vision.recognition.images import ImageError, load_image  # lazy: NumPy
 
+    rec = None  # loaded once the first image decodes: a broken file is told in milliseconds, not after the model
     for path in paths:
         try:
             img = load_image(path)
+            rec = rec or _load(args)
             result = rec.recognize(img)
         except ImageError as exc:
             failed += 1
@@ -193,13 +194,15 @@ def _score_image(args) -> int:
     paths, failed = _missing_first(args)
     if not paths:
         return 1
-    rec = _load(args)
     from sisepai.vision.hand.scoring import score_detections  # lazy: NumPy, OpenCV
     from sisepai.vision.recognition.images import ImageError, load_image  # lazy: NumPy
 
+    rec = None  # loaded once the first image decodes
     for path in paths:
         try:
-            result = rec.recognize(load_image(path))
+            img = load_image(path)
+            rec = rec or _load(args)
+            result = rec.recognize(img)
         except ImageError as exc:
             failed += 1
             print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"error: {exc}")

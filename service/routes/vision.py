@@ -24,10 +24,11 @@ Readers = Annotated[DeckReaders, Depends()]
 async def recognize(settings: SettingsDep, pool: PoolDep, readers: Readers, file: UploadFile = File(...),
                     deck: str | None = Query(None, max_length=40)) -> RecognizeAnswer:
     data, name = await read_upload(file, settings)
+    image = await pool.run(lambda: decode_or_refuse(data, name))  # a broken image is refused before any model loads
     rec = await readers(deck)
 
     def work() -> dict:
-        return rec.recognize(decode_or_refuse(data, name)).to_json()
+        return rec.recognize(image).to_json()
 
     return await pool.run(work)
 
@@ -40,10 +41,11 @@ async def score_image(settings: SettingsDep, pool: PoolDep, readers: Readers, fi
                       claimed: int | None = Query(None, ge=0, le=1000)) -> HandAnswer:
     preset = network_rules(rules)
     data, name = await read_upload(file, settings)
+    image = await pool.run(lambda: decode_or_refuse(data, name))  # a broken image is refused before any model loads
     rec = await readers(deck)
 
     def work() -> dict:
-        result = rec.recognize(decode_or_refuse(data, name))
+        result = rec.recognize(image)
         return {"width": result.width, "height": result.height, "ms": round(result.ms, 1),
                 **score_detections(result.detections, preset, 0, (result.width, result.height), claimed).to_dict()}
 

@@ -94,6 +94,14 @@ def test_a_missing_image_is_told_before_any_model_loads_and_named_once(tmp_path)
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1 and "none.pt" not in proc.stderr and "Traceback" not in proc.stderr
     assert proc.stdout.strip() == f"error: {bad}: not a JPEG, PNG, WebP or BMP image"
+    cut = tmp_path / "cut.jpg"  # a valid header and a cut body: decoded (and refused) before any model loads
+    ok, jpeg = cv2.imencode(".jpg", np.full((400, 600, 3), 128, np.uint8))
+    cut.write_bytes(jpeg.tobytes()[:600])
+    for command in ("recognize", "score-image"):
+        proc = subprocess.run([str(SISEPAI), command, str(cut), "--detector", str(tmp_path / "none.pt")],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 1 and "none.pt" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stdout.startswith(f"error: {cut}")
 
 
 @pytest.mark.model
