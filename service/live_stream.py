@@ -132,14 +132,20 @@ class LiveStream:
     # --- frames -------------------------------------------------------------------------------
 
     async def receive(self) -> None:
-        """Take messages in: options, and frames (only the newest waits)."""
+        """Take messages in: options, and frames (only the newest waits). A stream is held by its
+        frames: one that sends no frame for ``live_idle_s`` is closed, whatever else it sends (a
+        message every few seconds would otherwise hold a slot for ever)."""
+        last_frame = time.monotonic()
         try:
             while True:
+                left = self.settings.live_idle_s - (time.monotonic() - last_frame)
                 try:
-                    msg = await asyncio.wait_for(self.ws.receive(), self.settings.live_idle_s)
+                    if left <= 0:
+                        raise asyncio.TimeoutError
+                    msg = await asyncio.wait_for(self.ws.receive(), left)
                 except asyncio.TimeoutError:  # an idle socket would hold a slot for ever
                     await self.send(LiveError(**body_of(
-                        f"nothing received for {self.settings.live_idle_s:g} s: closing this live stream", "live_idle",
+                        f"no frame for {self.settings.live_idle_s:g} s: closing this live stream", "live_idle",
                         {"seconds": self.settings.live_idle_s})))
                     await self.ws.close(code=1001)
                     break
@@ -155,6 +161,7 @@ class LiveStream:
                     await self.send(LiveError(**body_of(f"frame over {self.frame_limit // 1_000_000} MB: dropped",
                                                         "frame_too_large", {"mb": self.frame_limit // 1_000_000})))
                     continue
+                last_frame = time.monotonic()
                 if self.frame is not None:
                     self.dropped += 1  # still busy with the previous frame: drop the older one
                 self.frame, self.arrived = data, time.perf_counter()

@@ -4,6 +4,7 @@ give the same events, the table there at the start included."""
 import io
 import itertools
 import json
+import time
 
 import cv2
 import pytest
@@ -168,12 +169,18 @@ def test_an_idle_stream_is_closed_and_gives_its_slot_back(tmp_path):
         idle = [held.enter_context(c.websocket_connect("/api/live")) for _ in range(MAX_STREAMS_PER_CLIENT)]
         for ws in idle:  # the client keeps every one of them; the server closes each
             told = ws.receive_json()
-            assert told["type"] == "error" and "nothing received" in told["detail"]
+            assert told["type"] == "error" and "no frame" in told["detail"]
             try:
                 ws.receive_json()
                 raise AssertionError("the idle stream stayed open")
             except WebSocketDisconnect as closed:
                 assert closed.code == 1001
+        with c.websocket_connect("/api/live") as chatty:  # messages without frames do not hold the slot
+            for _ in range(6):
+                chatty.send_text('{"lang": "en"}')
+                time.sleep(0.05)
+            while (told := chatty.receive_json())["type"] != "error" or told.get("code") != "live_idle":
+                pass
         with c.websocket_connect("/api/live") as busy:  # the slots they held are free again
             busy.send_bytes(jpeg())
             assert busy.receive_json()["type"] == "state"
