@@ -160,10 +160,12 @@ def open_capture(spec: int | str, timeout_s: float = STREAM_TIMEOUT_S):
 
 class LiveSource:
     """A webcam or stream, read in a thread; the consumer always gets the newest frame. The first
-    open gives up after :data:`FIRST_OPEN_S` (``first_open_s``) however many retries are left."""
+    open gives up after :data:`FIRST_OPEN_S` (``first_open_s``) however many retries are left: each
+    attempt is given only the time left (``opener(spec, timeout_s)``), so a source that connects and
+    sends nothing is reported within that time, not one attempt's wait after it."""
 
     def __init__(self, spec: int | str, retries: int = 5, backoff: float = 0.5,
-                 opener: Callable[[int | str], object] = open_capture, first_open_s: float = FIRST_OPEN_S):
+                 opener: Callable[[int | str, float], object] = open_capture, first_open_s: float = FIRST_OPEN_S):
         self.spec = spec
         self.retries = retries
         self.backoff = backoff
@@ -185,7 +187,8 @@ class LiveSource:
         delay = self.backoff
         began = time.monotonic()
         for attempt in range(1, self.retries + 1):
-            cap = self.opener(self.spec)
+            left = self.first_open_s - (time.monotonic() - began) if first else STREAM_TIMEOUT_S
+            cap = self.opener(self.spec, max(0.1, min(STREAM_TIMEOUT_S, left)))
             if cap is not None and cap.isOpened():
                 if not first:
                     _say(f"camera {self.spec} is back")

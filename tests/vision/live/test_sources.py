@@ -34,7 +34,7 @@ class FlakyCamera:
 
 def test_a_vanishing_camera_is_retried_then_reported(capsys):
     cams = iter([FlakyCamera(3)] + [FlakyCamera(0)] * 10)
-    src = LiveSource(0, retries=3, backoff=0.01, opener=lambda spec: next(cams))
+    src = LiveSource(0, retries=3, backoff=0.01, opener=lambda spec, timeout_s: next(cams))
     got = 0
     with pytest.raises(SourceError, match="could not be opened after 3 attempts"):
         for _ in src:
@@ -110,7 +110,7 @@ def test_a_camera_says_how_many_frames_it_skipped():
         def release(self):
             pass
 
-    src = LiveSource(0, opener=lambda spec: Steady())
+    src = LiveSource(0, opener=lambda spec, timeout_s: Steady())
     import time
 
     for k, _ in zip(range(3), src):
@@ -180,14 +180,16 @@ def test_a_stream_that_connects_and_sends_nothing_is_reported():
     url = f"http://127.0.0.1:{server.getsockname()[1]}/video"
     attempts = []
 
-    def opener(spec):
-        attempts.append(spec)
-        return open_capture(spec, timeout_s=0.5)
+    def opener(spec, timeout_s):
+        attempts.append(timeout_s)
+        return open_capture(spec, timeout_s=timeout_s)
 
     try:
         with pytest.raises(SourceError, match="did not answer with video within 2 s"):
             LiveSource(url, retries=50, backoff=0.2, opener=opener, first_open_s=2.0)
         assert 1 <= len(attempts) < 50 and held  # it connected, and stopped retrying long before 50
+        # each attempt waits only for the time left of the 2 s, so the report comes within them
+        assert attempts[0] == pytest.approx(2.0, abs=0.1) and all(t <= 2.0 for t in attempts)
     finally:
         server.close()
         for c in held:
