@@ -93,3 +93,18 @@ def test_an_absurd_count_is_refused_before_anything_is_made(tmp_path):
     out = tmp_path / "never"
     assert main(["dataset", "generate", "--out", str(out), "--n", "99999999999999999999"]) == 2
     assert not out.exists()
+
+
+def test_a_dataset_the_disk_cannot_hold_is_refused_before_anything_is_written(tmp_path, monkeypatch, capsys):
+    import shutil
+    from collections import namedtuple
+
+    from sisepai.datasets import cli as dataset_cli
+    from sisepai.engine.cli import main
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**12, 10**12 - 50 * 10**6, 50 * 10**6))
+    out = tmp_path / "big"
+    assert main(["dataset", "generate", "--out", str(out), "--n", "200", "--seed", "1", "--crops"]) == 2
+    assert "needs about 0.1 GB" in capsys.readouterr().err and not out.exists()
+    assert dataset_cli.estimate_bytes(200, (1280, 720), True) > 50 * 10**6 > dataset_cli.estimate_bytes(20, (1280, 720), True)
