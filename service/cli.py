@@ -139,6 +139,10 @@ def weak_token(token: str) -> str | None:
     (None, 'is blank', 'has 1 different characters: use at least 8')
     >>> weak_token("Xq7-vB2_pL9sK4wZ "), weak_token("short")
     ('starts or ends with a blank, which no client can send', 'has 5 characters: use at least 16')
+    >>> weak_token("0123456789abcdef")
+    'is mostly a run of neighbouring characters (abcdefgh..., 12345678...): one of the first guesses'
+    >>> all(weak_token(new_token()) is None for _ in range(200))
+    True
     """
     if not token.strip():
         return "is blank"
@@ -148,6 +152,9 @@ def weak_token(token: str) -> str | None:
         return f"has {len(token)} characters: use at least {MIN_TOKEN_CHARS}"
     if len(set(token)) < MIN_TOKEN_KINDS:
         return f"has {len(set(token))} different characters: use at least {MIN_TOKEN_KINDS}"
+    steps = [ord(b) - ord(a) for a, b in zip(token, token[1:])]
+    if sum(abs(d) == 1 for d in steps) * 2 >= len(steps):
+        return "is mostly a run of neighbouring characters (abcdefgh..., 12345678...): one of the first guesses"
     return None
 
 
