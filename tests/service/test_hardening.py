@@ -169,7 +169,8 @@ def test_serve_refuses_a_short_token_and_can_make_one(tmp_path):
     r = subprocess.run(serve, capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 2 and "6 characters: use at least 16" in r.stderr and "Traceback" not in r.stderr
     for weak, said in ((" " * 16, "blank"), ("a" * 16, "1 different characters"), ("Xq7-vB2_pL9sK4wZ ", "blank"),
-                       ("\tXq7-vB2_pL9sK4wZ", "blank"), ("abababababababab", "2 different")):
+                       ("\tXq7-vB2_pL9sK4wZ", "blank"), ("abababababababab", "2 different"),
+                       ("abcdefghijklmnop", "a run")):
         r = subprocess.run(serve, capture_output=True, text=True, timeout=60, env={**env, "SISEPAI_TOKEN": weak})
         assert r.returncode == 2 and said in r.stderr and "Traceback" not in r.stderr, (weak, r.stderr)
     r = subprocess.run(serve + ["--new-token"], capture_output=True, text=True, timeout=60, env=env)
