@@ -75,3 +75,23 @@ def test_the_performance_table_agrees_with_its_records():
         # every other number with decimals (times, rates, sizes) is a figure of the record too
         for number, unit in re.findall(r"(?<![\w.,])(\d+\.\d+)(?!\d)\s*(%|min)?", result):
             assert _in_record(number, unit, figures), f"{number}{unit} is not in {row.split('|')[3].strip()}: {row}"
+
+
+def test_the_model_cards_figures_agree_with_their_records():
+    """A sentence of the model card that cites a record quotes that record: each time in ms and
+    each model hash it gives is in one of the records it cites."""
+    card = (ROOT / "models" / "MODEL_CARD.md").read_text()
+    checked = 0
+    for sentence in re.split(r"(?<=[a-z)`])\.\s", card.replace("\n", " ")):
+        cited = re.findall(r"`(benchmarks/results/[\w.-]+\.json)`", sentence)
+        if not cited:
+            continue
+        records = [json.loads((ROOT / c).read_text()) for c in cited]
+        figures = [v for r in records for v in _raw_numbers(r["figures"])]
+        hashes = {h for r in records for h in (r.get("models") or {}).values()}
+        for number in re.findall(r"(?<![\w.,])(\d+\.\d+) ms", sentence):
+            assert _in_record(number, "", figures), f"{number} ms is not in {', '.join(cited)}: {sentence[:200]}"
+            checked += 1
+        for h in re.findall(r"\b[0-9a-f]{16}\b", sentence):
+            assert h in hashes, f"model {h} is not the one {', '.join(cited)} measured: {sentence[:200]}"
+    assert checked >= 3

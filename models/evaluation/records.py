@@ -5,9 +5,11 @@ rewritten. ``benchmarks/results/NAME.json``, the record a document quotes, is de
 
 - every new entry carries its **key**, what was measured: the models' hashes, the commit, the
   runtime, the inference threads and the data's seeds (:func:`measurement_key`);
-- a **test** measurement is made once per key: the published record is the *first* test entry of
-  its name for the key of its latest entry (the published number is the first, not the best); a
-  later run is kept in the log and changes nothing. A test measurement for the project's records
+- a **test** measurement is made once per reading: what was read is the key without its commit
+  (:func:`read_key`: the models, the runtime, the threads and the seeds or videos), so a trivial
+  commit does not make the same test data new again. The published record is the *first* test
+  entry of its name for the reading of its latest entry (the published number is the first, not
+  the best); a later run is kept in the log and changes nothing. A test measurement for the project's records
   needs a clean commit, and a key already measured is read again only with a reason
   (:func:`check_test_read`, ``--again REASON``), which the entry records;
 - a benchmark or a tuning measurement publishes its latest entry.
@@ -126,23 +128,34 @@ def key_of(entry: dict) -> dict:
     return entry.get("key") or {"models": entry.get("models")}
 
 
+def read_key(key: dict) -> dict:
+    """What a test measurement read: its key without the commit (the same models, runtime, threads
+    and data read after another commit are the same reading).
+
+    >>> read_key({"models": {"reader": "a"}, "commit": "c1", "seeds": [1]})
+    {'models': {'reader': 'a'}, 'seeds': [1]}
+    """
+    return {k: v for k, v in key.items() if k != "commit"}
+
+
 def published(name: str, entries: list[dict]) -> dict | None:
     """The record of ``name`` that the log ``entries`` publish: for a test record, the first entry
-    of the key of its latest entry (a new key publishes its own first measurement); otherwise the
-    latest entry."""
+    that read what its latest entry read (:func:`read_key`; new models or data publish their own
+    first measurement); otherwise the latest entry."""
     mine = [e for e in entries if e["name"] == name]
     if not mine:
         return None
     latest = mine[-1]
     if latest.get("split") != "test":
         return latest
-    return next(e for e in mine if e.get("split") == "test" and key_of(e) == key_of(latest))
+    return next(e for e in mine if e.get("split") == "test" and read_key(key_of(e)) == read_key(key_of(latest)))
 
 
 def check_test_read(name: str, key: dict, again: str | None = None, folder: Path = RESULTS) -> None:
     """Before reading the test split: refuse when the project's records need a clean commit and
-    this checkout is not, or when ``name`` was measured on the test split with this ``key``
-    already, unless ``again`` gives a reason; says on stderr that the test split is being read.
+    this checkout is not, or when ``name`` has read this test data with these models, runtime and
+    threads already (:func:`read_key`: whatever the commit), unless ``again`` gives a reason; says
+    on stderr that the test split is being read.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -152,12 +165,17 @@ def check_test_read(name: str, key: dict, again: str | None = None, folder: Path
     Traceback (most recent call last):
     ...
     sisepai.engine.errors.SisepaiError: demo was measured on the test split with this key already ...
+    >>> check_test_read("demo", {**key, "commit": "c2"}, folder=folder)  # a later commit reads the same data
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: demo was measured on the test split with this key already ...
     >>> check_test_read("demo", key, again="the videos were remade", folder=folder)
     """
 
     if folder == RESULTS and str(key.get("commit", "")).endswith("+dirty"):
         raise SisepaiError("a test measurement for the records needs a clean commit: commit or stash your changes first")
-    seen = [e for e in read_log(folder) if e["name"] == name and e.get("split") == "test" and key_of(e) == key]
+    seen = [e for e in read_log(folder) if e["name"] == name and e.get("split") == "test"
+            and read_key(key_of(e)) == read_key(key)]
     if seen and not again:
         raise SisepaiError(f"{name} was measured on the test split with this key already ({seen[0].get('date', '?')}): "
                            "the test split is read once a key; to read it again, say why with --again REASON")
