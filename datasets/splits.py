@@ -39,7 +39,7 @@ PAPER_DECKS = {"tune": 2, "test": 4}
 """How many paper decks (:mod:`sisepai.models.evaluation.paper_eval`: training fonts on far papers) each split has."""
 PAPER_SEEDS = {"tune": 7450, "test": 7400}
 """Paper deck k's style and far papers: this seed; its scenes: the seed + 10 + k."""
-FAMILY_SCENE_SEEDS = {"tune": 7950}
+FAMILY_SCENE_SEEDS = {"tune": 7550}
 """Scenes of generated decks of printed family k (:data:`sisepai.datasets.families.FAMILIES`) in the
 split's held-out fonts: seed + k (:mod:`sisepai.models.tuning.choose`). Tuning only: the test split's
 families are the real decks of each style it holds."""
@@ -56,24 +56,34 @@ FAMILY_COUNT = 3
 against :data:`sisepai.datasets.families.FAMILIES`)."""
 
 
+def seed_sets(split: str) -> dict[str, set[int]]:
+    """Each set of ``split`` by name, with the seeds it uses for scenes, hands and videos, deck
+    offsets included: no seed is in two sets, of one split or of two (``tests/datasets/test_splits.py``)."""
+    n = STANDIN_DECKS[split]
+    out = {"standin scenes": {DECK_SCENE_SEEDS[split] + k for k in range(n)},
+           "standin hands": {DECK_HAND_SEEDS[split] + k for k in range(n)},
+           "font scenes": {FONT_SCENE_SEEDS[split], FONT_SCENE_SEEDS[split] + 1},
+           "videos": set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"]
+                                                          + VIDEO_SEEDS[split]["real"]},
+           "paper decks": {PAPER_SEEDS[split]} | {PAPER_SEEDS[split] + 10 + k for k in range(PAPER_DECKS[split])},
+           "scans": {SCAN_SEEDS[split]},
+           "live scale": {LIVE_SCALE_SEEDS[split] + k for k in range(LIVE_SCALE_VIDEOS)}}
+    if split == "tune":
+        out |= {f"bench {name}": {seed} for name, seed in BENCH_SEEDS.items()}
+    if split in FAMILY_SCENE_SEEDS:
+        out["family scenes"] = {FAMILY_SCENE_SEEDS[split] + k for k in range(FAMILY_COUNT)}
+    if split in REAL_SCENE_SEEDS:
+        for off, what in ((0, "scenes"), (100, "hands"), (200, "grids"), (300, "held")):
+            out[f"real {what}"] = {REAL_SCENE_SEEDS[split] + off + k for k in range(len(REAL_DECKS[split]))}
+    if split in HELD_SCENE_SEEDS:
+        out["held scenes"] = {HELD_SCENE_SEEDS[split]}
+    return out
+
+
 def seeds_of(split: str) -> set[int]:
     """Every seed ``split`` uses for scenes, hands and videos, deck offsets included."""
-    n = STANDIN_DECKS[split]
-    out = {DECK_SCENE_SEEDS[split] + k for k in range(n)} | {DECK_HAND_SEEDS[split] + k for k in range(n)}
-    out |= {FONT_SCENE_SEEDS[split], FONT_SCENE_SEEDS[split] + 1}
-    out |= set(VIDEO_SEEDS[split]["design"]) | {s for _, s in VIDEO_SEEDS[split]["standin"] + VIDEO_SEEDS[split]["real"]}
-    out |= {PAPER_SEEDS[split]} | {PAPER_SEEDS[split] + 10 + k for k in range(PAPER_DECKS[split])}
-    out.add(SCAN_SEEDS[split])
-    out |= {LIVE_SCALE_SEEDS[split] + k for k in range(LIVE_SCALE_VIDEOS)}
-    if split == "tune":
-        out |= set(BENCH_SEEDS.values())
-    if split in FAMILY_SCENE_SEEDS:
-        out |= {FAMILY_SCENE_SEEDS[split] + k for k in range(FAMILY_COUNT)}
-    if split in REAL_SCENE_SEEDS:
-        out |= {REAL_SCENE_SEEDS[split] + off + k for k in range(len(REAL_DECKS[split])) for off in (0, 100, 200, 300)}
-    if split in HELD_SCENE_SEEDS:
-        out.add(HELD_SCENE_SEEDS[split])
-    return out
+    return set().union(*seed_sets(split).values())
+
 
 REAL_DECKS = {"tune": ("tu-sac-scans",), "test": ()}
 """Scans of real printed decks (a folder of ``CODE.png`` faces each, in the project's shared decks

@@ -13,6 +13,12 @@ def test_the_splits_share_no_font():
 
 def test_the_splits_share_no_seed():
     assert not splits.seeds_of("tune") & splits.seeds_of("test")
+    owners: dict[int, str] = {}
+    for split in ("tune", "test"):  # no seed in two sets either, of one split or of two
+        for name, seeds in splits.seed_sets(split).items():
+            for seed in seeds:
+                assert seed not in owners, f"seed {seed} is in {owners[seed]} and in {split} {name}"
+                owners[seed] = f"{split} {name}"
     # deck_eval's tuning offset (+50) lands on the tune seeds
     assert deck_eval.SCENE_SEED + 50 == splits.DECK_SCENE_SEEDS["tune"]
     assert deck_eval.HAND_SEED + 50 == splits.DECK_HAND_SEEDS["tune"]
