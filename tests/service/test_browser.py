@@ -571,7 +571,7 @@ FAKE_VOICES = """(() => {
 
 
 SPOKEN = {"vi": ("Tới: 12 điểm", "Thiết bị này không có giọng đọc cho Tiếng Việt"),
-          "zh-HK": ("東家食糊：12分。", "廣東話（香港）")}  # a sentence, and what the no-voice note says
+          "zh-HK": ("東家食糊，12分！", "廣東話（香港）")}  # a sentence, and what the no-voice note says
 
 
 @pytest.mark.parametrize(("lang", "voices", "voice"), [

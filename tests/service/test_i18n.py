@@ -48,7 +48,7 @@ def test_the_server_speaks_every_language_the_page_offers():
     assert "pong" not in spoken["en"] and "three of a kind" in spoken["en"] and "Green Soldier" in spoken["en"]
     assert "碰" in spoken["zh"] and "打出绿卒" in spoken["zh"] and "Tướng vàng" in spoken["vi"]
     win = {"type": "win_claimed", "seat": "E", "points": 12}
-    assert announce(win, "zh-HK") == "東家食糊：12分。" and announce(win, "zh-Hant") == "東家和牌：12分。"
+    assert announce(win, "zh-HK") == "東家食糊，12分！" and announce(win, "zh-Hant") == "東家胡牌：12分。"
 
 
 def _codes_in_source():
