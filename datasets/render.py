@@ -31,6 +31,7 @@ from sisepai.cards.geometry import END_FRACTION  # the ends the reader reads
 from .families import FAMILY_SHARE, apply_family, draw_face_family, draw_family
 from .font_splits import fonts_of
 from .fonts import FontInfo, font_bank, load_font
+from .glyph_forms import regional_glyphs
 from .printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
 from .printed import hsv_colour as _hsv
 from .scripts import script_mask
@@ -144,6 +145,9 @@ class DeckStyle:
             family_rng = np.random.default_rng([style.seed, 0xFA11])  # a stream of its own, as above
             if family_rng.random() < FAMILY_SHARE or family is not None:
                 apply_family(style, draw_family(family_rng, family))
+            name = (style.printed.get("family") or {}).get("name")
+            style.glyphs = regional_glyphs(style.glyphs, style.font.has, np.random.default_rng([style.seed, 0x6A1F]),
+                                           name)
         return style
 
     def summary(self) -> dict:

@@ -116,3 +116,19 @@ def test_the_cli_offers_every_family_without_importing_opencv():
     from sisepai.datasets.cli import FAMILY_NAMES
 
     assert FAMILY_NAMES == FAMILIES
+
+
+def test_printed_decks_write_every_regional_form_and_taiwan_its_bao():
+    from collections import Counter
+
+    from sisepai.datasets.render import DeckStyle
+
+    seen: Counter = Counter()
+    for seed in range(300):
+        style = DeckStyle.random(np.random.default_rng(seed), printed=True)
+        seen.update(f"{code[0] in 'GW' and 'black' or 'red'} {g}" for code, g in style.glyphs.items() if code != "J")
+    for form in ("black 包", "black 砲", "red 炮", "black 仕", "red 士", "black 相", "red 象", "red 車", "black 兵",
+                 "red 卒", "black 将"):
+        assert seen[form], f"no printed deck writes {form}"
+    taiwanese = [DeckStyle.random(np.random.default_rng(seed), family="taiwanese").glyphs for seed in range(40)]
+    assert sum(g["GC"] == "包" for g in taiwanese) >= 28  # Taiwan's black Cannon, most of the time
