@@ -90,9 +90,6 @@ MAX_STREAMS = 16
 """Live streams the service follows at once, from every client together."""
 MAX_STREAMS_PER_CLIENT = 4
 """Live streams one client (:func:`client_key`) may hold at once."""
-LIVE_IDLE_SECONDS = 30.0
-"""A live stream that sends nothing (no frame, no message) for this long is closed, so idle
-sockets cannot hold the slots."""
 
 
 def client_key(host: str | None) -> str:

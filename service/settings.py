@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any, Callable
+
+from sisepai.engine.paths import home
 
 from .store import DEFAULT_TABLE
 
 
 def _default_db() -> str:
-    return str(Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "sisepai" / "ledger.sqlite")
+    """The ledger beside the decks and the certificate: ``engine.paths.home()/ledger.sqlite``."""
+    return str(home() / "ledger.sqlite")
+
+
+def _names(value: str) -> tuple[str, ...]:
+    return tuple(v for v in value.split(",") if v)
 
 
 @dataclass
@@ -38,22 +45,10 @@ class Settings:
 
     @classmethod
     def from_env(cls, **overrides) -> "Settings":
-        env = os.environ
-        s = cls(
-            host=env.get("SISEPAI_HOST", "127.0.0.1"),
-            port=int(env.get("SISEPAI_PORT", "8000")),
-            db=env.get("SISEPAI_DB", _default_db()),
-            token=env.get("SISEPAI_TOKEN") or None,
-            max_upload_mb=float(env.get("SISEPAI_MAX_UPLOAD_MB", "10")),
-            cors_origins=tuple(o for o in env.get("SISEPAI_CORS_ORIGINS", "").split(",") if o),
-            load_model=env.get("SISEPAI_LOAD_MODEL", "1") != "0",
-            detector=env.get("SISEPAI_DETECTOR") or None,
-            reader=env.get("SISEPAI_READER") or None,
-            deck=env.get("SISEPAI_DECK") or None,
-            allowed_hosts=tuple(h for h in env.get("SISEPAI_ALLOWED_HOSTS", "").split(",") if h),
-            workers=int(env["SISEPAI_WORKERS"]) if env.get("SISEPAI_WORKERS") else None,
-            table=env.get("SISEPAI_TABLE") or DEFAULT_TABLE,
-        )
+        """The settings from ``SISEPAI_*`` variables (:data:`ENVIRONMENT`; an empty one is unset,
+        so its field keeps the default written above), then ``overrides`` that are not None."""
+        values = {name: parse(os.environ[var]) for name, (var, parse) in ENVIRONMENT.items() if os.environ.get(var)}
+        s = cls(**values)
         for k, v in overrides.items():
             if v is not None:
                 setattr(s, k, v)
@@ -64,3 +59,14 @@ class Settings:
         """Only this machine reaches the service: it listens on loopback and no reverse proxy
         forwards to it (``--allow-host``: a request from loopback may then come from anyone)."""
         return self.host in ("127.0.0.1", "localhost", "::1") and not self.allowed_hosts
+
+
+ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "host": ("SISEPAI_HOST", str), "port": ("SISEPAI_PORT", int), "db": ("SISEPAI_DB", str),
+    "token": ("SISEPAI_TOKEN", str), "max_upload_mb": ("SISEPAI_MAX_UPLOAD_MB", float),
+    "cors_origins": ("SISEPAI_CORS_ORIGINS", _names), "load_model": ("SISEPAI_LOAD_MODEL", lambda v: v != "0"),
+    "detector": ("SISEPAI_DETECTOR", str), "reader": ("SISEPAI_READER", str), "deck": ("SISEPAI_DECK", str),
+    "allowed_hosts": ("SISEPAI_ALLOWED_HOSTS", _names), "workers": ("SISEPAI_WORKERS", int),
+    "table": ("SISEPAI_TABLE", str),
+}
+"""Each setting the environment may give: its variable and how its text is read."""
