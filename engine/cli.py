@@ -17,7 +17,7 @@ from .cards import ALL_CARDS, format_cards, parse_card_id
 from .claims import RELATIONS
 from .errors import SisepaiError
 from .rules import resolve_rules
-from .scoring import _prepare, score, score_answer, to_ids
+from .scoring import prepare_hand, score, score_answer, to_ids
 
 EPILOG = """\
 card notation: a suit letter G W Y R (Green, White, Yellow, Red) then a rank letter
@@ -85,7 +85,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     _cards_arg(args.cards)
 
     text = _cards_arg(args.cards)
-    ids, exposed = _prepare(text, args.exposed, rules)
+    ids, exposed = prepare_hand(text, args.exposed, rules)
     result = score(ids, exposed, rules, winning_card=args.winning_card, self_drawn=not args.claimed)
     n = len(ids) + sum(len(m) for m in exposed)
     if args.json:
@@ -112,7 +112,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _cmd_advise(args: argparse.Namespace) -> int:
     rules = _rules_from(args)
 
-    ids, exposed = _prepare(_cards_arg(args.cards), args.exposed, rules)
+    ids, exposed = prepare_hand(_cards_arg(args.cards), args.exposed, rules)
     visible = to_ids(args.visible) if args.visible else []
     shown = to_ids([args.shown])[0] if args.shown else None
     advice = advise(ids, shown, exposed, visible, args.relation, rules)

@@ -17,7 +17,7 @@ from .cards import ALL_CARDS, Card, format_cards
 from .decompose import decompositions
 from .melds import Meld
 from .rules import Rules, resolve_rules
-from .scoring import MeldLike, Score, _prepare, is_winning, score
+from .scoring import MeldLike, Score, prepare_hand, is_winning, score
 from .cards import counts_of
 
 
@@ -32,7 +32,7 @@ class Hand:
     @classmethod
     def parse(cls, cards: str, exposed: Sequence[MeldLike] = (), rules: Rules | str | None = None) -> "Hand":
         r = resolve_rules(rules)
-        ids, melds = _prepare(cards, exposed, r)
+        ids, melds = prepare_hand(cards, exposed, r)
         return cls(tuple(sorted(ids)), tuple(melds), r)
 
     @property

@@ -132,12 +132,18 @@ def check_hand(cards: HandLike, rules: Rules | str | None = None) -> list[int]:
     ...
     sisepai.engine.errors.TooManyCardsError: 22 cards, but a hand holds at most 21
     """
-    return _prepare(cards, (), resolve_rules(rules))[0]
+    return prepare_hand(cards, (), resolve_rules(rules))[0]
 
 
-def _prepare(cards: HandLike, exposed: Sequence[MeldLike], rules: Rules) -> tuple[list[int], list[Meld]]:
+def prepare_hand(cards: HandLike, exposed: Sequence[MeldLike], rules: Rules) -> tuple[list[int], list[Meld]]:
     """Card ids and exposed melds, checked: within the deck's copies, and no more cards than a
-    hand holds (a longer hand would only make the search slow)."""
+    hand holds (a longer hand would only make the search slow). Every engine entry point and the
+    service take a hand through it.
+
+    >>> ids, melds = prepare_hand("GK GA GE", [["RR", "RH", "RC"]], Rules.preset())
+    >>> len(ids), len(melds[0].cards)
+    (3, 3)
+    """
     ids = to_ids(cards)
     if len(ids) > rules.hand_size:
         raise TooManyCardsError(f"{len(ids)} cards, but a hand holds at most {rules.hand_size}", code="hand_size",
@@ -161,7 +167,7 @@ def is_winning(cards: HandLike, exposed: Sequence[MeldLike] = (), rules: Rules |
     False
     """
     r = resolve_rules(rules)
-    ids, melds = _prepare(cards, exposed, r)
+    ids, melds = prepare_hand(cards, exposed, r)
     if len(ids) + sum(len(m) for m in melds) != r.hand_size:
         return False
     return BestTable.for_rules(r).best_points(counts_of(ids)) is not None
@@ -183,7 +189,7 @@ def score(
     counts as exposed.
     """
     r = resolve_rules(rules)
-    ids, melds = _prepare(cards, exposed, r)
+    ids, melds = prepare_hand(cards, exposed, r)
     if require_size and len(ids) + sum(len(m) for m in melds) != r.hand_size:
         return None
     counts = counts_of(ids)
@@ -222,7 +228,7 @@ def score(
 def all_scores(cards: HandLike, exposed: Sequence[MeldLike] = (), rules: Rules | str | None = None) -> list[Score]:
     """A :class:`Score` for every split of a winning hand, best first (empty if not a win)."""
     r = resolve_rules(rules)
-    ids, melds = _prepare(cards, exposed, r)
+    ids, melds = prepare_hand(cards, exposed, r)
     if len(ids) + sum(len(m) for m in melds) != r.hand_size:
         return []
     exposed_scored = tuple(ScoredMeld(m, meld_points(m, r, exposed=True), True) for m in melds)
@@ -333,8 +339,8 @@ def score_answer(ids: Sequence[int], exposed: Sequence[Meld], result: Score | No
     """The one JSON shape of a scored hand, for the CLI's ``--json``, the API's ``/api/score`` and
     (its first four keys, written directly for speed) the batch mode.
 
-    >>> from sisepai.engine.scoring import _prepare
-    >>> ids, exposed = _prepare("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK", [], Rules.preset())
+    >>> from sisepai.engine.scoring import prepare_hand
+    >>> ids, exposed = prepare_hand("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK", [], Rules.preset())
     >>> answer = score_answer(ids, exposed, score(ids, exposed))
     >>> answer["winning"], answer["points"], answer["odd"], list(answer)[:4]
     (True, 11, True, ['cards', 'winning', 'points', 'melds'])

@@ -16,7 +16,7 @@ from typing import Sequence
 from ..cards import NUM_KINDS, check_copies, counts_of
 from ..claims import Claim, Relation, claims, win_points
 from ..rules import Rules, resolve_rules
-from ..scoring import HandLike, MeldLike, _prepare, one_card, to_ids
+from ..scoring import HandLike, MeldLike, prepare_hand, one_card, to_ids
 
 from .claiming import MeldAdvice, _exposed_points, best_meld, meld_options
 from .discards import DiscardAdvice, best_discard, discard_distances, discard_options
@@ -64,7 +64,7 @@ def advise(
     (1, 'zhimo', True)
     """
     r = resolve_rules(rules)
-    ids, melds = _prepare(cards, exposed, r)
+    ids, melds = prepare_hand(cards, exposed, r)
     counts = counts_of(ids)
     exposed_cards = sum(len(m) for m in melds)
     visible_ids = to_ids(visible)

@@ -9,7 +9,7 @@ from ..cards import counts_of
 from ..claims import Claim, Relation, claims, hand_after, win_points
 from ..decompose import meld_points
 from ..rules import Rules, resolve_rules
-from ..scoring import HandLike, MeldLike, _prepare, one_card, to_ids
+from ..scoring import HandLike, MeldLike, prepare_hand, one_card, to_ids
 
 from .discards import DiscardAdvice, discard_options
 from .distance import distance_counts
@@ -83,7 +83,7 @@ def best_meld(
     (True, 'WR WH WC')
     """
     r = resolve_rules(rules)
-    ids, melds = _prepare(cards, exposed, r)
+    ids, melds = prepare_hand(cards, exposed, r)
     shown_id = one_card(shown)
     seen = counts_of(ids + [c for m in melds for c in m.cards] + to_ids(visible) + [shown_id])
     return meld_options(counts_of(ids), shown_id, relation, sum(len(m) for m in melds), seen, r,

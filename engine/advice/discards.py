@@ -8,7 +8,7 @@ from typing import Sequence
 from ..cards import CARD_CODES, counts_of
 from ..decompose import COMPONENTS
 from ..rules import Rules, resolve_rules
-from ..scoring import HandLike, MeldLike, _prepare, to_ids
+from ..scoring import HandLike, MeldLike, prepare_hand, to_ids
 
 from .distance import _discardable, _draws_needed, _merge, _minus, _partial_splitters, distance_counts
 from .waits import Wait, waits_counts
@@ -121,7 +121,7 @@ def best_discard(
 ) -> DiscardAdvice | None:
     """The best card to discard from a hand after melding (``None`` if nothing may be discarded)."""
     r = resolve_rules(rules)
-    ids, melds = _prepare(cards, exposed, r)
+    ids, melds = prepare_hand(cards, exposed, r)
     seen = counts_of(ids + [c for m in melds for c in m.cards] + to_ids(visible))
     options = discard_options(counts_of(ids), sum(len(m) for m in melds), seen, r)
     return options[0] if options else None

@@ -14,7 +14,7 @@ from ..cards import GENERAL as K, JOKER, NUM_KINDS, counts_of
 from ..decompose import COMPONENTS
 from ..melds import MeldKind, all_melds
 from ..rules import Rules, resolve_rules
-from ..scoring import HandLike, MeldLike, _prepare
+from ..scoring import HandLike, MeldLike, prepare_hand
 
 
 
@@ -162,7 +162,7 @@ def _default_rules() -> Rules:
 def distance_to_win(cards: HandLike, exposed: Sequence[MeldLike] = (), rules: Rules | str | None = None) -> int:
     """Fewest cards still to draw or claim to hold a win (0: already a win; 1: ready)."""
     r = resolve_rules(rules)
-    ids, melds = _prepare(cards, exposed, r)
+    ids, melds = prepare_hand(cards, exposed, r)
     return distance_counts(counts_of(ids), sum(len(m) for m in melds), r)
 
 

@@ -12,7 +12,7 @@ from typing import Sequence
 from ..cards import CARD_CODES, NUM_KINDS, counts_of
 from ..decompose import can_split
 from ..rules import Rules, resolve_rules
-from ..scoring import HandLike, MeldLike, _prepare, to_ids
+from ..scoring import HandLike, MeldLike, prepare_hand, to_ids
 
 from .distance import _plus
 
@@ -60,7 +60,7 @@ def waits(
     ``visible`` lists other cards already face up on the table (others' melds, discards).
     """
     r = resolve_rules(rules)
-    ids, melds = _prepare(cards, exposed, r)
+    ids, melds = prepare_hand(cards, exposed, r)
     counts = counts_of(ids)
     seen = counts_of(ids + [c for m in melds for c in m.cards] + to_ids(visible))
     return waits_counts(counts, sum(len(m) for m in melds), seen, r)

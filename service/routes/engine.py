@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from sisepai.engine.advice import advise
-from sisepai.engine.scoring import _prepare, one_card, score, score_answer, to_ids
+from sisepai.engine.scoring import prepare_hand, one_card, score, score_answer, to_ids
 from sisepai.vision.live.announce import page_names
 
 from ..deps import ModelErrorDep, RecognizerDep
@@ -23,7 +23,7 @@ async def health(recognizer: RecognizerDep, model_error: ModelErrorDep) -> Healt
 @router.post("/score", summary="Score a hand", description="Is the hand a win, and what does its best split score?")
 def score_hand(body: ScoreRequest) -> ScoreAnswer:
     rules = network_rules(body.rules)
-    ids, exposed = _prepare(body.cards, body.exposed, rules)
+    ids, exposed = prepare_hand(body.cards, body.exposed, rules)
     result = score(ids, exposed, rules, winning_card=body.winning_card, self_drawn=not body.claimed)
     return score_answer(ids, exposed, result)
 
@@ -31,7 +31,7 @@ def score_hand(body: ScoreRequest) -> ScoreAnswer:
 @router.post("/advise", summary="Waits, claims, the best meld and the best discard")
 def advise_hand(body: AdviseRequest) -> AdviseAnswer:
     rules = network_rules(body.rules)
-    ids, exposed = _prepare(body.cards, body.exposed, rules)
+    ids, exposed = prepare_hand(body.cards, body.exposed, rules)
     shown = one_card(body.shown) if body.shown else None
     return advise(ids, shown, exposed, to_ids(body.visible) if body.visible else [], body.relation, rules).to_dict()
 

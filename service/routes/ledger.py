@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from sisepai.engine import score
 from sisepai.engine.cards import format_cards
 from sisepai.engine.errors import SisepaiError
-from sisepai.engine.scoring import _prepare
+from sisepai.engine.scoring import prepare_hand
 from sisepai.engine.totals import winning_totals
 
 from ..deps import LedgerDep, SettingsDep, Writer
@@ -148,7 +148,7 @@ def checked_hand(text: str, rules) -> str:
     'GK GA GE'
     """
 
-    ids, _ = _prepare(text, (), rules)
+    ids, _ = prepare_hand(text, (), rules)
     if not ids:
         raise SisepaiError("a deal's cards are empty: leave them out for a deal scored by hand")
     return format_cards(ids)

@@ -89,7 +89,7 @@ def test_the_batch_mode_writes_the_same_answer_as_the_api_and_the_cli():
 
     from sisepai.engine.batch import BatchScorer
     from sisepai.engine.rules import Rules
-    from sisepai.engine.scoring import _prepare, score, score_answer
+    from sisepai.engine.scoring import prepare_hand, score, score_answer
 
     rules = Rules.preset("seesek")
     batch = BatchScorer(rules)
@@ -97,7 +97,7 @@ def test_the_batch_mode_writes_the_same_answer_as_the_api_and_the_cli():
                  "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J YK | WC WC WC",
                  "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YA"]:
         cards, _, melds = line.partition("|")
-        ids, exposed = _prepare(cards, [melds] if melds.strip() else [], rules)
+        ids, exposed = prepare_hand(cards, [melds] if melds.strip() else [], rules)
         full = score_answer(ids, exposed, score(ids, exposed, rules))
         fast = json.loads(batch.line(line))
         assert fast == {k: full[k] for k in fast} and list(fast) == ["cards", "winning", "points", "melds"]
