@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.postgres: the throwaway server
 
-from sisepai.service.store import Ledger  # noqa: E402
+from sisepai.ledger.store import Ledger  # noqa: E402
 from tests.postgres import NoPostgres, TemporaryPostgres  # noqa: E402
 from tests.service_process import free_port, serve_process, wait_until_up  # noqa: E402
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.paths import home
-from sisepai.service.db import redact
+from sisepai.ledger.db import redact
 from sisepai.service.settings import Settings
-from sisepai.service.store import Ledger
+from sisepai.ledger.store import Ledger
 from sisepai.service.tls import self_signed_certificate
 from sisepai.vision.decks.store import deck_info
 

@@ -33,7 +33,7 @@ from sisepai.vision.recognition.recognize import Recognizer
 from .enrol_jobs import EnrolJobs
 from .refusals import Refusal
 from .settings import Settings
-from .store import Ledger
+from sisepai.ledger.store import Ledger
 from .token_tries import TokenTries
 from .work import WorkPool
 

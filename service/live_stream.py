@@ -26,7 +26,7 @@ from .live_messages import LiveBusy, LiveError, LiveMessage, LiveState
 from .refusals import body_of, http_body
 from .server import WS_MAX_MESSAGE
 from .settings import Settings
-from .store import Ledger, check_table_name
+from sisepai.ledger.store import Ledger, check_table_name
 from .work import PoolFull, WorkPool
 
 LIVE_MAX_PIXELS = 4_200_000

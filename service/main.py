@@ -21,16 +21,16 @@ from sisepai.engine.errors import SisepaiError
 from sisepai.engine.words import CATALOGUES
 from sisepai.vision.decks.store import remove_stale_builds
 
-from .db import DatabaseUnavailable
+from sisepai.ledger.db import DatabaseUnavailable
 from .enrol_jobs import EnrolJobs
 from .guards import Guard
 from .live_messages import add_to_openapi
 from .plain_errors import plain_sentence
 from .refusals import body_of, http_body
-from .roster import RosterConflict
+from sisepai.ledger.roster import RosterConflict
 from .routes import decks, engine, gof, ledger, live, vision
 from .settings import Settings
-from .store import Ledger, UnknownTable
+from sisepai.ledger.store import Ledger, UnknownTable
 from .work import WorkPool
 
 STATIC = Path(__file__).with_name("static")

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from sisepai.engine.claims import Relation
 
 from .rules import RulesOverrides
-from .store import DEFAULT_TABLE
+from sisepai.ledger.store import DEFAULT_TABLE
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
 READY = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from sisepai.engine.paths import home
 
-from .store import DEFAULT_TABLE
+from sisepai.ledger.store import DEFAULT_TABLE
 
 
 def _default_db() -> str:

@@ -52,12 +52,14 @@ LAYERS = {
     "vision": {"engine", "cards", "vision"},
     "datasets": {"engine", "cards", "datasets"},
     "models": {"engine", "cards", "vision", "datasets", "models"},
-    "service": {"engine", "cards", "vision", "service"},
+    "ledger": {"engine", "ledger"},
+    "service": {"engine", "cards", "vision", "ledger", "service"},
 }
 """What each package may import: the engine is a leaf; the card facts (a deck's faces, the card's
 geometry) use only the engine; vision and the generator use those two and never each other;
-training uses all; the service uses the engine, the card facts and vision, never the generator or
-the training code."""
+training uses all; the ledger (deals, totals, the roster, its databases) uses only the engine; the
+service uses the engine, the card facts, vision and the ledger, never the generator or the
+training code."""
 
 
 def _import_graph() -> dict[str, set[str]]:

@@ -203,7 +203,7 @@ def train_reader(
         model.load_state_dict(start["state_dict"])
         progress(f"reader: starting from {init}")
     elif arch == "lite0":  # from features learned on photographs, not from random weights
-        from sisepai.vision.recognition.reader_lite0 import load_imagenet
+        from sisepai.vision.recognition.reader_lite0 import load_imagenet  # lazy: torch at its module level
 
         progress(f"reader: lite0 starting from ImageNet weights ({load_imagenet(model)} tensors)")
     model = model.to(device=device, memory_format=torch.channels_last)  # channels-last: ~25% faster on a CPU

@@ -18,7 +18,7 @@ from sisepai.engine.totals import winning_totals
 
 from ..deps import LedgerDep, SettingsDep, Writer
 from ..refusals import Refusal
-from ..roster import manage
+from sisepai.ledger.roster import manage
 from ..rules import network_rules
 from ..schemas import (
     DealRecorded,
@@ -34,8 +34,8 @@ from ..schemas import (
     TablesAnswer,
     UndoAnswer,
 )
-from ..deal_records import MAX_PLAYERS
-from ..store import DEFAULT_TABLE, PLAYERS_PAGE, NotLastDeal, check_table_name
+from sisepai.ledger.deal_records import MAX_PLAYERS
+from sisepai.ledger.store import DEFAULT_TABLE, PLAYERS_PAGE, NotLastDeal, check_table_name
 
 LAST_DEALS = 200
 """A ledger answer lists at most this many of a table's last deals (the totals count them all)."""

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from sisepai.service.main import create_app
 from sisepai.service.settings import Settings
-from sisepai.service.store import MIGRATIONS, Ledger
+from sisepai.ledger.store import MIGRATIONS, Ledger
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -102,7 +102,7 @@ def test_a_live_stream_belongs_to_a_table_that_exists(tmp_path):
 
 WRITER = """
 import json, random, sys
-from sisepai.service.store import Ledger
+from sisepai.ledger.store import Ledger
 ledger, me, n = Ledger(sys.argv[1], pool=2), sys.argv[2], int(sys.argv[3])
 rng = random.Random(int(me))
 players = ["Ann", "Bo", "Cy", "Di"]

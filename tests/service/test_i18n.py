@@ -63,13 +63,13 @@ def _codes_in_source():
     patterns = (r'\bcode="(\w+)"', r'Refusal\(\d+, "(\w+)"', r'body_of\((?:[^()]|\([^()]*\))*?"(\w+)",\s*[{\w]',
                 r'_refuse\(send, \d+, (?:[^()]|\([^()]*\))*?,\s*"(\w+)"', r'self\.code, self\.params = "(\w+)"',
                 r'"code": "(\w+)"')
-    for folder in ("engine", "service", "vision"):
+    for folder in ("engine", "ledger", "service", "vision"):
         for path in (root / folder).rglob("*.py"):
             text = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines()
                              if not line.lstrip().startswith((">>>", "...")))  # not the examples
             for pattern in patterns:
                 found |= set(re.findall(pattern, text, flags=re.M | re.S))
-    for module in ("sisepai.service.store", "sisepai.service.db", "sisepai.cards.faces", "sisepai.vision.live.options"):
+    for module in ("sisepai.ledger.store", "sisepai.ledger.db", "sisepai.cards.faces", "sisepai.vision.live.options"):
         importlib.import_module(module)
     classes = [SisepaiError]
     while classes:

@@ -8,7 +8,7 @@ import time
 
 WRITER = """
 import sys
-from sisepai.service.store import Ledger
+from sisepai.ledger.store import Ledger
 ledger, me = Ledger(sys.argv[1]), sys.argv[2]
 while True:
     deal = ledger.add_deal(winner="A" + me, points=3, players=["A" + me, "B" + me], discarder="B" + me)

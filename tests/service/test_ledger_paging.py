@@ -5,10 +5,10 @@ import io
 
 from fastapi.testclient import TestClient
 
-from sisepai.service import store
+from sisepai.ledger import store
 from sisepai.service.main import create_app
 from sisepai.service.settings import Settings
-from sisepai.service.store import Ledger
+from sisepai.ledger.store import Ledger
 
 
 def _ledger(tmp_path, deals=0, table="main"):

@@ -53,7 +53,7 @@ def test_look_alike_letters_make_no_second_ann(c):
 
 
 def test_the_club_has_a_player_cap(tmp_path, monkeypatch):
-    from sisepai.service import deal_records, store
+    from sisepai.ledger import deal_records, store
 
     monkeypatch.setattr(deal_records, "MAX_PLAYERS", 5)
     ledger = store.Ledger(str(tmp_path / "l.sqlite"))

@@ -10,11 +10,11 @@ import sys
 import pytest
 from fastapi.testclient import TestClient
 
-from sisepai.service import deal_records, store
+from sisepai.ledger import deal_records, store
 from sisepai.service.main import create_app
-from sisepai.service.roster import changes, manage
+from sisepai.ledger.roster import changes, manage
 from sisepai.service.settings import Settings
-from sisepai.service.store import MIGRATIONS, Ledger
+from sisepai.ledger.store import MIGRATIONS, Ledger
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -245,7 +245,7 @@ def test_a_rename_to_the_same_name_keeps_every_total(ledger_target):
 
 
 def test_a_change_that_would_break_the_sums_is_refused_and_rolled_back(tmp_path, monkeypatch):
-    from sisepai.service import roster
+    from sisepai.ledger import roster
 
     ledger = Ledger(tmp_path / "l.sqlite")
     ledger.add_deal("Ann", 5, ["Ann", "Bo"])

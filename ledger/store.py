@@ -37,7 +37,7 @@ from .deal_records import (
     record_deal,
     recorded_win,
 )
-from .ledger_sums import ledger_problems, table_totals
+from .sums import ledger_problems, table_totals
 from .names import clean_name
 from .roster import DEFAULT_TABLE, UnknownName, fill_folds, fold, insert_players, known_players, known_table
 
@@ -223,7 +223,7 @@ class Ledger:
         >>> store.undo(deal=first)
         Traceback (most recent call last):
         ...
-        sisepai.service.store.NotLastDeal: deal #1 is not the last deal of table 'main' (#2 is): nothing was undone
+        sisepai.ledger.store.NotLastDeal: deal #1 is not the last deal of table 'main' (#2 is): nothing was undone
         >>> store.undo(deal=second)["id"], store.add_deal("Ann", 3, ["Ann", "Bo"])["id"]  # an id is never given twice
         (2, 3)
         """

@@ -1,6 +1,6 @@
 """A deal written within a ledger transaction, and the running totals it moves: the payments a
 deal makes, the club's room for new players, a win recorded once, and the totals read or summed
-afresh (:mod:`.ledger_sums`). :class:`~.store.Ledger` and the ledger's moves (:mod:`.ledger_move`) write through these.
+afresh (:mod:`.sums`). :class:`~.store.Ledger` and the ledger's moves (:mod:`.move`) write through these.
 
 >>> deal_payments(["Ann", "Bo"], "Ann", "Bo", 7)
 [('Bo', 'Ann', 7)]
@@ -12,7 +12,7 @@ import json
 
 from sisepai.engine.errors import SisepaiError
 
-from .ledger_sums import net_totals
+from .sums import net_totals
 from .roster import insert_players
 
 MAX_PLAYERS = 5000

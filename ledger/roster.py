@@ -28,7 +28,7 @@ import unicodedata
 
 from sisepai.engine.errors import SisepaiError
 
-from .ledger_sums import ledger_problems
+from .sums import ledger_problems
 from .names import clean_name
 
 DEFAULT_TABLE = "main"

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sisepai.engine.errors import SisepaiError
-from sisepai.service.roster import manage
-from sisepai.service.store import Ledger
+from sisepai.ledger.roster import manage
+from sisepai.ledger.store import Ledger
 
 NAMES = ["Ann", "ann", "ＡＮＮ", "Bo", "Cy", "Di", "Zoë"]
 TABLES = ["main", "t1", "T1", "ｔ1", "t2"]

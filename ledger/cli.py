@@ -8,7 +8,7 @@ import json
 from sisepai.engine.errors import SisepaiError
 
 from .db import is_postgres, redact
-from .ledger_move import move_ledger, open_source
+from .move import move_ledger, open_source
 from .roster import changes, manage
 from .store import Ledger
 
