@@ -95,3 +95,10 @@ def test_the_model_cards_figures_agree_with_their_records():
         for h in re.findall(r"\b[0-9a-f]{16}\b", sentence):
             assert h in hashes, f"model {h} is not the one {', '.join(cited)} measured: {sentence[:200]}"
     assert checked >= 3
+
+
+def test_the_first_sessions_pictures_ship():
+    readme = (ROOT / "README.md").read_text()
+    session = readme[readme.index("## A first session"):]
+    named = re.findall(r"\b(examples/[\w.-]+\.jpg)", session[:session.index("```", session.index("```") + 3)])
+    assert len(named) >= 2 and all((ROOT / n).is_file() for n in named), named

@@ -1,0 +1,43 @@
+"""Write the sample pictures README's first session uses: examples/grid.jpg (a phone photo of a
+generated deck laid in its enrolment grid) and examples/table.jpg and examples/hand.jpg (the same
+deck on a table, and a finished hand of it). Deterministic: the same files every run.
+
+    .venv/bin/python scripts/make_examples.py
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from sisepai.cards.faces import DeckFaces
+from sisepai.datasets.flat_photos import _RenderedDeck
+from sisepai.datasets.grid_photo import grid_photo
+from sisepai.datasets.render import DeckStyle
+from sisepai.datasets.scene import make_scene
+
+OUT = Path(__file__).resolve().parents[1] / "examples"
+SEED = 2611  # a training seed: no tuning or test set uses it (datasets/splits.py)
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    rng = np.random.default_rng(SEED)
+    deck = _RenderedDeck(DeckStyle.random(rng, printed=True), 150, rng)
+    photo = grid_photo(deck, "medium wood", seed=SEED, size=(1600, 1200), joker=True)
+    cv2.imwrite(str(OUT / "grid.jpg"), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    with tempfile.TemporaryDirectory() as tmp:
+        for code, face in deck.faces.items():
+            cv2.imwrite(str(Path(tmp) / f"{code}.png"), face[..., ::-1])  # the faces are RGB
+        faces = DeckFaces.load(Path(tmp))
+        for name, layout in (("table", "table"), ("hand", "hand")):
+            scene = make_scene(SEED, 0, layout, deck=faces)
+            cv2.imwrite(str(OUT / f"{name}.jpg"), scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 88])
+    print(f"wrote {', '.join(sorted(p.name for p in OUT.glob('*.jpg')))} to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
