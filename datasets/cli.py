@@ -105,6 +105,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="make every deck a printing of this family (printed traits on, in any --fonts), e.g. "
                         "to see how a model reads Taiwanese-style decks; default: half the printed decks "
                         "belong to a family drawn at random")
+    p.add_argument("--without-family", choices=FAMILY_NAMES, default=None, metavar="FAMILY",
+                   help="draw no deck of this family: a training set that leaves one family out, so a candidate "
+                        "can be measured on a printing it never saw (python -m sisepai.models.tuning.choose "
+                        "--left-out FAMILY)")
     p.add_argument("--format", default="yolo-obb", metavar="LIST",
                    help="label formats, comma-separated: yolo-obb (ultralytics OBB labels, the default), coco "
                         "(annotations/instances_{train,val}.json), hf (a Hugging Face imagefolder: "
@@ -155,6 +159,8 @@ def _generate(args) -> int:
     from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders  # lazy: NumPy, OpenCV, Pillow
 
     check_count(args.n)
+    if args.family and args.family == args.without_family:
+        raise SisepaiError(f"--family {args.family} and --without-family {args.without_family} contradict each other")
     if not 0.0 <= args.val <= 1.0:
         raise SisepaiError("--val must be between 0 and 1")
     k, n_shards = args.shard
@@ -171,7 +177,7 @@ def _generate(args) -> int:
     opts = GenerateOptions(seed=args.seed, size=args.size, layouts=args.layouts, val=args.val, crops=args.crops,
                            font_split=args.fonts, max_tilt=args.max_tilt, deck_faces=deck_faces,
                            yolo="yolo-obb" in formats, printed=PRINTED_CHOICES[args.printed],
-                           family=args.family)
+                           family=args.family, without_family=args.without_family)
     out: Path = args.out
     try:
         prepare_folders(out, yolo=opts.yolo)
@@ -307,7 +313,7 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
 
     return {"generator": GENERATOR_VERSION, "n": args.n, "seed": args.seed, "layouts": list(args.layouts),
             "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
-            "max_tilt": args.max_tilt, "printed": args.printed, "family": args.family, "formats": list(formats),
+            "max_tilt": args.max_tilt, "printed": args.printed, "family": args.family, "without_family": args.without_family, "formats": list(formats),
             "deck_faces": Path(deck_faces).name if deck_faces else None, "shard": list(args.shard),
             **({"deck_prints": _deck_prints(deck_faces)} if deck_faces else {})}
 

@@ -48,6 +48,8 @@ class GenerateOptions:
     """Printed-deck traits on (``True``), off (``False``) or as the fonts' split decides (``None``)."""
     family: str | None = None
     """Every deck a printing of this family (:data:`~.families.FAMILIES`), printed traits on."""
+    without_family: str | None = None
+    """No deck a printing of this family: a family left out of training."""
 
 
 @lru_cache(maxsize=4)
@@ -104,7 +106,7 @@ def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
     deck = _deck_faces(opts.deck_faces) if opts.deck_faces else None
     scene = make_scene(opts.seed, index, size=opts.size, layouts=opts.layouts, font_split=opts.font_split,
                        max_tilt=opts.max_tilt, deck=deck, printed=opts.printed,
-                       family=opts.family)
+                       family=opts.family, without_family=opts.without_family)
     split = split_of(opts.seed, index, opts.val)
     name = f"{index:06d}"
     bgr = scene.image[..., ::-1]

@@ -70,8 +70,9 @@ def _box_colour(rng: np.random.Generator, box) -> tuple[int, int, int]:
     return hsv_colour(rng.uniform(h0, h1) % 360, rng.uniform(s0, s1), rng.uniform(v0, v1))
 
 
-def draw_family(rng: np.random.Generator, name: str | None = None) -> dict:
-    """The traits of one deck of family ``name`` (default: one drawn at random).
+def draw_family(rng: np.random.Generator, name: str | None = None, without: str | None = None) -> dict:
+    """The traits of one deck of family ``name`` (default: one drawn at random, never ``without``:
+    a family left out of a candidate's training, to measure it on a printing it never saw).
 
     Every key is always present, so a deck's description is the same shape whatever its family:
     ``name``, ``papers``, ``red_ink`` (the suits printed in red ink and its colour), ``aspect``,
@@ -79,7 +80,7 @@ def draw_family(rng: np.random.Generator, name: str | None = None) -> dict:
     ``middle`` (``word``, ``coin``, or an emblem), ``edge_bars`` (a fraction of the width; 0: none)
     and ``bar_ornament``.
     """
-    name = name or str(rng.choice(FAMILIES))
+    name = name or str(rng.choice([f for f in FAMILIES if f != without]))
     if name not in FAMILIES:
         raise ValueError(f"unknown deck family {name!r} (known: {', '.join(FAMILIES)})")
     papers = {s: _box_colour(rng, boxes[int(rng.integers(len(boxes)))]) for s, boxes in FAMILY_PAPERS[name].items()}

@@ -96,12 +96,13 @@ class DeckStyle:
 
     @classmethod
     def random(cls, rng: np.random.Generator, font_split: str = "train", printed: bool | None = None,
-               family: str | None = None) -> "DeckStyle":
+               family: str | None = None, without_family: str | None = None) -> "DeckStyle":
         """A random deck style. ``printed`` (default: for the training fonts only) adds the
         printed-deck traits of :mod:`.printed`, drawn from their own stream so every other choice
         of a seed stays the same. ``family`` (one of :data:`~.families.FAMILIES`) makes the deck a
         printing of that family whatever the split (printed traits on), as the family tuning check
-        draws its decks in the tuning fonts."""
+        draws its decks in the tuning fonts. ``without_family`` is a family no deck is drawn in
+        (a leave-one-family-out training set)."""
         fonts = fonts_of(font_split)
         font = fonts[int(rng.integers(len(fonts)))]
         palette = suit_palette(rng)
@@ -144,7 +145,7 @@ class DeckStyle:
             style.palette.update(style.printed["papers"])
             family_rng = np.random.default_rng([style.seed, 0xFA11])  # a stream of its own, as above
             if family_rng.random() < FAMILY_SHARE or family is not None:
-                apply_family(style, draw_family(family_rng, family))
+                apply_family(style, draw_family(family_rng, family, without_family))
             name = (style.printed.get("family") or {}).get("name")
             style.glyphs = regional_glyphs(style.glyphs, style.font.has, np.random.default_rng([style.seed, 0x6A1F]),
                                            name)

@@ -349,7 +349,7 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int, int] = (1280, 720),
                font_split: str = "train", layouts: tuple[str, ...] = LAYOUTS, max_tilt: float = 45.0,
                plain: bool = False, deck: "DeckFaces | None" = None, printed: bool | None = None,
-               family: str | None = None) -> Scene:
+               family: str | None = None, without_family: str | None = None) -> Scene:
     """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments).
 
     ``deck`` lays a real deck's faces (:class:`~sisepai.cards.faces.DeckFaces`) instead of
@@ -360,12 +360,13 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
 
     ``printed`` forces the printed-deck traits of :mod:`.printed` on or off (default: on for the
     training fonts only, :meth:`~.render.DeckStyle.random`); every other choice of the scene stays.
-    ``family`` makes the deck a printing of that family (:mod:`.families`), in any font split.
+    ``family`` makes the deck a printing of that family (:mod:`.families`), in any font split;
+    ``without_family`` draws no deck of that family.
     """
     rng = scene_rng(seed, index)
     w, h = size
     layout = layout or str(layouts[int(rng.integers(len(layouts)))])
-    style = DeckStyle.random(rng, font_split, printed=printed, family=family)
+    style = DeckStyle.random(rng, font_split, printed=printed, family=family, without_family=without_family)
     if deck is not None:
         style.aspect = deck.aspect
     camera = Camera.random(rng, w, h, max_tilt=max_tilt)

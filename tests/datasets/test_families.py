@@ -132,3 +132,11 @@ def test_printed_decks_write_every_regional_form_and_taiwan_its_bao():
         assert seen[form], f"no printed deck writes {form}"
     taiwanese = [DeckStyle.random(np.random.default_rng(seed), family="taiwanese").glyphs for seed in range(40)]
     assert sum(g["GC"] == "包" for g in taiwanese) >= 28  # Taiwan's black Cannon, most of the time
+
+
+def test_a_family_can_be_left_out_of_a_training_set():
+    from sisepai.datasets.render import DeckStyle
+
+    drawn = {(DeckStyle.random(np.random.default_rng(seed), printed=True, without_family="singapore").printed
+              .get("family") or {}).get("name") for seed in range(120)}
+    assert "singapore" not in drawn and {"vietnamese", "taiwanese"} <= drawn
