@@ -257,9 +257,16 @@ def _register_extras() -> None:
         _EXTRA_COMMANDS.append(register)
 
 
+BUILT_IN = ("score", "advise", "demo")
+"""The engine's own commands: running one loads no plugin (a scripted ``sisepai score`` starts in
+the time Python and the engine take, not the time every installed command's module takes)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``sisepai`` console script."""
-    _register_extras()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in BUILT_IN:
+        _register_extras()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -148,3 +148,15 @@ def test_the_engine_names_no_higher_layer():
     for path in root.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"sisepai\.(vision|datasets|models|service)", text), path
+
+
+def test_the_engines_own_commands_load_no_plugin():
+    """`sisepai score` starts in the time Python and the engine take: no installed command's
+    module (vision, the generator, training, the service, the ledger) is imported."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from sisepai.engine.cli import main; main(['score', 'GK', 'GA', 'GE']); "
+            "print(sorted(m for m in sys.modules if m.startswith('sisepai.') and not m.startswith('sisepai.engine')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
+    assert out.strip().splitlines()[-1] == "[]"
