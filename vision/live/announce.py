@@ -17,11 +17,23 @@
 
 from __future__ import annotations
 
+from functools import singledispatch
+
 from sisepai.engine.cards import ALL_CARDS, CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, RANKS, SEATS, SUITS, Card
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.gangoffour.cards import deck_counts, gof_code
 from sisepai.engine.words import LANGUAGES, say
-from sisepai.vision.live.events import Event
+from sisepai.vision.live.events import (
+    Advice,
+    CardCorrected,
+    CardRemoved,
+    CardShown,
+    Event,
+    MeldSeen,
+    TableSeen,
+    WinClaimed,
+    event_from_json,
+)
 
 SIMPLIFIED_GLYPH = {"將": "将", "帥": "帅", "車": "车", "俥": "车", "馬": "马", "傌": "马", "砲": "炮"}
 """The pieces' characters as simplified Chinese text writes them (the page's cards in ``zh``)."""
@@ -55,36 +67,65 @@ def card_name(code: str, lang: str = "en") -> str:
 
 
 def announce(event: Event | dict, lang: str = "en") -> str:
-    """A short sentence for an event (an :class:`~.events.Event` or its JSON form), from the
-    catalogues' ``say.*`` messages."""
+    """A short sentence for an event (an :class:`~.events.Event`, or its JSON form read back into
+    one), from the catalogues' ``say.*`` messages, chosen by the event's type."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)}")
-    if not isinstance(event, dict):
-        event = event.to_json()
-    seat = SEAT_WORDS[lang].get(event.get("seat", ""), event.get("seat", ""))
-    t = event["type"]
-    if t == "table":
-        return say(lang, "say.table", n=len(event.get("cards", [])))
-    if t == "card_shown":
-        verb = {None: "shows", "draw": "draws", "discard": "discards"}[event.get("action")]
-        said = event.get("turn_said")
-        if said:  # the table says another seat than the turn order did: say so, do not guess silently
-            return say(lang, f"say.{verb}Unexpected", seat=seat, card=card_name(event["card"], lang),
-                       other=SEAT_WORDS[lang].get(said, said))
-        return say(lang, f"say.{verb}", seat=seat, card=card_name(event["card"], lang))
-    if t == "meld":
-        return say(lang, "say.meld", seat=seat, cards=_list(event["cards"], lang))
-    if t == "card_corrected":
-        return say(lang, "say.corrected", seat=seat, card=card_name(event["card"], lang),
-                   was=card_name(event["was"], lang))
-    if t == "card_removed":
-        return say(lang, "say.removed", card=card_name(event["card"], lang))
-    if t == "win_claimed":
-        points = event.get("points")
-        return say(lang, "say.win", seat=seat) if points is None else say(lang, "say.winPoints", seat=seat, points=points)
-    if t == "advice":
-        return advice_sentence(event, lang)
-    return t
+    typed = event_from_json(event) if isinstance(event, dict) else event
+    if typed is None:  # a type this version does not know: named, not guessed at
+        return str(event.get("type", ""))
+    return _sentence(typed, lang)
+
+
+def _seat(seat: str, lang: str) -> str:
+    return SEAT_WORDS[lang].get(seat, seat)
+
+
+@singledispatch
+def _sentence(event: Event, lang: str) -> str:
+    return event.type
+
+
+@_sentence.register
+def _(event: TableSeen, lang: str) -> str:
+    return say(lang, "say.table", n=len(event.state.get("cards", [])))
+
+
+@_sentence.register
+def _(event: CardShown, lang: str) -> str:
+    verb = {None: "shows", "draw": "draws", "discard": "discards"}[event.action]
+    seat, card = _seat(event.seat, lang), card_name(event.card, lang)
+    if event.turn_said:  # the table says another seat than the turn order did: say so, do not guess silently
+        return say(lang, f"say.{verb}Unexpected", seat=seat, card=card, other=_seat(event.turn_said, lang))
+    return say(lang, f"say.{verb}", seat=seat, card=card)
+
+
+@_sentence.register
+def _(event: MeldSeen, lang: str) -> str:
+    return say(lang, "say.meld", seat=_seat(event.seat, lang), cards=_list(event.cards, lang))
+
+
+@_sentence.register
+def _(event: CardCorrected, lang: str) -> str:
+    return say(lang, "say.corrected", seat=_seat(event.seat, lang), card=card_name(event.card, lang),
+               was=card_name(event.was, lang))
+
+
+@_sentence.register
+def _(event: CardRemoved, lang: str) -> str:
+    return say(lang, "say.removed", card=card_name(event.card, lang))
+
+
+@_sentence.register
+def _(event: WinClaimed, lang: str) -> str:
+    seat = _seat(event.seat, lang)
+    return say(lang, "say.win", seat=seat) if event.points is None else say(lang, "say.winPoints", seat=seat,
+                                                                            points=event.points)
+
+
+@_sentence.register
+def _(event: Advice, lang: str) -> str:
+    return advice_sentence(event, lang)
 
 
 def _list(codes, lang: str) -> str:
@@ -92,17 +133,19 @@ def _list(codes, lang: str) -> str:
     return ("、" if lang.startswith("zh") else ", ").join(card_name(c, lang) for c in codes)
 
 
-def advice_sentence(event: dict, lang: str = "en") -> str:
+def advice_sentence(event: Advice | dict, lang: str = "en") -> str:
     """The best claim of an ``advice`` event, and the discard after it, in ``lang``'s words;
     an advice event of older logs, with no card named, keeps its own text."""
-    claims = event.get("claims") or []
-    if not event.get("card") or not claims:
-        return event.get("text", "")
-    best = claims[0]
-    values = {"card": card_name(event["card"], lang), "kind": CLAIM_WORDS[lang].get(best["claim"], best["claim"]),
+    if isinstance(event, dict):
+        event = event_from_json({**event, "type": "advice", "t": event.get("t", 0.0), "text": event.get("text", ""),
+                                 "claims": event.get("claims") or []})
+    if not event.card or not event.claims:
+        return event.text
+    best = event.claims[0]
+    values = {"card": card_name(event.card, lang), "kind": CLAIM_WORDS[lang].get(best["claim"], best["claim"]),
               "meld": _list(best["meld"], lang)}
-    if event.get("discard"):
-        return say(lang, "say.adviceThen", discard=card_name(event["discard"], lang), **values)
+    if event.discard:
+        return say(lang, "say.adviceThen", discard=card_name(event.discard, lang), **values)
     return say(lang, "say.advice", **values)
 
 

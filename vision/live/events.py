@@ -24,7 +24,7 @@ fields; a field left ``None`` is left out).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 
@@ -112,6 +112,29 @@ class Advice(Event):
     discard: str | None = None
     """The best discard after the best claim, when it does not win."""
     type: ClassVar[str] = "advice"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {c.type: c for c in (TableSeen, CardShown, CardCorrected, CardRemoved, MeldSeen,
+                                                          WinClaimed, Advice)}
+"""Each event class by its ``type``."""
+
+
+def event_from_json(data: dict[str, Any]) -> Event | None:
+    """The typed event of a JSON form (:meth:`Event.to_json`, a log's line), or None for a type
+    this version does not know; fields it does not know are left out, and a field the form lacks
+    is None (``t`` 0).
+
+    >>> event_from_json({"t": 1.0, "type": "card_removed", "card": "RH", "seat": "E", "id": 7})
+    CardRemoved(t=1.0, card='RH', seat='E', id=7)
+    """
+    cls = EVENT_TYPES.get(data.get("type", ""))
+    if cls is None:
+        return None
+    if cls is TableSeen:
+        return TableSeen(float(data.get("t", 0.0)), {k: v for k, v in data.items() if k not in ("t", "type")})
+    values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
+    missing = {f.name: None for f in fields(cls) if f.name not in data and f.default is MISSING}
+    return cls(**{**missing, "t": float(data.get("t", 0.0)), **values})
 
 
 SPOKEN = ("card_shown", "card_corrected", "meld", "win_claimed", "advice")
