@@ -26,9 +26,12 @@ import collections
 import functools
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from .refusals import Refusal
+
+T = TypeVar("T")
+"""What the work a pool runs gives back."""
 
 RETRY_AFTER_S = 2
 FAIR_WAIT_S = 2.0
@@ -64,14 +67,14 @@ class WorkPool:
     def full(self) -> bool:
         return self.in_flight >= self.capacity
 
-    async def run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if self.full or self._line:  # streams waiting in line come first
             raise PoolFull()
         self.in_flight += 1
         return await self._work(fn, *args, **kwargs)
 
-    async def run_fair(self, owner: object, fn: Callable[..., Any], *args: Any, wait: float = FAIR_WAIT_S,
-                       cost: float = 1.0, **kwargs: Any) -> Any:
+    async def run_fair(self, owner: object, fn: Callable[..., T], *args: Any, wait: float = FAIR_WAIT_S,
+                       cost: float = 1.0, **kwargs: Any) -> T:
         """Like :meth:`run`, for one of many streams: when every worker is busy, wait in line (one
         place per ``owner``) for up to ``wait`` seconds; :class:`PoolFull` after that, or when
         ``owner`` already has its place. ``cost`` prices the work (a frame's megapixels): a freed
@@ -109,7 +112,7 @@ class WorkPool:
         if len(self._tags) > 256:  # an owner at or behind the clock counts as new: forget it
             self._tags = {o: tag for o, tag in self._tags.items() if tag > self._clock}
 
-    async def _work(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    async def _work(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn`` on a worker already counted in ``in_flight``, then hand the worker on."""
         try:
             loop = asyncio.get_running_loop()
