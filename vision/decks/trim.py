@@ -69,11 +69,19 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
     """
     bgr = np.ascontiguousarray(face_rgb[..., ::-1])
     area = face_rgb.shape[0] * face_rgb.shape[1]
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    margin = border_colour(lab, 3)
     boxes = [b for b in find_cards(bgr) if min_share <= cv2.contourArea(b) / area <= max_share]
+    if not boxes:  # a pale card on a pale bed: too little contrast for the card finder. Only with a wide
+        # margin (the card under FAINT_SHARE of the scan): a face cut to its edges may print a faint panel
+        faint = faint_card(lab, margin, min_share, FAINT_SHARE)
+        return straighten_card(bgr, faint) if faint is not None and plain_margin(bgr, faint) else face_rgb
     if len(boxes) != 1 or not plain_margin(bgr, np.float32(boxes[0])):
         return face_rgb
+    outer = paper_beyond(lab, np.float32(boxes[0]), margin)
+    if outer is not None:  # the blob was a frame printed inset on the card: the card is its paper around it
+        return straighten_card(bgr, outer)
     card = straighten_card(bgr, boxes[0])
-    margin = border_colour(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32), 3)
     bars = printed_bars(face_rgb.shape[:2], card.shape[:2], margin)
     if bars:  # the paper between a face's black bars: the card is wider by the bars
         return straighten_card(bgr, widened(np.float32(boxes[0]), bars))
@@ -81,6 +89,68 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
     k = max(2, min(card.shape[:2]) // 12)
     edge = np.median(np.concatenate([card_lab[k:2 * k].reshape(-1, 3), card_lab[-2 * k:-k].reshape(-1, 3)]), axis=0)
     return card if float(np.linalg.norm(edge - margin)) >= min_contrast else face_rgb
+
+
+FAINT_SHARE = 0.8
+"""Most of a scan a card found by its faint difference from the bed may cover (a face already cut to
+its edges can print a panel as faint as a pale card on a pale bed, with a thin margin around it)."""
+PAPER_RING = 6.0
+"""Least the band just outside a found outline differs from the bed (CIELAB ΔE) for it to be the
+card's own paper around a printed frame, not the bed."""
+
+
+def paper_beyond(lab: np.ndarray, box: np.ndarray, bed: np.ndarray) -> np.ndarray | None:
+    """The card's outline when ``box`` is a frame printed inset on it: the band just outside
+    ``box`` is one colour, not the bed's (``bed``, CIELAB) but the card's paper, and the card is
+    what differs from the bed around it (found at a contrast a pale card on a pale bed still
+    has). None when the band is the bed.
+
+    >>> bed = np.full((420, 160, 3), 250, np.uint8); bed[30:390, 30:130] = (200, 225, 235)  # cream on white
+    >>> bed[37:383, 37:123] = 20; bed[39:381, 39:121] = (200, 225, 235)  # a frame 7 px in
+    >>> lab = cv2.cvtColor(bed, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> out = paper_beyond(lab, np.float32([[37, 37], [122, 37], [122, 382], [37, 382]]), border_colour(lab, 3))
+    >>> sorted(int(round(v)) for v in cv2.minAreaRect(out)[1])  # the card, 100 x 360, not the frame
+    [99, 359]
+    """
+    h, w = lab.shape[:2]
+    ring = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(ring, [np.int32(widened(widened(box, 8), 8, along=True))], 255)
+    cv2.fillPoly(ring, [np.int32(widened(widened(box, 2), 2, along=True))], 0)
+    band = lab[ring > 0]
+    if len(band) < 20:
+        return None
+    paper = np.median(band, axis=0)
+    if float(np.linalg.norm(paper - bed)) < PAPER_RING or float(np.median(np.linalg.norm(band - paper, axis=1))) > 8:
+        return None
+    outer = faint_card(lab, bed, cv2.contourArea(box) / (h * w), 0.97)
+    if outer is None or cv2.contourArea(outer) <= cv2.contourArea(box):
+        return None
+    order = [int(np.argmin(np.linalg.norm(outer - p, axis=1))) for p in box]  # the box's corner order
+    return outer[order] if len(set(order)) == 4 else None
+
+
+def faint_card(lab: np.ndarray, bed: np.ndarray, min_share: float = 0.2, max_share: float = 0.97) -> np.ndarray | None:
+    """The outline of the one card-shaped blob that differs from ``bed`` (CIELAB) by as little as
+    half of :data:`PAPER_RING`, covering ``min_share`` to ``max_share`` of the picture; None if
+    there is no such blob. A pale card on a pale bed, which the card finder's contrast misses.
+
+    >>> bed = np.full((420, 160, 3), 250, np.uint8); bed[30:390, 30:130] = (200, 225, 235)
+    >>> lab = cv2.cvtColor(bed, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> sorted(int(round(v)) for v in cv2.minAreaRect(faint_card(lab, border_colour(lab, 3)))[1])
+    [99, 359]
+    """
+    h, w = lab.shape[:2]
+    mask = (np.linalg.norm(lab - bed, axis=2) > PAPER_RING / 2).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    biggest = max(contours, key=cv2.contourArea)
+    rect = cv2.minAreaRect(biggest)
+    share = rect[1][0] * rect[1][1] / (h * w)
+    if not min_share <= share <= max_share or cv2.contourArea(biggest) < 0.9 * rect[1][0] * rect[1][1]:
+        return None  # not the one whole rectangle of a card
+    return cv2.boxPoints(rect).astype(np.float32)
 
 
 DARK_MARGIN = 45.0
@@ -110,14 +180,15 @@ def printed_bars(scan_hw: tuple[int, int], card_hw: tuple[int, int], margin_lab:
     return extra if extra > max(4.0, 0.06 * cw) else 0.0
 
 
-def widened(box: np.ndarray, extra: float) -> np.ndarray:
-    """``box`` (4 corners) made ``extra`` pixels wider across its short side, about its centre.
+def widened(box: np.ndarray, extra: float, along: bool = False) -> np.ndarray:
+    """``box`` (4 corners) made ``extra`` pixels wider across its short side (``along``: longer
+    along its long side), about its centre.
 
     >>> widened(np.float32([[10, 0], [30, 0], [30, 100], [10, 100]]), 10).round(1).tolist()
     [[5.0, 0.0], [35.0, 0.0], [35.0, 100.0], [5.0, 100.0]]
     """
     (cx, cy), (w, h), angle = cv2.minAreaRect(np.float32(box))
-    if w < h:
+    if (w < h) != along:
         w += extra
     else:
         h += extra
