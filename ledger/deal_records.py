@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.totals import winning_totals
 
 from .sums import net_totals
 from .roster import insert_players
@@ -113,3 +114,22 @@ def add_to_balances(tx, table: str, players: list[str], payments, sign: int) -> 
         tx.run("INSERT INTO balances (room, player, total) VALUES " + ", ".join(["(?, ?, ?)"] * len(deltas))
                + " ON CONFLICT (room, player) DO UPDATE SET total = balances.total + excluded.total",
                [v for p, d in deltas.items() for v in (table, p, d)])
+
+
+def check_points_total(rules, points: int) -> None:
+    """A win typed by hand claims a total some winning hand scores under its rules: a
+    :class:`SisepaiError` (422) naming the field otherwise.
+
+    >>> from sisepai.engine.rules import Rules
+    >>> check_points_total(Rules.preset("seesek"), 11)
+    >>> check_points_total(Rules.preset("seesek"), 12)
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: points: no winning hand scores 12 under seesek rules (the totals are odd, 1 to 31)
+    """
+    totals = winning_totals(rules)
+    if isinstance(points, bool) or points not in totals:
+        odd = all(t % 2 for t in totals)
+        raise SisepaiError(f"points: no winning hand scores {points} under {rules.name} rules (the totals are "
+                           f"{'odd, ' if odd else ''}{min(totals)} to {max(totals)})", code="points_not_a_total",
+                           points=points, min=min(totals), max=max(totals))

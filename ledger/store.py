@@ -26,12 +26,14 @@ from pathlib import Path
 from typing import Iterator
 
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.rules import Rules
 
 from .csv_safe import safe_writer
 from .db import connect, migrate
 from .deal_records import (
     add_to_balances,
     check_room_for_players,
+    check_points_total,
     deal_payments,
     payment_answers,
     record_deal,
@@ -201,6 +203,8 @@ class Ledger:
             players = [known[p] for p in players]
             winner, discarder = known.get(winner), known.get(discarder)
             payments = deal_payments(players, winner, discarder, points)
+            if winner is not None and cards is None:  # a win typed by hand: a total the rules allow
+                check_points_total(Rules.preset(rules), points)
             table = known_table(tx, table, active=True)
             tx.lock("room:" + table)
             deal = {"created": time.time(), "winner": winner, "points": points, "rules": rules, "source": source,

@@ -13,7 +13,8 @@
 # weights) is where the detector's fine-tune starts; a committed checkpoint carries a sitting on.
 # Environment knobs: N_MIXED / N_FANS (scenes), SEED, DEVICE (0), SECONDS_BUDGET (wall clock for
 # the whole script), WORK (scratch folder), READER_INIT (fine-tune the reader from these weights, e.g.
-# vision/weights/reader.pt, rather than train it from scratch). With DEVICE=cpu and small N it runs anywhere (a smoke test).
+# vision/weights/reader.pt, rather than train it from scratch), READER_ARCH (lite0: the reader from ImageNet
+# features, docs/training-logs/cpu27-reader-lite0.md). With DEVICE=cpu and small N it runs anywhere (a smoke test).
 set -euo pipefail
 START=$(date +%s)
 OUT=${OUT:-runs/gpu}
@@ -27,6 +28,7 @@ DETECTOR_INIT=${DETECTOR_INIT:-vision/weights/detector.pt}
 DEVICE=${DEVICE:-0}
 SECONDS_BUDGET=${SECONDS_BUDGET:-540}
 READER_INIT=${READER_INIT:-}
+READER_ARCH=${READER_ARCH:-}
 WORK=${WORK:-/tmp/sisepai-gpu}
 CORES=$(nproc)
 mkdir -p "$OUT" "$WORK"
@@ -63,7 +65,7 @@ sisepai train --data "$WORK/mixed" --detector-data "$WORK/fans" "$WORK/heaps" "$
 det=$!
 OMP_NUM_THREADS=4 sisepai train --data "$WORK/mixed" --reader-data "$WORK/fans" "$WORK/held" --only reader --runs "$WORK/runs" \
   --no-install --reader-minutes "$reader_minutes" --device "$DEVICE" ${READER_INIT:+--reader-init "$READER_INIT"} \
-  >"$OUT/reader.log" 2>&1 &
+  ${READER_ARCH:+--reader-arch "$READER_ARCH"} >"$OUT/reader.log" 2>&1 &
 reader=$!
 
 # keep a stripped copy of the detector's last checkpoint in $OUT, in case the machine is taken back

@@ -14,7 +14,6 @@ from sisepai.engine import score
 from sisepai.engine.cards import format_cards
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.scoring import prepare_hand
-from sisepai.engine.totals import winning_totals
 
 from ..deps import LedgerDep, SettingsDep, Writer
 from ..refusals import Refusal
@@ -89,29 +88,8 @@ def add_deal(body: DealRequest, ledger: LedgerDep) -> DealRecorded:
     cards = checked_hand(body.cards, rules) if body.cards else None
     if cards:
         check_cards_score(cards, rules, body.winner, body.points)
-    elif body.winner is not None:
-        check_points_total(rules, body.points)
     return ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
                            "auto" if cards else "manual", cards, body.note, table=body.table)
-
-
-def check_points_total(rules, points: int) -> None:
-    """A win typed by hand claims a total some winning hand scores under its rules: a
-    :class:`SisepaiError` (422) naming the field otherwise.
-
-    >>> from sisepai.engine.rules import Rules
-    >>> check_points_total(Rules.preset("seesek"), 11)
-    >>> check_points_total(Rules.preset("seesek"), 12)
-    Traceback (most recent call last):
-    ...
-    sisepai.engine.errors.SisepaiError: points: no winning hand scores 12 under seesek rules (the totals are odd, 1 to 31)
-    """
-    totals = winning_totals(rules)
-    if isinstance(points, bool) or points not in totals:
-        odd = all(t % 2 for t in totals)
-        raise SisepaiError(f"points: no winning hand scores {points} under {rules.name} rules (the totals are "
-                           f"{'odd, ' if odd else ''}{min(totals)} to {max(totals)})", code="points_not_a_total",
-                           points=points, min=min(totals), max=max(totals))
 
 
 def check_cards_score(cards: str, rules, winner: str | None, points: int) -> None:

@@ -232,16 +232,16 @@ def test_the_page_on_a_lan_token_once_reconnects_and_explains_the_camera(tmp_pat
         page.wait_for_function("() => document.querySelector('#totals').textContent.includes('At patio')")
         page.fill("#players", "Cy, Bo")
         page.fill("#winner", "Cy")
-        page.fill("#points", "4")
+        page.fill("#points", "7")
         page.click("#dealform button[type=submit]")
         page.wait_for_function("() => document.querySelector('#totals').textContent.includes('Cy')")
         assert "Ann" not in page.text_content("#totals")
-        assert all(t in page.text_content("#clubtotals") for t in ("Ann8", "Bo-12", "Cy4"))
+        assert all(t in page.text_content("#clubtotals") for t in ("Ann8", "Bo-15", "Cy7"))
         assert page.eval_on_selector("#tablechoice", "s => s.value") == "patio"
         import httpx
 
         patio = httpx.get(f"http://127.0.0.1:{port}/api/ledger?table=patio").json()
-        assert [d["table"] for d in patio["deals"]] == ["patio"] and patio["totals"] == {"Cy": 4, "Bo": -4}
+        assert [d["table"] for d in patio["deals"]] == ["patio"] and patio["totals"] == {"Cy": 7, "Bo": -7}
         # live: frames flow; after a server restart the page reconnects and frames flow again
         page.click("nav button[data-tab=live]")
         page.click("#start")
