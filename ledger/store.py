@@ -172,12 +172,13 @@ class Ledger:
 
     def add_deal(self, winner: str | None, points: int, players: list[str], discarder: str | None = None,
                  rules: str = "seesek", source: str = "manual", cards: str | None = None, note: str = "",
-                 table: str = DEFAULT_TABLE) -> dict:
+                 table: str = DEFAULT_TABLE, check_total: bool = False) -> dict:
         """Record a deal at ``table``: the discarder pays the winner, or every other player pays on a
         drawn card. A win recorded with its ``cards`` is recorded once: when the table's last deal is
         the same in every part (winner, players, discarder, rules, points, cards), a second tap or a
         second sighting gives that deal, with ``"repeat": True``, and writes nothing. Any difference,
-        or another deal in between, is a new deal.
+        or another deal in between, is a new deal. ``check_total``: a win without its cards must
+        claim a total some winning hand scores under ``rules`` (the service asks it of every deal).
 
         >>> store = Ledger(":memory:")
         >>> hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
@@ -203,7 +204,7 @@ class Ledger:
             players = [known[p] for p in players]
             winner, discarder = known.get(winner), known.get(discarder)
             payments = deal_payments(players, winner, discarder, points)
-            if winner is not None and cards is None:  # a win typed by hand: a total the rules allow
+            if check_total and winner is not None and cards is None:  # a win typed by hand: a total the rules allow
                 check_points_total(Rules.preset(rules), points)
             table = known_table(tx, table, active=True)
             tx.lock("room:" + table)

@@ -89,7 +89,7 @@ def add_deal(body: DealRequest, ledger: LedgerDep) -> DealRecorded:
     if cards:
         check_cards_score(cards, rules, body.winner, body.points)
     return ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
-                           "auto" if cards else "manual", cards, body.note, table=body.table)
+                           "auto" if cards else "manual", cards, body.note, table=body.table, check_total=True)
 
 
 def check_cards_score(cards: str, rules, winner: str | None, points: int) -> None:
