@@ -13,7 +13,7 @@ from pathlib import Path
 from sisepai.cards import require_vision
 from sisepai.engine.errors import SisepaiError
 from sisepai.models.training.train import train_detector
-from sisepai.vision.recognition.reader_net import ARCHS, DEFAULT_ARCH
+from sisepai.vision.recognition.reader_net import ARCHS
 
 MODELS = Path(__file__).resolve().parent
 WEIGHTS = MODELS.parent / "vision" / "weights"
@@ -153,7 +153,7 @@ def _train(args) -> int:
         train_reader(sets, out, epochs=args.reader_epochs, checkpoint=runs / "reader" / "checkpoint.pt",
                      init=args.reader_init, lr=args.reader_lr, minutes=args.reader_minutes,
                      colour=tuple(args.reader_colour) if args.reader_colour else COLOUR_AUGMENT,
-                     arch=args.reader_arch or _init_arch(args.reader_init),
+                     arch=args.reader_arch,
                      device=_torch_device(args.device))
         trained["reader"] = out
     for kind, path in trained.items():
@@ -180,15 +180,6 @@ def _require_gpu(device: str) -> None:
     if not torch.cuda.is_available() or index >= torch.cuda.device_count():
         raise SisepaiError(f"--device {device}: torch sees no such CUDA GPU here "
                            f"({torch.cuda.device_count()} found); train with --device cpu")
-
-
-def _init_arch(init: Path | None) -> str:
-    """The arch of the reader weights in ``init`` (the default arch without them)."""
-    if init is None:
-        return DEFAULT_ARCH
-    import torch  # lazy: only a reader run with --reader-init reads weights here
-
-    return torch.load(init, map_location="cpu", weights_only=False).get("arch", "v1")
 
 
 def _torch_device(device: str) -> str:

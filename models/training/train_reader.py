@@ -171,7 +171,7 @@ def train_reader(
     samples_per_epoch: int = 40_000,
     checkpoint: Path | None = None,
     init: Path | None = None,
-    arch: str = DEFAULT_ARCH,
+    arch: str | None = None,
     progress: Callable[[str], None] = print,
     device: str = "cpu",
     minutes: float | None = None,
@@ -183,6 +183,8 @@ def train_reader(
     ``device`` is a torch device (``"cpu"``, ``"cuda"``); augmentation stays on the CPU.
     ``minutes`` replaces ``epochs`` by as many as fit in that time, from a timing of a few steps.
     ``colour`` is the augmentation's hue turn, saturation change and cast (:func:`colour_matrices`).
+    ``arch`` is the network (:data:`~sisepai.vision.recognition.reader_net.ARCHS`); by default the
+    arch of ``init``'s weights, or :data:`~sisepai.vision.recognition.reader_net.DEFAULT_ARCH`.
     """
     import torch
     import torch.nn as nn
@@ -194,9 +196,10 @@ def train_reader(
     if not len(x_train):
         raise RuntimeError(f"no crops found under {', '.join(str(d) for d in datasets)}: generate with --crops")
     progress(f"reader: {len(x_train)} train crops, {len(x_val)} val crops, {len(READER_CLASSES)} classes")
+    start = torch.load(init, map_location="cpu", weights_only=False) if init is not None else None
+    arch = arch or (start.get("arch", "v1") if start is not None else DEFAULT_ARCH)
     model = build_reader(arch=arch)
-    if init is not None:  # fine-tune from earlier weights (of the same arch), with a fresh schedule
-        start = torch.load(init, map_location="cpu", weights_only=False)
+    if start is not None:  # fine-tune from earlier weights (of the same arch), with a fresh schedule
         if start.get("arch", "v1") != arch:
             raise SisepaiError(f"{init} holds a {start.get('arch', 'v1')} reader, not {arch}: drop --reader-arch, "
                                f"or start {arch} without --reader-init")

@@ -130,3 +130,23 @@ def test_install_replaces_the_weights_the_runtime_loads():
 
     assert WEIGHTS / "detector.pt" == DETECTOR and WEIGHTS / "reader.pt" == READER and DETECTOR.is_file()
     assert (MODELS / "MODEL_CARD.md").is_file()  # evaluate's metrics.json lands beside the model card
+
+
+def test_the_lite0_reader_starts_from_imagenet_and_a_fine_tune_keeps_its_arch(tiny_crops, tmp_path):
+    from sisepai.engine.errors import SisepaiError
+    from sisepai.models.training.train_reader import train_reader
+    from sisepai.vision.recognition.reader import Reader
+
+    said = []
+    train_reader([tiny_crops], tmp_path / "lite.pt", epochs=1, batch=16, samples_per_epoch=32, arch="lite0",
+                 progress=said.append)
+    assert any("ImageNet weights" in s for s in said)
+    assert torch.load(tmp_path / "lite.pt", weights_only=False)["arch"] == "lite0"
+    assert Reader.load(tmp_path / "lite.pt").read([np.zeros((48, 48, 3), np.uint8)]).shape == (1, 30)
+    # a fine-tune from those weights is a lite0 run without being told; another arch is refused in words
+    train_reader([tiny_crops], tmp_path / "again.pt", epochs=1, batch=16, samples_per_epoch=32,
+                 init=tmp_path / "lite.pt", progress=said.append)
+    assert torch.load(tmp_path / "again.pt", weights_only=False)["arch"] == "lite0"
+    with pytest.raises(SisepaiError, match="holds a lite0 reader, not v2"):
+        train_reader([tiny_crops], tmp_path / "no.pt", epochs=1, batch=16, samples_per_epoch=32,
+                     init=tmp_path / "lite.pt", arch="v2")
