@@ -189,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.commands = sub.choices  # every command's name, the plugins' too once they are loaded
 
     p = sub.add_parser("score", help="score a hand (or many, one a line, with --json -)",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -257,17 +258,15 @@ def _register_extras() -> None:
         _EXTRA_COMMANDS.append(register)
 
 
-BUILT_IN = ("score", "advise", "demo")
-"""The engine's own commands: running one loads no plugin (a scripted ``sisepai score`` starts in
-the time Python and the engine take, not the time every installed command's module takes)."""
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``sisepai`` console script."""
+    """Entry point of the ``sisepai`` console script. The engine's own commands load no plugin: a
+    scripted ``sisepai score`` starts in the time Python and the engine take, not the time every
+    installed command's module takes."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in BUILT_IN:
-        _register_extras()
     parser = build_parser()
+    if not argv or argv[0] not in parser.commands:
+        _register_extras()
+        parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
