@@ -1,6 +1,7 @@
 """Deck enrolment benchmark: `sisepai deck add` on a stand-in deck's 29 faces (wall time and peak
-memory of the whole command), then the recogniser with that deck: time per 1280x720 frame end to
-end (JPEG decode, detect, read), median and 95th percentile."""
+memory of the whole command, and its check on whole scenes kept aside), then the recogniser with
+that deck: time per 1280x720 frame end to end (JPEG decode, detect, read), median and 95th
+percentile."""
 
 import json
 import os
@@ -37,6 +38,8 @@ with tempfile.TemporaryDirectory() as tmp:
     print(f"deck    enrol a deck from its 29 faces (sisepai deck add)   {wall / 60:.1f} min, "
           f"peak RSS {info['peak_memory_mb']:.0f} MiB; its ends read "
           f"{info['reading_before']['accuracy']:.1%} -> {info['reading_after']['accuracy']:.1%}")
+    check = info["scene_check"]
+    print(f"deck    {proc.stdout.strip().splitlines()[-1]}")
     rec = Recognizer.load(reader_weights=Path(tmp) / "home" / "decks" / "bench" / "reader.pt")
     times = recognition_ms(rec, scene_jpegs(BENCH_SEEDS["deck_bench"], deck=DeckFaces.load(faces)))
     print(f"deck    recognise a 1280x720 JPEG with an enrolled deck     median {np.median(times):.0f} ms, "
@@ -44,5 +47,8 @@ with tempfile.TemporaryDirectory() as tmp:
     write_record("deck_bench", "python benchmarks/deck_bench.py", {
         "enrol_minutes": round(wall / 60, 2), "peak_rss_mib": round(info["peak_memory_mb"]),
         "ends_read_before": info["reading_before"]["accuracy"], "ends_read_after": info["reading_after"]["accuracy"],
+        "whole_scenes_f1": {"before": check["before"]["all"]["f1"], "after": check["after"]["all"]["f1"],
+                            "layouts_after": {k: v["f1"] for k, v in check["after"].items() if k != "all"},
+                            "weakest": check["weakest"], "scenes_per_layout": check["scenes_per_layout"]},
         "frame_ms_enrolled": {"median": round(float(np.median(times)), 1), "p95": round(float(np.percentile(times, 95)), 1)}},
         options={"deck": "stand-in tune-1", "size": "1280x720"})

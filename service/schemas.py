@@ -249,11 +249,32 @@ class PlayersPage(BaseModel):
     limit: int
 
 
+class DeckCheck(BaseModel):
+    """How the enrolled deck read whole scenes kept aside (its faces as given, never trained on)."""
+    f1_before: float = Field(description="F1 over every layout with the shipped networks")
+    f1: float = Field(description="F1 over every layout with the deck's own networks")
+    layouts: dict[str, float] = Field(description="F1 of each layout after enrolment: table, hand, fan, held")
+    weakest: str = Field(description="the layout read worst after enrolment")
+    scenes_per_layout: int
+
+
 class DeckInfo(BaseModel):
     name: str
     aspect: float | None = None
     has_joker: bool | None = None
     created: str | None = None
+    check: DeckCheck | None = Field(None, description="the whole-scene check, for decks enrolled with one")
+
+    @classmethod
+    def from_deck_json(cls, info: dict) -> "DeckInfo":
+        """The public part of a deck's ``deck.json``."""
+        check = info.get("scene_check")
+        return cls(name=info["name"], aspect=info.get("aspect"), has_joker=info.get("has_joker"),
+                   created=info.get("created"),
+                   check=DeckCheck(f1_before=check["before"]["all"]["f1"], f1=check["after"]["all"]["f1"],
+                                   layouts={k: v["f1"] for k, v in check["after"].items() if k != "all"},
+                                   weakest=check["weakest"], scenes_per_layout=check["scenes_per_layout"])
+                   if check else None)
 
 
 class DecksAnswer(BaseModel):

@@ -17,6 +17,8 @@ from sisepai.engine.errors import SisepaiError
 from sisepai.vision.decks.folder import building, check_new_deck, write_deck_json
 from sisepai.vision.decks.store import deck_info, deck_path, list_decks, reader_weights, remove_deck
 
+from .scene_check import LAYOUT_WORDS, check_line, scene_check
+
 EPILOG = """\
 SOURCE is either
   a folder of face images named by code (GK.png GA.png ... RP.png, or G將.png R俥.png ...: the 28 faces), and J.png when
@@ -90,6 +92,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also fine-tune the detector on the deck's scenes for about STEPS image-steps (400: about "
                         "5 more minutes) and keep it with the deck; off by default, as it measured no better "
                         "than the shipped detector on the tuning deck")
+    p.add_argument("--check-scenes", type=int, default=None, metavar="N",
+                   help="whole scenes of each layout (tables, finished hands, fans, held fans) read before and "
+                        "after enrolment, with the faces as given and never trained on (default 5)")
     p.add_argument("--progress", choices=("auto", "bar", "lines", "none"), default="auto",
                    help="how progress is shown on standard error: a bar (auto: on a terminal), or one "
                         "'progress FRACTION MESSAGE' line per step for another program to read")
@@ -237,11 +242,15 @@ def enrol(name: str, deck, opts=None, progress=None, force: bool = False, detect
                     progress(0.99, "adapting the detector")
                 detector_report = adapt_detector(deck, tmp / "faces", DETECTOR, tmp / "detector.pt",
                                                  scratch / "detector", detector_opts)
+            if progress:
+                progress(0.995, "checking on whole scenes")
+            check = scene_check(deck, tmp / "reader.pt", opts.seed, opts.check_scenes,
+                                tmp / "detector.pt" if detector_report else None)
             info = {"name": name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "faces": deck.codes,
                     "aspect": round(deck.aspect, 2), "has_joker": deck.has_joker,
                     "enrol_seconds": round(time.perf_counter() - t0, 1), "peak_memory_mb": peak_memory_mb(),
                     "reading_before": report["held_aside_before"], "reading_after": report["held_aside_after"],
-                    "held_aside": report["held_aside"],
+                    "held_aside": report["held_aside"], "scene_check": check,
                     "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
                                                           "replay_crops", "crop_seconds", "options")}}
             if detector_report:
@@ -337,6 +346,10 @@ def _add(args) -> int:
             raise SisepaiError("--scenes must be between 10 and 5000")
         opts.scenes = args.scenes
         opts.replay_scenes = max(5, args.scenes // 4)
+    if args.check_scenes is not None:
+        if not 1 <= args.check_scenes <= 200:
+            raise SisepaiError("--check-scenes must be between 1 and 200")
+        opts.check_scenes = args.check_scenes
     detector_opts = None
     if args.adapt_detector:
         if not 8 <= args.adapt_detector <= 20000:
@@ -359,6 +372,7 @@ def _add(args) -> int:
           f"the faces {aside.get('faces', 'as enrolled')}"
           + (f" ({len(cut)} faces had a scanner bed cut off: {' '.join(cut[:8])}{' ...' if len(cut) > 8 else ''})" if cut else "")
           + f"; check the faces with: sisepai deck show {args.name}")
+    print(check_line(info["scene_check"]))
     if info.get("detector_adaptation"):
         print(f"its own detector was adapted over {info['detector_adaptation']['image_steps']} image-steps")
     return 0
@@ -421,6 +435,8 @@ def _show(args) -> int:
     if not cv2.imwrite(str(out), sheet):
         raise SisepaiError(f"cannot write {out}")
     print(out)
+    check = deck_info(args.name).get("scene_check")
+    print(check_line(check) if check else "no whole-scene check: enrolled before it existed (add the deck again)")
     return 0
 
 
@@ -433,8 +449,11 @@ def _list(args) -> int:
         print("no decks yet; add one with: sisepai deck add NAME FACES_DIR")
     for i in infos:
         after = i.get("reading_after", {}).get("accuracy")
+        check = i.get("scene_check")
         print(f"{i['name']:20} {len(i.get('faces', []))} faces  aspect 1:{i.get('aspect', 0):.1f}  "
-              f"enrolled {i.get('created', '?')}" + (f"  ends read {after:.1%}" if after is not None else ""))
+              f"enrolled {i.get('created', '?')}" + (f"  ends read {after:.1%}" if after is not None else "")
+              + (f"  whole scenes F1 {check['after']['all']['f1']:.3f}, weakest {LAYOUT_WORDS[check['weakest']]} "
+                 f"{check['after'][check['weakest']]['f1']:.3f}" if check else ""))
     return 0
 
 

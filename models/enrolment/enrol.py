@@ -63,6 +63,8 @@ class EnrolOptions:
     none_per_scene: int = 4
     colour_jitter: tuple[float, float, float] = (12.0, 0.3, 0.16)
     """Hue turn (degrees), saturation change and colour cast of the crops' augmentation."""
+    check_scenes: int = 5
+    """Whole scenes of each layout read before and after enrolment (:mod:`.scene_check`)."""
 
 
 def _quiet(fraction: float, message: str) -> None:

@@ -49,7 +49,8 @@ from sisepai.vision.recognition.reader_net import INPUT, build_reader
 from sisepai.vision.recognition.recognize import Recognizer
 
 from ..enrolment.enrol import EnrolOptions, accuracy, adapt_reader, peak_memory_mb
-from .evaluate import _f1, evaluate_recognizer
+from sisepai.vision.recognition.matching import f1_score
+from .evaluate import evaluate_recognizer
 from .hand_eval import detections_of, evaluate_hands
 from .records import add_again_option, at_defaults, begin_test, file_hash, shipped_models, write_record
 
@@ -113,7 +114,7 @@ def _sum_layouts(results: list[dict]) -> dict:
                 tot["all"][k] += s[key]
         hands += r["finished_hands"]
         exact += round(r["finished_hand_exact_match"] * r["finished_hands"])
-    out = {layout: _f1(*v) for layout, v in sorted(tot.items())}
+    out = {layout: f1_score(*v) for layout, v in sorted(tot.items())}
     out["finished_hand_exact_match"] = round(exact / max(hands, 1), 4)
     return out
 

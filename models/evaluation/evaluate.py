@@ -25,6 +25,8 @@ import numpy as np
 
 from sisepai.vision.recognition.geometry import inside, side_lengths
 
+from sisepai.vision.recognition.matching import card_matching, f1_score, match_cards
+
 
 LABEL_RULE = 0.5
 """The dataset's label rule: a face-up card is labelled when this share of a character shows."""
@@ -43,59 +45,8 @@ def width_bucket_names(edges: tuple[int, ...] = WIDTH_BUCKETS) -> list[str]:
     return [f"<{edges[0]}", *(f"{lo}-{hi}" for lo, hi in zip(edges, edges[1:])), f">={edges[-1]}"]
 
 
-def _matching(pred_codes, pred_centers, pred_conf, truth) -> dict[int, int]:
-    """The maximum bipartite matching of :func:`_match`, as {truth index: prediction index}."""
-    options = [[j for j, t in enumerate(truth) if t["card"] == pred_codes[i] and inside(pred_centers[i], t["corners"])]
-               for i in range(len(pred_codes))]
-    owner: dict[int, int] = {}  # truth index -> prediction index
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for j in options[i]:
-            if j in seen:
-                continue
-            seen.add(j)
-            if j not in owner or augment(owner[j], seen):
-                owner[j] = i
-                return True
-        return False
-
-    for i in np.argsort(-np.asarray(pred_conf, dtype=float)):
-        augment(int(i), set())
-    return owner
 
 
-def _match(pred_codes, pred_centers, pred_conf, truth) -> tuple[int, int, int, list[str]]:
-    """Match predictions to ground-truth cards: (tp, fp, fn, misreads as "TRUE->READ").
-
-    A prediction may take a card when the codes agree and its centre lies inside the card's
-    outline; each card is taken once. Cards in a meld overlap, so one centre often lies inside
-    several cards: the matching is a maximum bipartite matching (augmenting paths, most confident
-    predictions first), not a greedy one, which would let the first prediction take the card a
-    later one needed. An unmatched prediction whose centre lies inside a card left unmatched is a
-    misread of that card.
-
-    >>> sq = lambda x: [[x, 0], [x + 10, 0], [x + 10, 30], [x, 30]]
-    >>> truth = [{"card": "GP", "corners": sq(0)}, {"card": "GP", "corners": sq(5)}]
-    >>> _match(["GP", "GP"], [(7, 5), (3, 5)], [0.9, 0.8], truth)[:3]  # greedy would give (1, 1, 1)
-    (2, 0, 0)
-    """
-    def within(i: int, j: int) -> bool:
-        return inside(pred_centers[i], truth[j]["corners"])
-
-    owner = _matching(pred_codes, pred_centers, pred_conf, truth)
-    order = [int(i) for i in np.argsort(-np.asarray(pred_conf, dtype=float))]
-    matched = set(owner.values())
-    misreads = []
-    taken = set(owner)
-    for i in order:
-        if i in matched:
-            continue
-        j = next((j for j in range(len(truth)) if j not in taken and within(i, j)), None)
-        if j is not None:
-            taken.add(j)
-            misreads.append(f"{truth[j]['card']}->{pred_codes[i]}")
-    tp = len(matched)
-    return tp, len(pred_codes) - tp, len(truth) - tp, misreads
 
 
 def miss_sources(pred_codes, pred_centers, pred_conf, truth) -> dict[str, int]:
@@ -108,7 +59,7 @@ def miss_sources(pred_codes, pred_centers, pred_conf, truth) -> dict[str, int]:
     >>> miss_sources(["GK"], [(5, 5)], [0.9], truth)
     {'detector': 1, 'reader': 1}
     """
-    owner = _matching(pred_codes, pred_centers, pred_conf, truth)
+    owner = card_matching(pred_codes, pred_centers, pred_conf, truth)
     spare = [i for i in range(len(pred_codes)) if i not in set(owner.values())]
     out = {"detector": 0, "reader": 0}
     for j, t in enumerate(truth):
@@ -163,7 +114,7 @@ def duplicate_readings(pred_codes, pred_centers, pred_conf, truth) -> int:
     >>> duplicate_readings(["GP", "GP", "RK"], [(5, 5), (5, 25), (5, 15)], [0.9, 0.8, 0.7], [{"card": "GP", "corners": sq(0)}])
     1
     """
-    owner = _matching(pred_codes, pred_centers, pred_conf, truth)
+    owner = card_matching(pred_codes, pred_centers, pred_conf, truth)
     used = set(owner.values())
     return sum(1 for i in range(len(pred_codes)) if i not in used
                and any(truth[j]["card"] == pred_codes[i] and inside(pred_centers[i], truth[j]["corners"]) for j in owner))
@@ -185,7 +136,7 @@ def outside_label_band(pred_codes, pred_centers, pred_conf, cards: list[dict], b
     """
     near = [c for c in cards if c["face_up"] and abs(c.get("char_visible", -1.0) - LABEL_RULE) < band]
     needed = [c for c in cards if c["labelled"] and not any(c is n for n in near)]
-    owner = _matching(pred_codes, pred_centers, pred_conf, needed + near)
+    owner = card_matching(pred_codes, pred_centers, pred_conf, needed + near)
     tp = sum(1 for j in owner if j < len(needed))
     return tp, len(pred_codes) - len(owner), len(needed) - tp
 
@@ -205,14 +156,6 @@ def card_width_bucket(cards: list[dict], width: int, height: int, edges: tuple[i
     return width_bucket_names(edges)[int(np.searchsorted(edges, w, side="right"))]
 
 
-def _f1(tp: int, fp: int, fn: int) -> float:
-    """F1 from counts.
-
-    >>> _f1(8, 2, 2)
-    0.8
-    """
-    p, r = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
-    return round(2 * p * r / max(p + r, 1e-9), 4)
 
 
 def turned_to_portrait(image: np.ndarray, cards: list[dict]) -> tuple[np.ndarray, list[dict]]:
@@ -255,7 +198,7 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
         times.append((time.perf_counter() - t) * 1000)
         det = result.detections
         truth = [c for c in rec["cards"] if c["labelled"]]
-        tp, fp, fn, bad = _match(det.codes, det.centers, det.confidence, truth)
+        tp, fp, fn, bad = match_cards(det.codes, det.centers, det.confidence, truth)
         s = per_layout[rec["layout"]]
         s["tp"] += tp
         s["fp"] += fp
@@ -288,19 +231,19 @@ def evaluate_recognizer(recognizer, dataset: Path, split: str = "val", limit: in
     for layout, s in sorted(per_layout.items()):
         p = s["tp"] / max(s["tp"] + s["fp"], 1)
         r = s["tp"] / max(s["tp"] + s["fn"], 1)
-        out["layouts"][layout] = {**s, "precision": round(p, 4), "recall": round(r, 4), "f1": _f1(s["tp"], s["fp"], s["fn"]),
+        out["layouts"][layout] = {**s, "precision": round(p, 4), "recall": round(r, 4), "f1": f1_score(s["tp"], s["fp"], s["fn"]),
                                   "fp_kinds": dict(fp_kinds[layout]), "misses": dict(misses[layout]),
-                                  "f1_ignoring_unlabelled": _f1(s["tp"], s["fp"] - fp_kinds[layout]["unlabelled_right"], s["fn"]),
-                                  "f1_outside_label_band": _f1(*banded[layout])}
+                                  "f1_ignoring_unlabelled": f1_score(s["tp"], s["fp"] - fp_kinds[layout]["unlabelled_right"], s["fn"]),
+                                  "f1_outside_label_band": f1_score(*banded[layout])}
         for k in totals:
             totals[k] += s[k]
     p = totals["tp"] / max(totals["tp"] + totals["fp"], 1)
     r = totals["tp"] / max(totals["tp"] + totals["fn"], 1)
     ignored = sum(k["unlabelled_right"] for k in fp_kinds.values())
-    out["overall"] = {**totals, "precision": round(p, 4), "recall": round(r, 4), "f1": _f1(totals["tp"], totals["fp"], totals["fn"]),
-                      "f1_ignoring_unlabelled": _f1(totals["tp"], totals["fp"] - ignored, totals["fn"]),
-                      "f1_outside_label_band": _f1(*np.sum(list(banded.values()), axis=0).tolist())}
-    out["by_card_width"] = {layout: {b: {**g, "f1": _f1(g["tp"], g["fp"], g["fn"])}
+    out["overall"] = {**totals, "precision": round(p, 4), "recall": round(r, 4), "f1": f1_score(totals["tp"], totals["fp"], totals["fn"]),
+                      "f1_ignoring_unlabelled": f1_score(totals["tp"], totals["fp"] - ignored, totals["fn"]),
+                      "f1_outside_label_band": f1_score(*np.sum(list(banded.values()), axis=0).tolist())}
+    out["by_card_width"] = {layout: {b: {**g, "f1": f1_score(g["tp"], g["fp"], g["fn"])}
                                      for b in width_bucket_names() if (g := by_width.get((layout, b)))}
                             for layout in [*sorted(per_layout), "all"]}
     out["finished_hand_exact_match"] = round(exact["exact"] / max(exact["hands"], 1), 4)

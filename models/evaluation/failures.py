@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.models.evaluation.evaluate import _match
+from sisepai.vision.recognition.matching import match_cards
 from sisepai.vision.recognition.annotate import CardAnnotator
 from sisepai.vision.recognition.geometry import side_lengths
 from sisepai.vision.recognition.reader import Reader
@@ -73,7 +73,7 @@ def main(dataset: Path, out: Path, n: int = 4, limit: int = 120) -> list[str]:
         img = cv2.imread(str(dataset / record["image"]))
         det = rec.recognize(img).detections
         truth = [c for c in record["cards"] if c["labelled"]]
-        tp, fp, fn, bad = _match(det.codes, det.centers, det.confidence, truth)
+        tp, fp, fn, bad = match_cards(det.codes, det.centers, det.confidence, truth)
         scored.append((fp + fn, record, img, det, bad))
     scored.sort(key=lambda s: -s[0])
     worst = []

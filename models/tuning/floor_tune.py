@@ -26,7 +26,7 @@ import numpy as np
 from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE
 from sisepai.vision.recognition.recognize import Recognizer
 
-from ..evaluation.evaluate import _f1, _match
+from sisepai.vision.recognition.matching import f1_score, match_cards
 
 GRID = {"min_confidence": (0.15, 0.2, 0.25, 0.3, 0.35, 0.4),
         "min_end_confidence": (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)}
@@ -62,11 +62,11 @@ def score(readings, min_confidence: float, min_end_confidence: float) -> dict:
         ends = det.kind == "end"
         keep = np.where(ends, det.confidence >= min_end_confidence, det.confidence >= min_confidence)
         codes = [c for c, k in zip(det.codes, keep) if k]
-        tp, fp, fn, _ = _match(codes, det.centers[keep], det.confidence[keep], [c for c in rec["cards"] if c["labelled"]])
+        tp, fp, fn, _ = match_cards(codes, det.centers[keep], det.confidence[keep], [c for c in rec["cards"] if c["labelled"]])
         for layout in (rec["layout"], "all"):
             for i, v in enumerate((tp, fp, fn)):
                 tot[layout][i] += v
-    return {layout: _f1(*v) for layout, v in sorted(tot.items())}
+    return {layout: f1_score(*v) for layout, v in sorted(tot.items())}
 
 
 def sweep(datasets: list[Path], cache: Path | None = None) -> dict:

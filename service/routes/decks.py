@@ -35,7 +35,7 @@ from sisepai.vision.decks.store import deck_exists, deck_info, list_decks, new_f
 from ..deps import DeckDraftsDep, DeckJobsDep, DeckRecognizersDep, PoolDep, RecognizerDep, SettingsDep, Writer
 from ..enrol_jobs import EnrolJob
 from ..refusals import Refusal
-from ..schemas import CutAnswer, DecksAnswer, EnrolStarted, JobAnswer, JobsAnswer
+from ..schemas import CutAnswer, DeckInfo, DecksAnswer, EnrolStarted, JobAnswer, JobsAnswer
 from ..uploads import decode_or_refuse, read_upload
 
 router = APIRouter(prefix="/api/decks", tags=["decks"])
@@ -53,12 +53,11 @@ class EnrolRequest(BaseModel):
 
 
 @router.get("", summary="The enrolled decks the recogniser can read",
-            description="`{default, decks: [{name, aspect, has_joker, created}]}`; pass `deck=NAME` to "
+            description="`{default, decks: [{name, aspect, has_joker, created, check}]}` (`check`: F1 on whole "
+                        "scenes kept aside, before and after enrolment, each layout, the weakest); pass `deck=NAME` to "
                         "`/api/recognize`, `/api/score-image` or `/api/live` to read one.")
 async def decks(settings: SettingsDep) -> DecksAnswer:
-    keep = ("name", "aspect", "has_joker", "created")
-    return {"default": settings.deck,
-            "decks": [{k: v for k, v in deck_info(n).items() if k in keep} for n in list_decks()]}
+    return DecksAnswer(default=settings.deck, decks=[DeckInfo.from_deck_json(deck_info(n)) for n in list_decks()])
 
 
 def _thumbnail(face_rgb: np.ndarray, height: int = 160) -> str:

@@ -682,6 +682,13 @@ async function loadDecks(select) {
   while (sel.options.length > 1) sel.remove(1);
   for (const d of j.decks) sel.add(new Option(d.name, d.name));
   sel.value = j.decks.some((d) => d.name === keep) ? keep : "";
+  return j.decks;
+}
+function readyText(name, deck) {  // a new deck, with its whole-scene check when it has one
+  const c = deck && deck.check;
+  if (!c) return t("deck.ready", { name });
+  return t("deck.readyChecked", { name, f1: c.f1.toFixed(2), before: c.f1_before.toFixed(2),
+                                  weakest: t("layout." + c.weakest), weakestF1: c.layouts[c.weakest].toFixed(2) });
 }
 loadDecks();
 function gridHelp() {  // the grid to lay, in the page's characters (simplified in simplified Chinese)
@@ -785,7 +792,10 @@ function followJob(job) {  // an enrolment's progress, also after a reload of th
       enrolling = null;
       $("cancelenrol").hidden = true;
       $("adapt").disabled = false;
-      if (s.done) loadDecks(s.name);
+      if (s.done) {
+        const decks = await loadDecks(s.name);
+        show("deckstatus", () => readyText(s.name, decks.find((d) => d.name === s.name)));
+      }
       return;
     }
     setTimeout(poll, 1500);

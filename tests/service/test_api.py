@@ -255,7 +255,8 @@ def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_pa
 
     monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
     full = decks.enrol_command
-    monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--scenes", "10", "--workers", "1"])
+    monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--scenes", "10", "--workers", "1",
+                                                                          "--check-scenes", "1"])
     png = cv2.imencode(".png", grid_photo(standin_deck(0, "tune", width=70), joker=True))[1].tobytes()
     with client(tmp_path) as c:
         draft = c.post("/api/decks/cut", files=[("files", ("grid.png", png, "image/png"))]).json()["draft"]
@@ -274,7 +275,10 @@ def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_pa
         assert state["done"] and state["error"] is None, state
         assert seen == sorted(seen) and any(0 < f < 1 for f in seen)  # the bar moved, forwards only
         assert any(s is not None and s >= 0 for s in left) and state["seconds_left"] is None  # time left, then none
-        assert [d["name"] for d in c.get("/api/decks").json()["decks"]] == ["fam"]
+        [deck] = c.get("/api/decks").json()["decks"]
+        assert deck["name"] == "fam" and deck["check"]["scenes_per_layout"] == 1  # the page's figures
+        assert set(deck["check"]["layouts"]) == {"table", "hand", "fan", "held"}
+        assert deck["check"]["weakest"] in deck["check"]["layouts"] and 0 <= deck["check"]["f1"] <= 1
         # the same name again: asked before replacing; replacing, then cancelled: the old deck stays
         again = c.post("/api/decks", json={"draft": draft, "name": "fam", "minutes": 0.05})
         assert again.status_code == 409 and "enrolled already" in again.json()["detail"]

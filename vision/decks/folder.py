@@ -42,7 +42,7 @@ DECK_FILE = "deck.json"
 CONTENTS = ("faces", "reader.pt", "detector.pt", DECK_FILE)
 """Everything a deck folder holds; anything else a build made (its scratch files) is left out."""
 DECK_FIELDS = ("name", "created", "faces", "aspect", "has_joker", "reading_before", "reading_after", "held_aside",
-               "enrol_seconds", "peak_memory_mb")
+               "scene_check", "enrol_seconds", "peak_memory_mb")
 """What ``deck.json`` keeps: the fields something reads after enrolment (``deck list`` and
 ``/api/decks`` the first five and the readings; the deck benchmark the time and memory)."""
 

@@ -30,7 +30,8 @@ def faces(tmp_path_factory):
 @pytest.fixture(scope="module")
 def enrolled(tmp_path_factory, faces):
     home = tmp_path_factory.mktemp("home")
-    r = run(home, "deck", "add", "tiny", str(faces), "--steps", "40", "--scenes", "12", "--workers", "1")
+    r = run(home, "deck", "add", "tiny", str(faces), "--steps", "40", "--scenes", "12", "--workers", "1",
+            "--check-scenes", "2")
     assert r.returncode == 0, r.stderr
     return home, r
 
@@ -51,6 +52,14 @@ def test_enrolment_writes_a_whole_deck(enrolled):
     assert info["held_aside"]["faces"] == "as given" and info["held_aside"]["never_trained_on"]
     assert info["held_aside"]["scenes"] == [11] and info["held_aside"]["faces_cut_by_enrolment"] == []
     assert "enrolled tiny" in r.stdout and "never trained on" in r.stdout
+    # the player's number: whole scenes of each layout, found and read, before and after
+    check = info["scene_check"]
+    assert check["faces"] == "as given" and check["never_trained_on"] and check["scenes_per_layout"] == 2
+    assert set(check["after"]) == {"table", "hand", "fan", "held", "all"} == set(check["before"])
+    assert check["weakest"] == min(("table", "hand", "fan", "held"), key=lambda k: check["after"][k]["f1"])
+    assert check["after"]["all"]["cards"] == check["before"]["all"]["cards"] >= 40
+    assert check["after"]["all"]["f1"] >= check["before"]["all"]["f1"] - 0.05
+    assert f"whole scenes kept aside (2 of each layout): F1 {check['before']['all']['f1']:.3f} -> " in r.stdout
     assert not [p for p in (home / "decks").iterdir() if p.name.startswith(".")]  # nothing half-built
 
 
@@ -58,8 +67,10 @@ def test_list_show_and_recognize_with_the_deck(enrolled, faces, tmp_path):
     home, _ = enrolled
     listed = json.loads(run(home, "deck", "list", "--json").stdout)
     assert [d["name"] for d in listed] == ["tiny"]
+    assert "whole scenes F1" in run(home, "deck", "list").stdout
     r = run(home, "deck", "show", "tiny", "--out", str(tmp_path / "sheet.png"))
     assert r.returncode == 0, r.stderr
+    assert "weakest:" in r.stdout  # the same figures as deck add gave
     sheet = cv2.imread(str(tmp_path / "sheet.png"))
     assert sheet is not None and sheet.shape[0] > 4 * 260
     from sisepai.cards.faces import DeckFaces

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sisepai.datasets.scene import make_scene
-from sisepai.models.evaluation.evaluate import _match
+from sisepai.vision.recognition.matching import match_cards
 from sisepai.models.evaluation.scan_eval import on_bed, sheet_of
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.geometry import card_ends, order_upright
@@ -24,7 +24,7 @@ def f1(recognizer, layout, n, seed=123):
     for i in range(n):
         scene = make_scene(seed, i, layout, font_split="tune")
         det = recognizer.recognize(scene.image[..., ::-1].copy()).detections
-        a, b, c, _ = _match(det.codes, det.centers, det.confidence, scene.labelled())
+        a, b, c, _ = match_cards(det.codes, det.centers, det.confidence, scene.labelled())
         tp, fp, fn = tp + a, fp + b, fn + c
     p = tp / max(tp + fp, 1)
     r = tp / max(tp + fn, 1)
@@ -47,7 +47,7 @@ def test_batch_and_any_size(recognizer):
     results = recognizer.recognize_batch([img, cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)])
     assert len(results) == 2 and (results[1].width, results[1].height) == (360, 640)
     det = results[0].detections
-    right, false, missed, _ = _match(det.codes, det.centers, det.confidence, scene.labelled())
+    right, false, missed, _ = match_cards(det.codes, det.centers, det.confidence, scene.labelled())
     assert right >= len(scene.labelled()) - 5 and false <= 5  # the shipped models: 15 of 19 read, 4 false, at 640x360
     assert set(det.to_cards()[0]) >= {"card", "polygon", "confidence"}
     assert abs(len(results[1].detections) - len(det)) <= 2  # the portrait copy reads about as many
@@ -342,8 +342,8 @@ def test_a_portrait_picture_reads_like_its_landscape_original(recognizer):
     flat = recognizer.recognize(landscape).detections
     upright = recognizer.recognize(portrait).detections
     assert upright.polygons[..., 0].max() <= h + 8 and upright.polygons[..., 1].max() <= w + 8
-    right_flat = _match(flat.codes, flat.centers, flat.confidence, truth)[0]
-    right_upright = _match(upright.codes, upright.centers, upright.confidence, turned)[0]
+    right_flat = match_cards(flat.codes, flat.centers, flat.confidence, truth)[0]
+    right_upright = match_cards(upright.codes, upright.centers, upright.confidence, turned)[0]
     assert right_upright >= right_flat - 2 and right_upright >= 0.8 * len(truth)
 
 
