@@ -3,7 +3,7 @@ video, keeping the video's clock), on enough 60 s videos for a few hundred card 
 with another process keeping one core busy.
 
 The videos show what a table shows besides the game (``TurnVideo(life=True)``,
-:class:`sisepai.datasets.video.TableLife`): cards slid in fast from their seat's edge, hands
+:class:`sisepai.datasets.table_life.TableLife`): cards slid in fast from their seat's edge, hands
 passing over the cards, cards covered on a discard stack, light that drifts and lamps switched,
 a camera bumped now and then. Video k of a split (seed ``splits.LIVE_SCALE_SEEDS[split] + k``) takes
 its deck in turn from: a generated design in the split's held-out fonts, each stand-in deck of the

@@ -12,13 +12,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}")
 QUICK = ["engine_bench", "gof_bench", "game_bench"]
-EVERY = QUICK + ["dataset_bench", "vision_bench", "runtime_bench", "reader_bench", "scan_eval", "live_bench", "live_scale", "busy_bench", "deck_bench", "service_bench", "club_bench"]
+EVERY = QUICK + ["dataset_bench", "vision_bench", "runtime_bench", "reader_bench", "scan_eval", "live_bench", "live_scale", "live_webcam", "busy_bench", "deck_bench", "service_bench", "club_bench"]
 MODULES = {"scan_eval": "sisepai.models.evaluation.scan_eval"}
 """Measurements that live in the package (they are also commands of their own), by benchmark name."""
 names = QUICK if sys.argv[1:] == ["--quick"] else sys.argv[1:] or EVERY
 unknown = [n for n in names if n not in EVERY]
 if unknown:
     sys.exit(f"unknown benchmark {unknown[0]!r}; the benchmarks are: {', '.join(EVERY)}")
+from sisepai.models.evaluation.records import require_clean_tree  # noqa: E402 - after the machine line
+
+require_clean_tree()  # before an hour of work, not after it
 failed = []
 for name in names:
     started = time.perf_counter()

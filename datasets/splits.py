@@ -51,6 +51,10 @@ LIVE_SCALE_SEEDS = {"tune": 8100, "test": 8200}
 """The live set at scale (``benchmarks/live_scale.py``): video k of a split has seed LIVE_SCALE_SEEDS[split] + k
 (at most :data:`LIVE_SCALE_VIDEOS` of them)."""
 LIVE_SCALE_VIDEOS = 40
+WEBCAM_SEEDS = {"tune": 8300}
+"""Videos through a trembling, noisy desk webcam (``benchmarks/live_webcam.py``): video k has seed
+WEBCAM_SEEDS[split] + k (:data:`WEBCAM_VIDEOS` of them). Tuning only: the test videos are hidden."""
+WEBCAM_VIDEOS = 4
 FAMILY_COUNT = 3
 """How many families :data:`FAMILY_SCENE_SEEDS` counts (``tests/datasets/test_splits.py`` checks it
 against :data:`sisepai.datasets.families.FAMILIES`)."""
@@ -70,6 +74,8 @@ def seed_sets(split: str) -> dict[str, set[int]]:
            "live scale": {LIVE_SCALE_SEEDS[split] + k for k in range(LIVE_SCALE_VIDEOS)}}
     if split == "tune":
         out |= {f"bench {name}": {seed} for name, seed in BENCH_SEEDS.items()}
+    if split in WEBCAM_SEEDS:
+        out["webcam videos"] = {WEBCAM_SEEDS[split] + k for k in range(WEBCAM_VIDEOS)}
     if split in FAMILY_SCENE_SEEDS:
         out["family scenes"] = {FAMILY_SCENE_SEEDS[split] + k for k in range(FAMILY_COUNT)}
     if split in REAL_SCENE_SEEDS:

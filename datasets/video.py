@@ -31,6 +31,7 @@ from .camera import Camera
 from .deck_faces import printed_face
 from .render import DeckStyle, render_back, render_face
 from .scene import Placed, _paste
+from .table_life import TableLife, Webcam
 
 ANGLE = {"S": 0.0, "E": -90.0, "N": 180.0, "W": 90.0}
 
@@ -46,75 +47,15 @@ class Slot:
     angle: float = 0.0
 
 
-@dataclass
-class TableLife:
-    """What a real table does to a camera's view besides the game: light that changes (a slow drift
-    and a lamp switched now and then), a camera bumped (the view shifts a few pixels and turns a
-    little, for good, after a short shake) and cards slid in fast from their seat's edge.
-
-    >>> life = TableLife.random(np.random.default_rng(0), 60.0)
-    >>> 1 <= len(life.bumps) <= 3 and 1 <= len(life.lamps) <= 3 and 0.2 <= life.slide <= 0.45
-    True
-    >>> life.shift(0.0)
-    (0.0, 0.0, 0.0)
-    """
-
-    drift: float  # the light's slow swing, as a share of its level
-    period: float  # seconds of one swing
-    lamps: list[tuple[float, float]]  # (time, the light's level from then on)
-    bumps: list[tuple[float, float, float, float]]  # (time, dx px, dy px, degrees), each for good
-    slide: float  # seconds a card shown takes to slide in from its seat's edge
-    shake: float = 0.3  # seconds a bump shakes the view before it settles
-
-    @classmethod
-    def random(cls, rng: np.random.Generator, seconds: float) -> "TableLife":
-        def times(per_minute: tuple[int, int]) -> list[float]:
-            n = max(1, int(round(rng.integers(*per_minute) * seconds / 60)))
-            return sorted(float(t) for t in rng.uniform(4.0, max(seconds - 3.0, 5.0), n))
-
-        lamps = [(t, float(rng.uniform(0.75, 1.2))) for t in times((1, 3))]
-        bumps = []
-        for t in times((1, 3)):
-            size, direction = float(rng.uniform(4, 14)), float(rng.uniform(0, 2 * np.pi))
-            bumps.append((t, size * float(np.cos(direction)), size * float(np.sin(direction)), float(rng.uniform(-0.6, 0.6))))
-        return cls(drift=float(rng.uniform(0.04, 0.12)), period=float(rng.uniform(15, 40)), lamps=lamps, bumps=bumps,
-                   slide=float(rng.uniform(0.2, 0.45)))
-
-    def light(self, t: float) -> float:
-        """The light's level at ``t`` (1 at the start)."""
-        level = next((v for when, v in reversed(self.lamps) if when <= t), 1.0)
-        return level * (1 + self.drift * float(np.sin(2 * np.pi * t / self.period)))
-
-    def shift(self, t: float) -> tuple[float, float, float]:
-        """The view's shift at ``t``: dx, dy (px) and a turn (degrees), every bump so far summed,
-        with a shake just after each."""
-        dx = dy = turn = 0.0
-        for when, bx, by, bturn in self.bumps:
-            if when <= t:
-                dx, dy, turn = dx + bx, dy + by, turn + bturn
-                if t - when < self.shake:  # shaking: back and forth about the new place
-                    k = np.sin((t - when) / self.shake * 3 * np.pi)
-                    dx, dy = dx + 6 * k, dy - 4 * k
-        return round(float(dx), 3), round(float(dy), 3), round(float(turn), 3)
-
-    def apply(self, frame: np.ndarray, t: float) -> np.ndarray:
-        """The frame as the camera gives it at ``t``: lit at :meth:`light` and moved by :meth:`shift`."""
-        h, w = frame.shape[:2]
-        dx, dy, turn = self.shift(t)
-        if dx or dy or turn:
-            M = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
-            M[:, 2] += (dx, dy)
-            frame = cv2.warpAffine(frame, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-        return np.clip(frame.astype(np.float32) * self.light(t), 0, 255).astype(np.uint8)
-
-
 class GameVideo:
     """A scripted game as frames (RGB) plus ground-truth events."""
 
     def __init__(self, seed: int = 0, seconds: float = 60.0, fps: float = 10.0, size: tuple[int, int] = (1280, 720),
                  step: float = 1.6, hands_over: bool = True, font_split: str = "train",
-                 style: DeckStyle | None = None, deck=None, life: bool = False):
-        """``deck`` (a :class:`~sisepai.cards.faces.DeckFaces`) plays a real deck's faces,
+                 style: DeckStyle | None = None, deck=None, life: bool = False, webcam: bool = False):
+        """``webcam`` shows it through a trembling, noisy desk webcam (:class:`Webcam`, its own random
+        stream, so the game and everything else stay the seed's).
+        ``deck`` (a :class:`~sisepai.cards.faces.DeckFaces`) plays a real deck's faces,
         at its own proportions, instead of a generated style's. ``life`` adds what a real table
         does besides the game (:class:`TableLife`: changing light, a bumped camera, cards slid in
         fast), drawn from its own random stream, so the game itself stays the seed's."""
@@ -148,6 +89,7 @@ class GameVideo:
         self.back = render_back(self.style, face_w, np.random.default_rng(seed))
         self.sweeps = self._sweeps()
         self.life = TableLife.random(np.random.default_rng([seed, 0x11FE]), seconds) if life else None
+        self.webcam = Webcam.random(np.random.default_rng([seed, 0x3EB])) if webcam else None
 
     # --- the script ----------------------------------------------------------------------------
 
@@ -279,7 +221,8 @@ class GameVideo:
                 cv2.ellipse(frame, (x - int(w * 0.13), y + int(h * 0.03)), (int(w * 0.1), int(h * 0.05)), 10.0, 0,
                             360, skin, -1, cv2.LINE_AA)
         frame = self.camera.develop(frame, np.random.default_rng([self.seed, int(t * 1000)]))
-        return self.life.apply(frame, t) if self.life is not None else frame
+        frame = self.life.apply(frame, t) if self.life is not None else frame
+        return self.webcam.apply(frame, np.random.default_rng([self.seed, int(t * 1000), 0x3EB])) if self.webcam else frame
 
     def _sliding(self, slot: Slot, t: float) -> bool:
         """Whether ``slot``, a card shown at a seat, is on its way in at ``t`` (:class:`TableLife`)."""
@@ -334,6 +277,8 @@ class GameVideo:
         record = {"video": path.name, "seconds": self.seconds, "fps": self.fps, "width": w, "height": h,
                   "seed": self.seed, "events": self.events,
                   "life": None if self.life is None else asdict(self.life)}
+        if self.webcam is not None:
+            record["webcam"] = asdict(self.webcam)
         if truth:
             Path(truth).write_text(json.dumps(record, indent=1))
         return record
@@ -384,12 +329,13 @@ class TurnVideo(GameVideo):
 
     def __init__(self, seed: int = 0, cards: int = 30, seconds: float = 60.0, fps: float = 10.0,
                  size: tuple[int, int] = (1280, 720), hands_over: bool = True, font_split: str = "train",
-                 centre_share: float = 0.4, style: DeckStyle | None = None, deck=None, life: bool = False):
+                 centre_share: float = 0.4, style: DeckStyle | None = None, deck=None, life: bool = False,
+                 webcam: bool = False):
         self.cards_in_view = cards
         self.centre_share = centre_share
         self.start: list[dict] = []
         super().__init__(seed=seed, seconds=seconds, fps=fps, size=size, hands_over=hands_over,
-                         font_split=font_split, style=style, deck=deck, life=life)
+                         font_split=font_split, style=style, deck=deck, life=life, webcam=webcam)
 
     def _edge_point(self, seat: str, depth: float, along: float) -> tuple[float, float]:
         """A table point ``depth`` in from ``seat``'s edge and ``along`` it (left to right as that

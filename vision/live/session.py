@@ -43,17 +43,67 @@ from sisepai.vision.recognition.profile import VideoMemory
 from sisepai.vision.recognition.recognize import Recognition
 
 FRAME_CHANGE = 8.0
-"""A frame has changed when some part of it, averaged over blocks of a 160-pixel-wide copy,
-moved by more than this many grey levels from the frame last looked at."""
+"""A frame has changed when some part of its look (:func:`frame_look`), aligned to the look of
+the frame last looked at, moved by more than this many grey levels from it."""
 REDETECT_SECONDS = 1.0
 """Even a steady frame is looked at afresh this often."""
+LOOK_WIDTH = 160
+LOOK_BLUR = 1.0
+"""The look's blur, in pixels of the 160-pixel copy. A block average alone changes by a tenth of
+its edges' contrast when a desk webcam trembles by half a pixel (an edge moves within its block);
+the blur spreads each edge over several blocks, so a tremble moves the look smoothly, and
+alignment can take it away. A card placed, moved or turned changes tens of blocks by far more."""
+MAX_TREMBLE = 0.5
+"""The largest shift, in pixels of the 160-pixel copy (4 pixels of a 1280-pixel frame), that
+alignment takes away before looks are compared. A larger one (the camera bumped) is a change, so
+the frame is looked at afresh and the cards' places follow it."""
 
 
-def frame_look(frame: np.ndarray) -> np.ndarray:
-    """A frame in brief: grey, 160 pixels wide, each pixel the mean of its block (noise averages out)."""
+def frame_look(frame: np.ndarray, blur: float = LOOK_BLUR) -> np.ndarray:
+    """A frame in brief: grey, 160 pixels wide, each pixel the mean of its block (noise averages
+    out), blurred by ``blur`` (0: none)."""
     h, w = frame.shape[:2]
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    return cv2.resize(grey, (160, max(1, round(160 * h / w))), interpolation=cv2.INTER_AREA).astype(np.float32)
+    look = cv2.resize(grey, (LOOK_WIDTH, max(1, round(LOOK_WIDTH * h / w))), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return cv2.GaussianBlur(look, (0, 0), blur) if blur else look
+
+
+def look_change(look: np.ndarray, last: np.ndarray, align: bool = True) -> float:
+    """The largest change in grey levels between two :func:`frame_look` copies, after ``look`` is
+    moved onto ``last`` when the two differ by a tremble (phase correlation, to a fraction of a
+    pixel, at most :data:`MAX_TREMBLE`); the copies' edges, which a shift moves in and out of
+    view, are left out.
+
+    >>> rng = np.random.default_rng(0)
+    >>> last = cv2.GaussianBlur(rng.uniform(0, 255, (90, 160)).astype(np.float32), (0, 0), 1.5)
+    >>> trembled = cv2.warpAffine(last, np.float32([[1, 0, 0.3], [0, 1, -0.2]]), (160, 90), borderMode=cv2.BORDER_REFLECT)
+    >>> look_change(trembled, last, align=False) > 8.0, look_change(trembled, last) < 8.0
+    (True, True)
+    >>> bumped = cv2.warpAffine(last, np.float32([[1, 0, 2.0], [0, 1, 0]]), (160, 90), borderMode=cv2.BORDER_REFLECT)
+    >>> look_change(bumped, last) > 8.0  # a bump is a change
+    True
+    """
+    if look.shape != last.shape:
+        return float("inf")
+    margin = 2
+    if not align or min(look.shape) <= 4 * margin:
+        return float(np.abs(look - last).max())
+    (dx, dy), _ = cv2.phaseCorrelate(last, look, _window(look.shape))
+    if max(abs(dx), abs(dy)) <= MAX_TREMBLE:
+        h, w = look.shape
+        look = cv2.warpAffine(look, np.float32([[1, 0, -dx], [0, 1, -dy]]), (w, h), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return float(np.abs(look - last)[margin:-margin, margin:-margin].max())
+
+
+_WINDOWS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _window(shape: tuple[int, int]) -> np.ndarray:
+    """A Hann window of ``shape`` for phase correlation (made once per shape)."""
+    if shape not in _WINDOWS:
+        _WINDOWS[shape] = cv2.createHanningWindow((shape[1], shape[0]), cv2.CV_32F)
+    return _WINDOWS[shape]
 
 
 class Step(NamedTuple):
@@ -69,12 +119,13 @@ class VideoSession:
     """The live pipeline of one camera (or one page connection): frames in, state and events out."""
 
     def __init__(self, recognizer, assistant: TableAssistant | None = None,
-                 frame_change: float = FRAME_CHANGE, redetect_seconds: float = REDETECT_SECONDS):
+                 frame_change: float = FRAME_CHANGE, redetect_seconds: float = REDETECT_SECONDS, align: bool = True):
         self.recognizer = recognizer.for_video()
         self.memory = VideoMemory()  # this video's still readings and deck palette
         self.assistant = assistant or TableAssistant()
         self.frame_change = frame_change
         self.redetect_seconds = redetect_seconds
+        self.align = align  # blur and align looks before they are compared; False: plain block averages
         self._last: Recognition | None = None  # the last frame looked at
         self.frames = 0
         self.looked = 0  # frames the recogniser looked at
@@ -85,15 +136,14 @@ class VideoSession:
         self._looked_at = float("-inf")
 
     def _steady(self, look: np.ndarray, t: float) -> bool:
-        return (self._look is not None and look.shape == self._look.shape
-                and t - self._looked_at < self.redetect_seconds
-                and float(np.abs(look - self._look).max()) <= self.frame_change)
+        return (self._look is not None and t - self._looked_at < self.redetect_seconds
+                and look_change(look, self._look, self.align) <= self.frame_change)
 
     def step(self, frame: np.ndarray, t: float, skipped: int = 0, behind: float = 0.0) -> Step:
         """Follow one BGR frame taken ``t`` seconds after the source started; ``skipped`` (frames
         the source left out so far) and ``behind`` (seconds this frame is late) go into the state."""
         t0 = time.perf_counter()
-        look = frame_look(frame)
+        look = frame_look(frame, LOOK_BLUR if self.align else 0.0)
         self.seconds["look"] += time.perf_counter() - t0
         if not self._steady(look, t):
             self._last = self.recognizer.recognize(frame, zoom_out=False, memory=self.memory)
