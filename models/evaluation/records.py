@@ -208,6 +208,15 @@ def begin_test(name: str, models: dict | None, seeds: object, again: str | None)
     return key
 
 
+def require_clean_tree(folder: Path = RESULTS) -> None:
+    """Refuse, before any work, a measurement whose record would go into the project's records
+    (``folder``) from a checkout with uncommitted changes: a record names the clean commit that
+    made it, so anyone can make it again. Other folders (a test's) take any tree."""
+    if folder.resolve() == RESULTS.resolve() and commit().endswith("+dirty"):
+        raise SystemExit("the checkout has uncommitted changes, and a record names a clean commit: "
+                         "commit (or stash) them, then measure")
+
+
 def write_record(name: str, command: str, figures: dict, split: str | None = None, models: dict | None = None,
                  options: dict | None = None, note: str | None = None, folder: Path = RESULTS,
                  key: dict | None = None, again: str | None = None) -> Path:
@@ -215,6 +224,7 @@ def write_record(name: str, command: str, figures: dict, split: str | None = Non
     ``key`` is what was measured (:func:`measurement_key`; by default the models, this commit, the
     runtime and threads a run here uses, and ``options["seeds"]``); ``again``, the reason a test key
     was measured again."""
+    require_clean_tree(folder)
     models = shipped_models() if models is None else models
     key = key or measurement_key(models, seeds=(options or {}).get("seeds"))
     entry = {"name": name, "command": command, "split": split, "date": time.strftime("%Y-%m-%d"),
