@@ -8,12 +8,19 @@ frame skipped while the server is busy, and an error. The OpenAPI document lists
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
-from .schemas import CardSeen
+from sisepai.vision.live.announce import announce
+from sisepai.vision.live.table import TrackedCard  # the wire format of a followed card, written once
+from sisepai.vision.recognition.detections import CardSeen  # and of a card seen
+
+if TYPE_CHECKING:
+    from sisepai.vision.live.events import Event
+    from sisepai.vision.live.table import TableState
+    from sisepai.vision.recognition.recognize import Recognition
 
 
 class LiveMessage(BaseModel):
@@ -35,16 +42,6 @@ class LiveBusy(LiveError):
 
     type: Literal["busy"] = "busy"
     dropped: int = Field(description="frames dropped so far on this connection")
-
-
-class TrackedCard(BaseModel):
-    """A card the table follows (:class:`sisepai.vision.live.table.CardOnTable`)."""
-
-    id: int = Field(description="its track, the same from frame to frame")
-    card: str = Field(examples=["GK"])
-    zone: str = Field(description="N E S W or center")
-    confidence: float
-    polygon: list[list[float]]
 
 
 class LiveEvent(BaseModel):
@@ -78,6 +75,16 @@ class LiveState(LiveMessage):
     ms: float
     dropped: int
     table: str | None = Field(None, description="the club table the session records to")
+
+
+    @classmethod
+    def from_step(cls, state: TableState, events: list[Event], result: Recognition, lang: str, dropped: int,
+                  table: str | None) -> "LiveState":
+        """The message for one frame's :class:`~sisepai.vision.live.session.Step`: the table, what
+        the frame showed, and its events, each with its announcement in ``lang``."""
+        return cls(**state.to_json(), detections=result.detections.cards(),
+                   events=[{**e.to_json(), "text": announce(e, lang)} for e in events],
+                   ms=round(result.ms, 1), dropped=dropped, table=table)
 
 
 MESSAGES = (LiveState, LiveBusy, LiveError)

@@ -17,7 +17,6 @@ from fastapi import HTTPException, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from sisepai.engine.errors import SisepaiError
-from sisepai.vision.live.announce import announce
 from sisepai.vision.live.options import CHANGEABLE, FIELDS, LiveOptions, LiveOptionsError
 from sisepai.vision.recognition.images import ImageError, decode_image, image_size
 
@@ -205,7 +204,5 @@ class LiveStream:
                 continue
             self.frames_read += 1
             lang = self.options.lang
-            if not await self.send(LiveState(**state.to_json(), detections=result.detections.to_cards(),
-                                             events=[{**e.to_json(), "text": announce(e, lang)} for e in events],
-                                             ms=round(result.ms, 1), dropped=self.dropped, table=self.table)):
+            if not await self.send(LiveState.from_step(state, events, result, lang, self.dropped, self.table)):
                 break

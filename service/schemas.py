@@ -6,14 +6,18 @@ construction (the :mod:`.guards` middleware also caps the body at 64 KB).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, Field
 
 from sisepai.engine.claims import Relation
+from sisepai.ledger.store import DEFAULT_TABLE
+from sisepai.vision.recognition.detections import CardSeen  # the wire format of a card, written once
 
 from .rules import RulesOverrides
-from sisepai.ledger.store import DEFAULT_TABLE
+
+if TYPE_CHECKING:
+    from sisepai.vision.recognition.recognize import Recognition
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
 READY = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"
@@ -133,25 +137,18 @@ class ScoreAnswer(BaseModel):
     odd: bool | None = Field(None, description="a winning total is odd under See Sek: a check on the cards")
 
 
-class CardSeen(BaseModel):
-    """One card found in a picture (:meth:`sisepai.vision.recognition.detections.Detections.to_cards`)."""
-
-    card: str = Field(examples=["GK"])
-    polygon: list[list[float]] = Field(description="its outline: four corners, in the picture's pixels")
-    confidence: float
-    colour_confidence: float
-    rank_confidence: float
-    kind: str = Field(description='"card" (a whole card) or "end" (one end seen alone, as in a fan)')
-    detector_confidence: float
-    top: list[tuple[str, float]] = Field(description="the reader's three likeliest kinds, with their probabilities")
-
-
 class RecognizeAnswer(BaseModel):
     width: int
     height: int
     cards: list[CardSeen]
     backs: int = Field(description="face-down cards seen")
     ms: float = Field(description="the recogniser's time for this picture")
+
+    @classmethod
+    def from_recognition(cls, result: Recognition) -> "RecognizeAnswer":
+        """The answer for one picture's :class:`~sisepai.vision.recognition.recognize.Recognition`."""
+        return cls(width=result.width, height=result.height, cards=result.detections.cards(),
+                   backs=len(result.backs), ms=round(result.ms, 1))
 
 
 class UnsureCardAnswer(BaseModel):

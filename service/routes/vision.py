@@ -27,8 +27,8 @@ async def recognize(settings: SettingsDep, pool: PoolDep, readers: Readers, file
     image = await pool.run(lambda: decode_or_refuse(data, name))  # a broken image is refused before any model loads
     rec = await readers(deck)
 
-    def work() -> dict:
-        return rec.recognize(image).to_json()
+    def work() -> RecognizeAnswer:
+        return RecognizeAnswer.from_recognition(rec.recognize(image))
 
     return await pool.run(work)
 

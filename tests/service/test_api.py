@@ -209,7 +209,8 @@ def test_decks_are_listed_and_chosen_by_name_only(tmp_path, monkeypatch):
                                                 "created": "2026-11-30T12:00:00"}))
     with client(tmp_path) as c:
         listed = c.get("/api/decks").json()
-        assert listed["decks"] == [{"name": "family", "aspect": 4.2, "has_joker": True, "created": "2026-11-30T12:00:00"}]
+        assert listed["decks"] == [{"name": "family", "aspect": 4.2, "has_joker": True, "created": "2026-11-30T12:00:00",
+                                    "check": None}]  # enrolled before the whole-scene check: none to show
         ok = c.post("/api/recognize?deck=family", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
         assert ok.status_code == 200
         rec = c.app.state.deck_recognizers["family"]

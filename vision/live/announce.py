@@ -135,12 +135,13 @@ def _list(codes, lang: str) -> str:
 
 def advice_sentence(event: Advice | dict, lang: str = "en") -> str:
     """The best claim of an ``advice`` event, and the discard after it, in ``lang``'s words;
-    an advice event of older logs, with no card named, keeps its own text."""
+    an advice event of older logs, with no card named, keeps the text it was logged with."""
     if isinstance(event, dict):
-        event = event_from_json({**event, "type": "advice", "t": event.get("t", 0.0), "text": event.get("text", ""),
-                                 "claims": event.get("claims") or []})
+        if not event.get("card") or not event.get("claims"):
+            return str(event.get("text", ""))
+        event = event_from_json({**event, "type": "advice", "t": event.get("t", 0.0)})
     if not event.card or not event.claims:
-        return event.text
+        return ""
     best = event.claims[0]
     values = {"card": card_name(event.card, lang), "kind": CLAIM_WORDS[lang].get(best["claim"], best["claim"]),
               "meld": _list(best["meld"], lang)}

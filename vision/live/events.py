@@ -105,7 +105,9 @@ class WinClaimed(Event):
 
 @dataclass(frozen=True)
 class Advice(Event):
-    text: str
+    """The best claims on a card another seat showed. It carries no sentence of its own: the
+    announcement (:func:`~.announce.announce`, in the session's language) says it."""
+
     claims: list
     card: str = ""
     """The card shown that the claims are on."""

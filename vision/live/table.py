@@ -20,7 +20,7 @@ Coordinates at or below 1.0 are fractions of the frame; larger ones are pixels.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import cv2
@@ -69,12 +69,29 @@ class Zones:
 
 
 @dataclass(frozen=True)
+class TrackedCard:
+    """A card the table follows, as the live socket and ``watch --json`` give it (the service's
+    schema is this class)."""
+
+    __pydantic_config__ = {"use_attribute_docstrings": True}  # a plain dict: vision needs no pydantic
+
+    id: int
+    """its track, the same from frame to frame"""
+    card: str
+    """its kind, e.g. GK"""
+    zone: str
+    """N E S W or center"""
+    confidence: float
+    polygon: list[list[float]]
+
+
+@dataclass(frozen=True)
 class CardOnTable:
     """One card followed on the table: its track ``id``, the card (a class id, as the engine
-    counts it; a code only at the edge, in :meth:`to_json`), its zone, how surely it is read, and
+    counts it; a code only at the edge, in :meth:`tracked`), its zone, how surely it is read, and
     its outline in the frame.
 
-    >>> CardOnTable(4, 16, "S", 0.91, np.float32([[0, 0], [2, 0], [2, 8], [0, 8]])).to_json()["card"]
+    >>> CardOnTable(4, 16, "S", 0.91, np.float32([[0, 0], [2, 0], [2, 8], [0, 8]])).tracked().card
     'YE'
     """
 
@@ -84,9 +101,10 @@ class CardOnTable:
     confidence: float
     polygon: np.ndarray
 
-    def to_json(self) -> dict:
-        return {"id": self.id, "card": CARD_CODES[self.card_id], "zone": self.zone,
-                "confidence": round(self.confidence, 3), "polygon": np.round(self.polygon, 1).tolist()}
+    def tracked(self) -> TrackedCard:
+        """This card in the wire format."""
+        return TrackedCard(self.id, CARD_CODES[self.card_id], self.zone, round(self.confidence, 3),
+                           np.round(self.polygon, 1).tolist())
 
 
 @dataclass
@@ -108,6 +126,6 @@ class TableState:
 
     def to_json(self) -> dict:
         return {"t": round(self.t, 3), "width": self.width, "height": self.height,
-                "cards": [c.to_json() for c in self.cards],
+                "cards": [asdict(c.tracked()) for c in self.cards],
                 "pile": self.pile, "shown": self.shown, "melds": self.melds, "discards": self.discards,
                 "skipped": self.skipped, "behind": round(self.behind, 3)}

@@ -5,7 +5,7 @@ offers the user's hand, and the score of a hand a seat lays down.
 >>> from sisepai.engine.rules import Rules
 >>> from sisepai.vision.live.events import CardShown
 >>> hand = counts_of(parse_card_ids("GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"))
->>> claim_advice(hand, CardShown(1.0, "YK", "E", 0, 1.0), "S", Rules.preset("seesek"))[0].text
+>>> advice_sentence(claim_advice(hand, CardShown(1.0, "YK", "E", 0, 1.0), "S", Rules.preset("seesek"))[0])
 'You can claim Yellow General: a win, with Yellow General.'
 """
 
@@ -19,7 +19,7 @@ from sisepai.engine.claims import claims as claim_options, hand_after
 from sisepai.engine.rules import Rules
 from sisepai.engine.scoring import check_claim, score
 
-from sisepai.vision.live.announce import advice_sentence
+from sisepai.vision.live.announce import advice_sentence  # noqa: F401 - the example
 from sisepai.vision.live.events import Advice, CardShown, WinClaimed
 
 
@@ -53,7 +53,7 @@ def claim_advice(hand: Sequence[int], shown: CardShown, user_seat: str, rules: R
         found = best_discard(ids, [best.meld.cards], rules=rules) if ids else None
         discard = found.card if found else None
     event = {"type": "advice", "card": shown.card, "claims": [c.to_dict() for c in options], "discard": discard}
-    return [Advice(shown.t, advice_sentence(event, "en"), event["claims"], shown.card, discard)]
+    return [Advice(shown.t, event["claims"], shown.card, discard)]
 
 
 def win_claimed(seat: str, codes: list[str], t: float, rules: Rules, claimed: int | None = None) -> WinClaimed | None:

@@ -16,6 +16,32 @@ import numpy as np
 from sisepai.engine.cards import CARD_CODES
 
 
+@dataclass(frozen=True)
+class CardSeen:
+    """One card found in a picture: the wire format of ``sisepai recognize --json``, ``/api/recognize``
+    and the live socket's ``detections``, written once (the service's schemas use this class).
+
+    >>> d = Detections(np.float32([[[0, 0], [10, 0], [10, 40], [0, 40]]]), np.array([0.9]), np.array([0]))
+    >>> d.cards()[0].card, d.cards()[0].polygon[2], d.cards()[0].top[0]
+    ('GK', [10.0, 40.0], ('GK', 1.0))
+    """
+
+    __pydantic_config__ = {"use_attribute_docstrings": True}  # a plain dict: vision needs no pydantic
+
+    card: str
+    """its kind, e.g. GK"""
+    polygon: list[list[float]]
+    """its outline: four corners, in the picture's pixels"""
+    confidence: float
+    colour_confidence: float
+    rank_confidence: float
+    kind: str
+    """"card" (a whole card) or "end" (one end seen alone, as in a fan)"""
+    detector_confidence: float
+    top: list[tuple[str, float]]
+    """the reader's three likeliest kinds, with their probabilities"""
+
+
 @dataclass
 class Detections:
     """Cards found in one image.
@@ -88,22 +114,16 @@ class Detections:
     def centers(self) -> np.ndarray:
         return self.polygons.mean(axis=1)
 
-    def to_cards(self, digits: int = 1) -> list[dict]:
-        """The CLI/API card format: ``{"card", "polygon", "confidence", ..., "detector_confidence",
-        "top": [[code, probability], ...]}`` (the reader's three likeliest kinds)."""
-        out = []
-        for i in range(len(self)):
-            out.append({
-                "card": CARD_CODES[int(self.class_id[i])],
-                "polygon": [[round(float(x), digits), round(float(y), digits)] for x, y in self.polygons[i]],
-                "confidence": round(float(self.confidence[i]), 4),
-                "colour_confidence": round(float(self.colour_confidence[i]), 4),
-                "rank_confidence": round(float(self.rank_confidence[i]), 4),
-                "kind": str(self.kind[i]),
-                "detector_confidence": round(float(self.detector_confidence[i]), 4),
-                "top": [[code, round(prob, 4)] for code, prob in self.top_k(i, 3)],
-            })
-        return out
+    def cards(self, digits: int = 1) -> list[CardSeen]:
+        """Each card as the CLI and the API give it (:class:`CardSeen`), coordinates to ``digits``."""
+        return [CardSeen(card=CARD_CODES[int(self.class_id[i])],
+                         polygon=[[round(float(x), digits), round(float(y), digits)] for x, y in self.polygons[i]],
+                         confidence=round(float(self.confidence[i]), 4),
+                         colour_confidence=round(float(self.colour_confidence[i]), 4),
+                         rank_confidence=round(float(self.rank_confidence[i]), 4), kind=str(self.kind[i]),
+                         detector_confidence=round(float(self.detector_confidence[i]), 4),
+                         top=[(code, round(prob, 4)) for code, prob in self.top_k(i, 3)])
+                for i in range(len(self))]
 
     @classmethod
     def merge(cls, parts: list["Detections"]) -> "Detections":

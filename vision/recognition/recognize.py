@@ -22,7 +22,7 @@ Used as (the shipped weights load in a second or two; ``tests/vision/recognition
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -74,8 +74,9 @@ class Recognition:
     detect_ms: float = 0.0  # of ``ms``, the detector's share; the rest is reading the cards
 
     def to_json(self, image: str | None = None) -> dict:
+        """``sisepai recognize --json``'s answer: ``/api/recognize``'s, with the picture's name."""
         out = {} if image is None else {"image": image}
-        out.update({"width": self.width, "height": self.height, "cards": self.detections.to_cards(),
+        out.update({"width": self.width, "height": self.height, "cards": [asdict(c) for c in self.detections.cards()],
                     "backs": len(self.backs), "ms": round(self.ms, 1)})
         return out
 
