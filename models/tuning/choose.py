@@ -56,14 +56,15 @@ from sisepai.datasets.splits import (
 )
 from sisepai.datasets.standin import standin_deck
 from sisepai.engine.progress import Progress
-from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR
+from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR, Detector
 from sisepai.vision.recognition.profile import STILL_PROFILE, ReadingProfile
-from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER
+from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER, Reader
 from sisepai.vision.recognition.recognize import Recognizer
+from sisepai.vision.recognition.runtime import RUNTIMES, resolve
 
 from ..evaluation.deck_eval import write_scenes
 from ..evaluation.evaluate import evaluate_recognizer
-from ..evaluation.records import file_hash, write_record
+from ..evaluation.records import file_hash, require_clean_tree, write_record
 
 SET_FLOOR = 0.01
 """The shipping rule refuses a candidate when one set's 95% interval lies wholly below -SET_FLOOR."""
@@ -248,7 +249,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE", type=profile_setting,
                    help="a candidate reading setting of the shipped models: a ReadingProfile field and its value, "
                         "e.g. one_colour_per_suit=false (repeatable)")
+    p.add_argument("--runtime", action="append", default=[], metavar="NAME", choices=RUNTIMES,
+                   help="a candidate runtime of the shipped detector, e.g. openvino-int8 (repeatable); the "
+                        "shipped models are read with the default runtime")
     args = p.parse_args(argv)
+    require_clean_tree()  # its record names a clean commit: refused before the readings, not after
     for path in args.detector + args.reader:
         if not path.is_file():
             p.error(f"no such model file: {path}")
@@ -258,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     sets = scene_sets(args.work, args.scenes, args.family_scenes)
     combos = [(None, None, None)] + [(d, None, None) for d in args.detector] + [(None, r, None) for r in args.reader]
     combos += [(d, r, None) for d in args.detector for r in args.reader] + [(None, None, s) for s in args.setting]
+    combos += [(None, None, ("runtime", r)) for r in args.runtime]
     results: dict[str, dict] = {}
+    default_runtime = resolve()
     bar = Progress(len(combos) * len(sets), "scene sets read")
     for det, rd, setting in combos:
         name = f"{det.stem if det else 'shipped'}+{rd.stem if rd else 'shipped'}"
@@ -271,10 +278,15 @@ def main(argv: list[str] | None = None) -> int:
                          "setting": dict([setting]) if setting else None}
         for set_name, data in sets.items():
             tag = f"-{setting[0]}-{setting[1]}".lower() if setting else ""
+            if det is None and not (setting and setting[0] == "runtime") and default_runtime != "openvino":
+                tag += f"-runtime-{default_runtime}"  # the shipped detector's readings are its runtime's
             cache = args.work / "readings" / f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}{tag}-{data.name}.json"
             if not cache.exists():  # each model pair reads each set once, whatever run asks again
+                if setting and setting[0] == "runtime":
+                    recognizer = recognizer or Recognizer(Detector.load(DEFAULT_DETECTOR, runtime=setting[1]),
+                                                          Reader.load(DEFAULT_READER))
                 recognizer = recognizer or Recognizer.load(det, reader_weights=rd)
-                if setting:
+                if setting and setting[0] != "runtime":
                     recognizer = recognizer.with_profile(replace(recognizer.profile, **dict([setting])))
                 cache.parent.mkdir(exist_ok=True)
                 cache.write_text(json.dumps(measure(recognizer, data)))
@@ -302,10 +314,12 @@ def main(argv: list[str] | None = None) -> int:
               for name, r in results.items()}
     record = write_record("choose_tune", "python -m sisepai.models.tuning.choose WORK " + " ".join(
         f"--{kind} {p}" for kind in ("detector", "reader") for p in getattr(args, kind)) + "".join(
-        f" --setting {k}={v}".lower() for k, v in args.setting), figures, split="tune", models=models,
+        f" --setting {k}={v}".lower() for k, v in args.setting) + "".join(f" --runtime {r}" for r in args.runtime),
+        figures, split="tune", models=models,
         options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets),
                  **({"left_out": args.left_out} if args.left_out else {}),
-                 **({"settings": {k: v for k, v in args.setting}} if args.setting else {})})
+                 **({"settings": {k: v for k, v in args.setting}} if args.setting else {}),
+                 **({"runtimes": args.runtime} if args.runtime else {})})
     print(f"record: {record}")
     names = list(sets)
     print(f"{'models':34s} " + " ".join(f"{s[:14]:>14s}" for s in names))

@@ -33,14 +33,14 @@ from sisepai.engine.errors import SisepaiError
 from sisepai.engine.paths import home
 from sisepai.vision.recognition.yolo_env import yolo
 
-RUNTIMES = ("torch", "openvino", "onnx")
+RUNTIMES = ("torch", "openvino", "openvino-int8", "onnx")
 PREFERENCE = ("openvino", "torch")
 """What ``auto`` takes, the first installed: OpenVINO where it is, else PyTorch. OpenVINO is the
 fastest that reads the same: F1 within 0.003 of PyTorch's on the tuning scenes
 (``benchmarks/results/runtime_bench.json``) and the same announcements on the tuning videos but
 one card taken away a tenth of a second later and one false card fewer
 (``benchmarks/results/runtime_events.json``). ONNX Runtime is there to be asked for."""
-PACKAGES = {"torch": "torch", "openvino": "openvino", "onnx": "onnxruntime"}
+PACKAGES = {"torch": "torch", "openvino": "openvino", "openvino-int8": "openvino", "onnx": "onnxruntime"}
 """The package each runtime needs at inference."""
 FORMATS = {"openvino": "openvino", "onnx": "onnx"}
 """ultralytics' export format of each runtime but PyTorch."""
@@ -203,12 +203,39 @@ def file_hash(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+QUANTIZED = "openvino-int8"
+"""The runtime of the detector in 8-bit integers: an OpenVINO model quantized offline from the
+weights (``python -m sisepai.models.training.quantize_detector``) and kept beside them, never made
+at run time (it needs training pictures to calibrate)."""
+
+
+class NoQuantizedModel(SisepaiError):
+    """The weights have no 8-bit model beside them."""
+
+
+def quantized_folder(weights: Path, imgsz: int = 640, folder: Path | None = None) -> Path:
+    """Where the 8-bit model of ``weights`` lives: beside them (or in ``folder``), named by their hash.
+
+    >>> import tempfile; weights = Path(tempfile.mkdtemp()) / "detector.pt"; _ = weights.write_bytes(b"x")
+    >>> quantized_folder(weights).name
+    'detector-int8-2d711642b726b044-640'
+    """
+    return (folder or weights.parent) / f"{weights.stem}-int8-{file_hash(weights)}-{imgsz}"
+
+
 def exported_detector(weights: Path, runtime: str, imgsz: int = 640, folder: Path | None = None) -> Path:
     """The detector ``weights`` exported for ``runtime`` (the path ultralytics loads), made once and
     kept under the weights' hash. The export is built in a temporary folder and moved into place
-    whole, so a run stopped halfway leaves nothing that looks finished."""
+    whole, so a run stopped halfway leaves nothing that looks finished. The 8-bit model
+    (:data:`QUANTIZED`) is never made here: a :class:`NoQuantizedModel` says when there is none."""
     if runtime == "torch":
         return weights
+    if runtime == QUANTIZED:
+        target = quantized_folder(weights, imgsz) / f"{weights.stem}_openvino_model"
+        if not (target / f"{weights.stem}.xml").is_file():
+            raise NoQuantizedModel(f"{weights.name} has no 8-bit model beside it; make one with: python -m "
+                                   "sisepai.models.training.quantize_detector --weights " + str(weights) + " --data DIR")
+        return target
     folder = folder or exports_dir()
     key = f"{weights.stem}-{file_hash(weights)}-{imgsz}-{runtime}-dynamic"
     done = folder / key

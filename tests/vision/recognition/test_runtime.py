@@ -70,6 +70,29 @@ def test_a_failed_export_falls_back_to_pytorch_unless_the_runtime_was_named(monk
 
 
 @pytest.mark.skipif(not runtime.installed("openvino"), reason="OpenVINO is not installed")
+def test_the_8_bit_model_lives_beside_its_weights_and_finds_the_same_cards(tmp_path, monkeypatch):
+    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    from sisepai.datasets.scene import make_scene
+    from sisepai.datasets.splits import FONT_SCENE_SEEDS
+
+    frame = make_scene(FONT_SCENE_SEEDS["tune"], 1, "table", font_split="tune").image[..., ::-1].copy()
+    full = Detector.load(DEFAULT_WEIGHTS, runtime="openvino").detect([frame])[0]
+    eight = Detector.load(DEFAULT_WEIGHTS, runtime="openvino-int8")
+    assert eight.runtime == "openvino-int8" and "-int8-" in str(eight.exported)
+    boxes = eight.detect([frame])[0]
+    centres = boxes.polygons.mean(1)
+    near = [np.linalg.norm(centres - c, axis=1).min() < 4 for c in full.polygons.mean(1)]
+    assert len(full) >= 10 and abs(len(boxes) - len(full)) <= 2 and sum(near) >= len(near) - 2
+    # weights with no 8-bit model beside them: refused when it is asked for by name, else their 32-bit export
+    other = tmp_path / "candidate.pt"
+    shutil.copyfile(DEFAULT_WEIGHTS, other)
+    with pytest.raises(runtime.NoQuantizedModel, match="quantize_detector"):
+        Detector.load(other, runtime="openvino-int8")
+    monkeypatch.setattr(runtime, "PREFERENCE", ("openvino-int8", "openvino", "torch"))
+    assert Detector.load(other).runtime == "openvino"
+
+
+@pytest.mark.skipif(not runtime.installed("openvino"), reason="OpenVINO is not installed")
 def test_openvino_runs_on_the_inference_threads_in_32_bit(monkeypatch):
     monkeypatch.setenv(runtime.THREADS_ENV, "1")
     compiled = Detector.load(runtime="openvino").direct.compiled  # the network the detector calls
