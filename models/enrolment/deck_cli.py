@@ -14,10 +14,11 @@ from pathlib import Path
 
 from sisepai.cards import require_vision
 from sisepai.engine.errors import SisepaiError
-from sisepai.vision.decks.folder import building, check_new_deck, write_deck_json
+from sisepai.vision.decks.folder import check_new_deck
 from sisepai.vision.decks.store import deck_info, deck_path, list_decks, reader_weights, remove_deck
 
-from .scene_check import LAYOUT_WORDS, check_line, scene_check
+from .enrol_deck import enrol
+from .scene_check import LAYOUT_WORDS, check_line
 
 EPILOG = """\
 SOURCE is either
@@ -209,61 +210,6 @@ def _cut(args) -> int:
     print(f"cut {len(cut)} faces ({'with' if 'J' in cut else 'no'} joker) found by the {cut.finder} into {args.out}; "
           f"check {sheet}, then: sisepai deck add NAME {args.out}")
     return 0
-
-
-def enrol(name: str, deck, opts=None, progress=None, force: bool = False, detector_opts=None) -> dict:
-    """Enrol ``deck`` (:class:`DeckFaces`) as ``name``: faces, adapted reader and ``deck.json``
-    (and an adapted detector, with ``detector_opts``), built by :func:`~sisepai.vision.decks.folder.building`
-    and moved into place whole; returns the enrolment's whole report (``deck.json`` keeps a part)."""
-    import tempfile
-
-    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS  # lazy: NumPy, OpenCV
-
-    from .enrol import EnrolOptions, adapt_reader, peak_memory_mb  # lazy: NumPy, OpenCV, Pillow
-
-    opts = opts or EnrolOptions()
-    t0 = time.perf_counter()
-    saved_env = {k: os.environ.get(k) for k in ("TMPDIR", "TORCHINDUCTOR_CACHE_DIR")}
-    try:
-        with building(name, force) as tmp:
-            scratch = tmp / "scratch"  # every temporary file of the enrolment, its workers' and torch's included
-            scratch.mkdir()
-            os.environ["TMPDIR"] = os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(scratch)
-            tempfile.tempdir = None  # read TMPDIR again
-            deck.save(tmp / "faces")
-            report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, progress or (lambda f, m: None))
-            detector_report = None
-            if detector_opts is not None:
-                from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR  # lazy: NumPy, OpenCV
-
-                from .enrol_detector import adapt_detector  # lazy: NumPy, OpenCV, Pillow
-
-                if progress:
-                    progress(0.99, "adapting the detector")
-                detector_report = adapt_detector(deck, tmp / "faces", DETECTOR, tmp / "detector.pt",
-                                                 scratch / "detector", detector_opts)
-            if progress:
-                progress(0.995, "checking on whole scenes")
-            check = scene_check(deck, tmp / "reader.pt", opts.seed, opts.check_scenes,
-                                tmp / "detector.pt" if detector_report else None)
-            info = {"name": name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "faces": deck.codes,
-                    "aspect": round(deck.aspect, 2), "has_joker": deck.has_joker,
-                    "enrol_seconds": round(time.perf_counter() - t0, 1), "peak_memory_mb": peak_memory_mb(),
-                    "reading_before": report["held_aside_before"], "reading_after": report["held_aside_after"],
-                    "held_aside": report["held_aside"], "scene_check": check,
-                    "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
-                                                          "replay_crops", "crop_seconds", "options")}}
-            if detector_report:
-                info["detector_adaptation"] = detector_report
-            write_deck_json(tmp, info)
-        return info
-    finally:
-        for k, v in saved_env.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-        tempfile.tempdir = None
 
 
 def _bar(stream=sys.stderr):
