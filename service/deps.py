@@ -52,38 +52,31 @@ def get_pool(conn: HTTPConnection) -> WorkPool:
 
 def get_recognizer(conn: HTTPConnection) -> Recognizer | None:
     """The shared recogniser, or None while it is not loaded (see :func:`get_model_error`)."""
-    return getattr(conn.app.state, "recognizer", None)
+    return conn.app.state.recognizer
 
 
 def get_model_error(conn: HTTPConnection) -> str | None:
-    return getattr(conn.app.state, "model_error", None)
+    return conn.app.state.model_error
 
 
 def get_clock(conn: HTTPConnection) -> Callable[[], float]:
     """The live streams' clock (a test may give the app its own)."""
-    return getattr(conn.app.state, "clock", time.perf_counter)
-
-
-def _shared(conn: HTTPConnection, name: str, kind: type = dict):
-    state = conn.app.state
-    if not hasattr(state, name):
-        setattr(state, name, kind())
-    return getattr(state, name)
+    return conn.app.state.clock
 
 
 def get_deck_recognizers(conn: HTTPConnection) -> dict[str, Recognizer]:
     """Enrolled decks' recognisers, by deck name, loaded on first use."""
-    return _shared(conn, "deck_recognizers")
+    return conn.app.state.deck_recognizers
 
 
 def get_deck_drafts(conn: HTTPConnection) -> dict[str, tuple[float, DeckFaces]]:
     """Decks cut in the My deck flow, not yet enrolled: draft id -> (time, faces)."""
-    return _shared(conn, "deck_drafts")
+    return conn.app.state.deck_drafts
 
 
 def get_deck_jobs(conn: HTTPConnection) -> EnrolJobs:
     """The enrolments of this server: job id -> :class:`~.enrol_jobs.EnrolJob`."""
-    return _shared(conn, "deck_jobs", EnrolJobs)
+    return conn.app.state.deck_jobs
 
 
 MAX_STREAMS = 16
@@ -147,10 +140,7 @@ class StreamSlots:
 
 
 def get_stream_slots(conn: HTTPConnection) -> StreamSlots:
-    state = conn.app.state
-    if not hasattr(state, "stream_slots"):
-        state.stream_slots = StreamSlots()
-    return state.stream_slots
+    return conn.app.state.stream_slots
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
@@ -166,10 +156,23 @@ DeckJobsDep = Annotated[EnrolJobs, Depends(get_deck_jobs)]
 
 
 def get_token_tries(conn: HTTPConnection) -> TokenTries:
-    state = conn.app.state
-    if not hasattr(state, "token_tries"):
-        state.token_tries = TokenTries(getattr(state, "clock", time.monotonic))
-    return state.token_tries
+    return conn.app.state.token_tries
+
+
+def fill_state(state, settings: Settings, recognizer: Recognizer | None = None) -> None:
+    """Everything the app shares between requests, set in this one place when the app is made (the
+    ledger and the recogniser are opened at start-up, into the places made here). A test may give
+    the app its own ``clock`` afterwards: the live streams and the token tries both read it."""
+    state.settings = settings
+    state.pool = WorkPool(settings.workers, settings.queue)
+    state.clock = time.monotonic
+    state.ledger = None  # opened at start-up
+    state.recognizer, state.model_error = recognizer, None
+    state.deck_recognizers = {}  # deck name -> Recognizer sharing the detector, loaded on first use
+    state.deck_drafts = {}  # draft id -> (time, faces): decks cut in the My deck flow, not yet enrolled
+    state.deck_jobs = EnrolJobs()
+    state.stream_slots = StreamSlots()
+    state.token_tries = TokenTries(lambda: state.clock())
 
 
 def check_token(settings: Settings, token: str | None, tries: TokenTries | None = None, address: str = "?") -> None:

@@ -22,7 +22,7 @@ from sisepai.engine.words import CATALOGUES
 from sisepai.vision.decks.store import remove_stale_builds
 
 from sisepai.ledger.db import DatabaseUnavailable
-from .enrol_jobs import EnrolJobs
+from .deps import fill_state
 from .guards import Guard
 from .live_messages import add_to_openapi
 from .plain_errors import plain_sentence
@@ -31,7 +31,6 @@ from sisepai.ledger.roster import RosterConflict
 from .routes import decks, engine, gof, ledger, live, vision
 from .settings import Settings
 from sisepai.ledger.store import Ledger, UnknownTable
-from .work import WorkPool
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("sisepai.service")
@@ -109,22 +108,19 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
     async def lifespan(app: FastAPI):
         app.state.ledger = Ledger(settings.db)
         app.state.ledger.add_table(settings.table)
-        app.state.recognizer, app.state.model_error = recognizer, None
-        app.state.deck_recognizers = {}  # deck name -> Recognizer sharing the detector, loaded on first use
 
         remove_stale_builds()  # what enrolments of a server that died left in the decks folder
         if recognizer is None and settings.load_model:
             app.state.recognizer, app.state.model_error = load_recognizer(settings)
         yield
-        await getattr(app.state, "deck_jobs", EnrolJobs()).stop_all()
+        await app.state.deck_jobs.stop_all()
         app.state.ledger.close()
         app.state.pool.close()
 
     app = FastAPI(title="sisepai", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Four Color Cards (四色牌) and Gang of Four: scoring, advice, card recognition, "
                               "a live table assistant and a game-night ledger.")
-    app.state.settings = settings
-    app.state.pool = WorkPool(settings.workers, settings.queue)
+    fill_state(app.state, settings, recognizer)
     app.add_middleware(Guard, upload_limit=int(settings.max_upload_mb * 1024 * 1024),
                        allowed_hosts=settings.allowed_hosts)
     if settings.cors_origins:
