@@ -8,15 +8,17 @@ NMS and output), so only the network's arithmetic changes.
 
 The runtime is one setting (``SISEPAI_RUNTIME``, or ``runtime=`` where a detector is loaded):
 ``auto`` (the default) takes the first of :data:`PREFERENCE` whose package is installed, which is
-PyTorch where nothing else is. ``benchmarks/runtime_bench.py`` measures them side by side, speed
-and readings.
+PyTorch where nothing else is. ``openvino-int8`` runs the detector in 8-bit integers: a model
+quantized offline and shipped beside the weights (:data:`QUANTIZED`), about half the detection time
+of 32-bit OpenVINO and a little less accurate, so it is asked for by name. ``benchmarks/runtime_bench.py``
+measures them side by side, speed and readings.
 
 >>> resolve("torch")
 'torch'
 >>> resolve("tensorflow")
 Traceback (most recent call last):
 ...
-sisepai.engine.errors.SisepaiError: unknown runtime 'tensorflow' (one of auto, torch, openvino, onnx)
+sisepai.engine.errors.SisepaiError: unknown runtime 'tensorflow' (one of auto, torch, openvino, openvino-int8, onnx)
 """
 
 from __future__ import annotations
