@@ -234,6 +234,48 @@ def _hash(model: Path | None, default: Path) -> str:
     return file_hash(model or default)
 
 
+ROUND_START = {"commit": "182f043", "detector": "4ae63553041b2558", "reader": "3bdccb10c3d79d9f"}
+"""The models shipped when this round began (their clean choose record was made at this commit):
+every candidate is also measured against them, and no set may end the round below its start with
+an interval wholly below -:data:`SET_FLOOR`, however small each ship's own step."""
+
+
+def round_start_models(work: Path) -> tuple[Path | None, Path | None]:
+    """The round's first detector and reader as files (``None`` for one that is still shipped),
+    taken from git at :data:`ROUND_START`'s commit into ``WORK/round-start``."""
+    import subprocess
+
+    out = []
+    for kind, shipped in (("detector", DEFAULT_DETECTOR), ("reader", DEFAULT_READER)):
+        if file_hash(shipped) == ROUND_START[kind]:
+            out.append(None)
+            continue
+        path = work / "round-start" / f"{kind}-{ROUND_START[kind]}.pt"
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            blob = subprocess.run(["git", "show", f"{ROUND_START['commit']}:vision/weights/{kind}.pt"],
+                                  cwd=Path(__file__).resolve().parents[2], capture_output=True, check=True).stdout
+            path.write_bytes(blob)
+        if file_hash(path) != ROUND_START[kind]:
+            raise SystemExit(f"the round's first {kind} at {ROUND_START['commit']} is not {ROUND_START[kind]}")
+        out.append(path)
+    return out[0], out[1]
+
+
+def since_round_start(start: dict, candidate: dict) -> tuple[dict[str, tuple[float, float, float]], list[str]]:
+    """Each set's change from the round's first models to a candidate (``start`` and ``candidate``:
+    set -> reading), and the sets whose interval lies wholly below -:data:`SET_FLOOR`.
+
+    >>> a = {"x": {"rows": [[9, 1, 1]] * 20}}; b = {"x": {"rows": [[7, 3, 3]] * 20}}
+    >>> since_round_start(a, b)[1]
+    ["x below the round's start: -0.200 (95% -0.200 to -0.200), wholly below -0.01"]
+    """
+    changes = {s: paired_difference(np.array(start[s]["rows"]), np.array(r["rows"])) for s, r in candidate.items()}
+    below = [f"{s} below the round's start: {d:+.3f} (95% {lo:+.3f} to {hi:+.3f}), wholly below -{SET_FLOOR:g}"
+             for s, (d, lo, hi) in changes.items() if hi < -SET_FLOOR]
+    return changes, below
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m sisepai.models.tuning.choose", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -261,7 +303,10 @@ def main(argv: list[str] | None = None) -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     print("making the tuning scenes (once)...", flush=True)
     sets = scene_sets(args.work, args.scenes, args.family_scenes)
-    combos = [(None, None, None)] + [(d, None, None) for d in args.detector] + [(None, r, None) for r in args.reader]
+    start_det, start_rd = round_start_models(args.work)
+    start = (start_det, start_rd, ("round", "start")) if start_det or start_rd else None
+    combos = [(None, None, None)] + ([start] if start else [])
+    combos += [(d, None, None) for d in args.detector] + [(None, r, None) for r in args.reader]
     combos += [(d, r, None) for d in args.detector for r in args.reader] + [(None, None, s) for s in args.setting]
     combos += [(None, None, ("runtime", r)) for r in args.runtime]
     results: dict[str, dict] = {}
@@ -277,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         results[name] = {"detector": str(det) if det else None, "reader": str(rd) if rd else None, "sets": {},
                          "setting": dict([setting]) if setting else None}
         for set_name, data in sets.items():
-            tag = f"-{setting[0]}-{setting[1]}".lower() if setting else ""
+            reference = bool(setting and setting[0] == "round")  # the round's first models, read as they are
+            tag = f"-{setting[0]}-{setting[1]}".lower() if setting and not reference else ""
             if det is None and not (setting and setting[0] == "runtime") and default_runtime != "openvino":
                 tag += f"-runtime-{default_runtime}"  # the shipped detector's readings are its runtime's
             cache = args.work / "readings" / f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}{tag}-{data.name}.json"
@@ -286,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
                     recognizer = recognizer or Recognizer(Detector.load(DEFAULT_DETECTOR, runtime=setting[1]),
                                                           Reader.load(DEFAULT_READER))
                 recognizer = recognizer or Recognizer.load(det, reader_weights=rd)
-                if setting and setting[0] != "runtime":
+                if setting and setting[0] not in ("runtime", "round"):
                     recognizer = recognizer.with_profile(replace(recognizer.profile, **dict([setting])))
                 cache.parent.mkdir(exist_ok=True)
                 cache.write_text(json.dumps(measure(recognizer, data)))
@@ -294,12 +340,18 @@ def main(argv: list[str] | None = None) -> int:
             bar.update(1)
     bar.close()
     shipped = next(iter(results.values()))
+    first = next((r for r in results.values() if (r["setting"] or {}).get("round")), shipped)  # the round's start
     for name, res in list(results.items())[1:]:
+        if res is first:
+            continue
         pairs = {s: (np.array(shipped["sets"][s]["rows"]), np.array(r["rows"])) for s, r in res["sets"].items()}
         res["difference"] = {s: paired_difference(*pair) for s, pair in pairs.items()}
         res["mean_difference"] = mean_difference(pairs)
         res["ships"], res["why_not"] = verdict(res["mean_difference"], res["difference"],
                                                f"family-{args.left_out}" if args.left_out else None)
+        res["since_round_start"], below = since_round_start(first["sets"], res["sets"])
+        if below:
+            res["ships"], res["why_not"] = False, res["why_not"] + below
     out = args.work / "choose.json"
     out.write_text(json.dumps({"sets": {k: str(v) for k, v in sets.items()}, "scenes": args.scenes,
                                "family_scenes": args.family_scenes, "results": results}, indent=1) + "\n")
@@ -307,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     figures = {name: {"f1": {s: r["f1"] for s, r in res["sets"].items()},
                       "red_as_yellow": {s: red_as_yellow(r) for s, r in res["sets"].items()},
                       "layouts": {s: r["layouts"] for s, r in res["sets"].items()},
-                      **({k: res[k] for k in ("difference", "mean_difference", "ships", "why_not")} if "ships" in res else {})}
+                      **({k: res[k] for k in ("difference", "mean_difference", "ships", "why_not", "since_round_start")}
+                         if "ships" in res else {})}
                for name, res in results.items()}
     models = {name: {"detector": _hash(Path(r["detector"]) if r["detector"] else None, DEFAULT_DETECTOR),
                      "reader": _hash(Path(r["reader"]) if r["reader"] else None, DEFAULT_READER)}
@@ -339,6 +392,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{'':34s} {s:24s} {d:+.4f} (95% {lo:+.4f} to {hi:+.4f})")
             d, lo, hi = res["mean_difference"]
             print(f"{'':34s} {'mean over the sets':24s} {d:+.4f} (95% {lo:+.4f} to {hi:+.4f})")
+            print(f"{'':34s} since the round's start ({ROUND_START['commit']}): " + ", ".join(
+                f"{s} {d:+.3f} ({lo:+.3f} to {hi:+.3f})" for s, (d, lo, hi) in res["since_round_start"].items()))
             print(f"{'':34s} " + ("SHIP: the mean rises and no set falls wholly below -0.01" if res["ships"]
                                   else "KEEP: " + "; ".join(res["why_not"])))
     print(f"wrote {out}")
