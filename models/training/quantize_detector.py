@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -82,7 +83,9 @@ def quantize(weights: Path, folders: list[Path], out_dir: Path, count: int = 600
     model_dir = tmp / exported.name
     model_dir.mkdir(parents=True)
     ov.save_model(model, str(model_dir / f"{weights.stem}.xml"))
-    shutil.copy(exported / "metadata.yaml", model_dir / "metadata.yaml")
+    metadata = (exported / "metadata.yaml").read_text()  # without the training machine's paths
+    (model_dir / "metadata.yaml").write_text(re.sub(r"(?m)^description: .*$", "description: sisepai's card detector "
+                                                    "(YOLOv8n-obb), in 8-bit integers", metadata))
     (tmp / "quantized.json").write_text(json.dumps({
         "weights": weights.name, "weights_hash": file_hash(weights), "imgsz": imgsz, "keep_32_bit": keep,
         "calibration": [f"{p.parent.parent.parent.name}/{p.name}" for p in pictures],
