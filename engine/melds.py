@@ -10,6 +10,8 @@ Meld.parse('GK GA GE')
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Sequence
@@ -214,7 +216,17 @@ def melds_with(card_id: int, hand_counts: Sequence[int], allow_general_pair: boo
 
 
 def all_melds(allow_general_pair: bool = False) -> list[Meld]:
-    """Every distinct meld of one deck, in a fixed order (by size, then cards)."""
+    """Every distinct meld of one deck, in a fixed order (by size, then cards): a fresh list of
+    melds made once per process (the generator asks for them for every finished hand it lays).
+
+    >>> all_melds() == all_melds() and all_melds() is not all_melds()
+    True
+    """
+    return list(_all_melds(allow_general_pair))
+
+
+@functools.lru_cache(maxsize=2)
+def _all_melds(allow_general_pair: bool) -> tuple[Meld, ...]:
     found: set[tuple[int, ...]] = set()
     out: list[Meld] = []
     candidates: list[tuple[int, ...]] = []
@@ -234,7 +246,7 @@ def all_melds(allow_general_pair: bool = False) -> list[Meld]:
             found.add(ids)
             out.append(Meld.of(ids, allow_general_pair))
     out.sort(key=lambda m: (len(m), m.cards))
-    return out
+    return tuple(out)
 
 
 _MELDS_BY_CARD: dict[bool, list[list[Meld]]] = {}
