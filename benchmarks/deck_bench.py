@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.standin import standin_deck
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.recognition.recognize import Recognizer

@@ -46,7 +46,7 @@ EXE = Path(sys.executable).with_name("sisepai")
 
 def enrolled_reader(k: int) -> Path:
     """Stand-in deck k's enrolled reader, enrolled here once (``sisepai deck add``'s adaptation)."""
-    from sisepai.cards.faces import DeckFaces
+    from sisepai.faces.deck import DeckFaces
     from sisepai.models.enrolment.enrol import EnrolOptions, adapt_reader
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 

@@ -65,7 +65,7 @@ def make_video(split: str, item: dict, folder: Path) -> tuple[Path, list[dict]]:
     """The video of one plan item and its truth, written once into ``folder``."""
     from sisepai.datasets.standin import standin_style
     from sisepai.datasets.video import TurnVideo
-    from sisepai.cards.faces import DeckFaces
+    from sisepai.faces.deck import DeckFaces
 
     name = f"{split}-{item['seed']}-{item['deck']}-{item['cards']}"
     video, truth = folder / f"{name}.mp4", folder / f"{name}.json"

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from sisepai.cards import require_vision
+from sisepai.faces import require_vision
 from sisepai.datasets.card import dataset_stats, write_card
 from sisepai.datasets.formats import SPLITS, check_formats, merge, scene_records, write_formats
 from sisepai.datasets.pool import worker_pool
@@ -167,7 +167,7 @@ def _generate(args) -> int:
     indices = range(k - 1, args.n, n_shards)  # this shard's scenes, never listed whole
     deck_faces = None
     if args.deck_faces is not None:
-        from sisepai.cards.faces import DeckFaces  # lazy: NumPy, OpenCV
+        from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
 
         DeckFaces.load(args.deck_faces)  # checked here, so a bad folder fails before any worker starts
         deck_faces = str(args.deck_faces.resolve())
@@ -320,7 +320,7 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
 
 def _deck_prints(folder: str) -> dict[str, str]:
     """The prints of the faces a dataset lays (:mod:`.face_prints`): training refuses a tuning deck's by them."""
-    from sisepai.cards.faces import DeckFaces  # lazy: NumPy, OpenCV
+    from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
     from sisepai.datasets.face_prints import deck_prints, encode_prints  # lazy: NumPy, OpenCV
 
     return encode_prints(deck_prints(DeckFaces.load(folder).faces))

@@ -1,11 +1,11 @@
 """A printed deck's faces rendered as the cards of generated scenes.
 
-:func:`printed_face` turns one face of a :class:`~sisepai.cards.faces.DeckFaces` into a
+:func:`printed_face` turns one face of a :class:`~sisepai.faces.deck.DeckFaces` into a
 :class:`~sisepai.datasets.render.Face`, so :func:`~sisepai.datasets.scene.make_scene` can lay that
 deck on its tables instead of a generated style.
 
 >>> import numpy as np
->>> from sisepai.cards.faces import FACE_CODES, DeckFaces
+>>> from sisepai.faces.deck import FACE_CODES, DeckFaces
 >>> deck = DeckFaces({code: np.full((200, 40, 3), 200, np.uint8) for code in FACE_CODES})
 >>> face = printed_face(deck, "GK", width=30)
 >>> face.image.shape, len(face.ends)
@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 
 from .render import END_FRACTION, Face, rounded_alpha
 

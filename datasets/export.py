@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.engine.cards import CARD_CODES
 
 from .scene import GENERATOR_VERSION, LABEL_MIN_CHAR_VISIBLE, LAYOUTS, Scene, make_scene

@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.engine.errors import SisepaiError
 
 from .splits import REAL_DECKS, real_deck_folder

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
-from sisepai.cards.geometry import END_FRACTION
+from sisepai.faces.geometry import END_FRACTION
 
 from .export import prepare_folders, split_of
 from .grid_photo import TABLE_KINDS, grid_photo

@@ -9,7 +9,7 @@ uneven light, noise and JPEG. Each photo comes with every card's true outline, s
 checked face by face.
 
 >>> import numpy as np
->>> from sisepai.cards.faces import DeckFaces, FACE_CODES
+>>> from sisepai.faces.deck import DeckFaces, FACE_CODES
 >>> deck = DeckFaces({c: np.full((240, 70, 3), 230, np.uint8) for c in FACE_CODES})
 >>> photo = grid_photo(deck, "green felt", seed=0, size=(800, 600))
 >>> photo.image.shape, len(photo.outlines)
@@ -80,7 +80,7 @@ def table_surface(kind: str, rng: np.random.Generator, w: int, h: int) -> np.nda
 
 def grid_photo(deck, table: str, seed: int = 0, size: tuple[int, int] = (1600, 1200), joker: bool | None = None,
                drop: tuple[str, ...] = (), tilt: float = 4.0, jpeg: int = 88) -> GridPhoto:
-    """The deck's faces (:class:`~sisepai.cards.faces.DeckFaces`) in the grid on ``table``.
+    """The deck's faces (:class:`~sisepai.faces.deck.DeckFaces`) in the grid on ``table``.
 
     Each card lies a little turned (up to ``tilt`` degrees), some upside down; the camera looks a
     little from the side; ``drop`` leaves cards out (to check what a cut says of a missing one).

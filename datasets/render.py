@@ -26,7 +26,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from sisepai.engine.cards import BLACK_GLYPHS, CARD_CODES, JOKER_GLYPHS, RED_GLYPHS
-from sisepai.cards.geometry import END_FRACTION  # the ends the reader reads
+from sisepai.faces.geometry import END_FRACTION  # the ends the reader reads
 
 from .families import FAMILY_SHARE, apply_family, draw_face_family, draw_family
 from .font_splits import fonts_of

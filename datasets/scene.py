@@ -41,7 +41,7 @@ from .placed import Placed, deal_codes
 from .render import END_FRACTION, DeckStyle, render_back, render_face
 
 if TYPE_CHECKING:
-    from sisepai.cards.faces import DeckFaces
+    from sisepai.faces.deck import DeckFaces
 
 LAYOUTS = ("table", "fan", "hand")
 """The layouts a dataset draws by default (and every measurement's scenes)."""
@@ -352,7 +352,7 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
                family: str | None = None, without_family: str | None = None) -> Scene:
     """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments).
 
-    ``deck`` lays a real deck's faces (:class:`~sisepai.cards.faces.DeckFaces`) instead of
+    ``deck`` lays a real deck's faces (:class:`~sisepai.faces.deck.DeckFaces`) instead of
     the generated style's, at that deck's aspect; a deck with no joker face gets the style's.
 
     ``plain`` draws on a flat magenta table with no clutter and no light, blur or noise (the

@@ -40,7 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.engine.cards import CARD_CODES
 
 from .font_splits import fonts_of

@@ -55,7 +55,7 @@ class GameVideo:
                  style: DeckStyle | None = None, deck=None, life: bool = False, webcam: bool = False):
         """``webcam`` shows it through a trembling, noisy desk webcam (:class:`Webcam`, its own random
         stream, so the game and everything else stay the seed's).
-        ``deck`` (a :class:`~sisepai.cards.faces.DeckFaces`) plays a real deck's faces,
+        ``deck`` (a :class:`~sisepai.faces.deck.DeckFaces`) plays a real deck's faces,
         at its own proportions, instead of a generated style's. ``life`` adds what a real table
         does besides the game (:class:`TableLife`: changing light, a bumped camera, cards slid in
         fast), drawn from its own random stream, so the game itself stays the seed's."""

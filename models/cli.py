@@ -10,7 +10,7 @@ import json
 import shutil
 from pathlib import Path
 
-from sisepai.cards import require_vision
+from sisepai.faces import require_vision
 from sisepai.engine.errors import SisepaiError
 from sisepai.models.training.train import train_detector
 from sisepai.vision.recognition.reader_net import ARCHS

@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.flat_photos import _RenderedDeck
 from sisepai.datasets.grid_photo import grid_photo
 from sisepai.datasets.render import DeckStyle

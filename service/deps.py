@@ -27,7 +27,7 @@ from typing import Annotated, Callable
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection, Request
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.vision.recognition.recognize import Recognizer
 
 from .enrol_jobs import EnrolJobs

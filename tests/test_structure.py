@@ -48,12 +48,12 @@ def test_a_test_may_replace_the_model_through_dependency_overrides(tmp_path):
 
 LAYERS = {
     "engine": {"engine"},
-    "cards": {"engine", "cards"},
-    "vision": {"engine", "cards", "vision"},
-    "datasets": {"engine", "cards", "datasets"},
-    "models": {"engine", "cards", "vision", "datasets", "models"},
+    "faces": {"engine", "faces"},
+    "vision": {"engine", "faces", "vision"},
+    "datasets": {"engine", "faces", "datasets"},
+    "models": {"engine", "faces", "vision", "datasets", "models"},
     "ledger": {"engine", "ledger"},
-    "service": {"engine", "cards", "vision", "ledger", "service"},
+    "service": {"engine", "faces", "vision", "ledger", "service"},
 }
 """What each package may import: the engine is a leaf; the card facts (a deck's faces, the card's
 geometry) use only the engine; vision and the generator use those two and never each other;

@@ -3,5 +3,5 @@
 Four rooms, one job each: :mod:`.recognition` (a picture to cards), :mod:`.live` (following a
 table over video), :mod:`.hand` (reading and scoring a finished hand) and :mod:`.decks` (a
 player's own deck: its store and grid cut). A deck's faces and the card's geometry lie below, in
-:mod:`sisepai.cards`, shared with the generator.
+:mod:`sisepai.faces`, shared with the generator.
 """

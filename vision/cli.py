@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from sisepai.cards import require_vision
+from sisepai.faces import require_vision
 from sisepai.engine.cards import SEATS
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.rules import resolve_rules

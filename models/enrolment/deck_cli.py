@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from sisepai.cards import require_vision
+from sisepai.faces import require_vision
 from sisepai.engine.errors import SisepaiError
 from sisepai.vision.decks.folder import check_new_deck
 from sisepai.vision.decks.store import deck_info, deck_path, list_decks, reader_weights, remove_deck
@@ -126,9 +126,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def load_source(sources: list[str], as_cut: bool = False):
-    """The :class:`~sisepai.cards.faces.DeckFaces` of a folder (``as_cut``: faces cut
+    """The :class:`~sisepai.faces.deck.DeckFaces` of a folder (``as_cut``: faces cut
     already, taken as they are), or of grid photos."""
-    from sisepai.cards.faces import DeckError, DeckFaces  # lazy: NumPy, OpenCV
+    from sisepai.faces.deck import DeckError, DeckFaces  # lazy: NumPy, OpenCV
 
     paths = [Path(s) for s in sources]
     if as_cut:
@@ -136,7 +136,7 @@ def load_source(sources: list[str], as_cut: bool = False):
             raise DeckError("--as-cut takes one folder of faces cut already")
         return DeckFaces.load(paths[0])
     if len(paths) == 1 and paths[0].is_dir():
-        from sisepai.cards.faces import find_face_files, read_face  # lazy: NumPy, OpenCV
+        from sisepai.faces.deck import find_face_files, read_face  # lazy: NumPy, OpenCV
         from sisepai.vision.decks.trim import trim_face  # lazy: NumPy, OpenCV
 
         # a scan with a margin of scanner bed is cut to the card; a face cut to its edges stays
@@ -151,7 +151,7 @@ def load_source(sources: list[str], as_cut: bool = False):
 
 def cut_photos(paths: list[Path], finder: str = "auto"):
     """The :class:`~sisepai.vision.decks.grid.GridCut` of grid photos read from ``paths``."""
-    from sisepai.cards.faces import DeckError  # lazy: NumPy, OpenCV
+    from sisepai.faces.deck import DeckError  # lazy: NumPy, OpenCV
     from sisepai.vision.decks.grid import cut_grid  # lazy: NumPy, OpenCV
     from sisepai.vision.recognition.images import ImageError, load_image  # lazy: NumPy
 
@@ -330,7 +330,7 @@ def contact_sheet(name: str):
     import cv2
     import numpy as np
 
-    from sisepai.cards.faces import DeckFaces  # lazy: NumPy, OpenCV
+    from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
     from sisepai.datasets.deck_faces import printed_face  # lazy: NumPy, OpenCV, Pillow
     from sisepai.datasets.export import end_crop  # lazy: NumPy, OpenCV, Pillow
     from sisepai.vision.recognition.reader import Reader  # lazy: NumPy, OpenCV

@@ -27,7 +27,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
 from sisepai.datasets.pool import worker_pool
 from sisepai.datasets.scene import make_scene, scene_rng

@@ -17,7 +17,7 @@ from sisepai.vision.decks.folder import building, write_deck_json
 from .scene_check import scene_check
 
 if TYPE_CHECKING:
-    from sisepai.cards.faces import DeckFaces
+    from sisepai.faces.deck import DeckFaces
 
     from .enrol import EnrolOptions, Progress
     from .enrol_detector import DetectorOptions

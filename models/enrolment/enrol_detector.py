@@ -20,7 +20,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
 from sisepai.vision.recognition.yolo_env import setup_offline
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 if TYPE_CHECKING:
     import numpy as np
 
-    from sisepai.cards.faces import DeckFaces
+    from sisepai.faces.deck import DeckFaces
 
 CHECK_LAYOUTS = ("table", "hand", "fan", "held")
 """Tables, finished hands, fans laid on the table and fans held in a hand."""

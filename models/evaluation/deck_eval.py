@@ -31,7 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.cards.faces import DeckError, DeckFaces
+from sisepai.faces.deck import DeckError, DeckFaces
 from sisepai.datasets.export import CROP_MIN_VISIBLE, GenerateOptions, end_crop, generate_one, prepare_folders
 from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
 from sisepai.datasets.splits import (

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.far_papers import SUITS, distances, far_papers
 from sisepai.datasets.render import DeckStyle
 from sisepai.datasets.splits import PAPER_DECKS, PAPER_SEEDS
@@ -45,7 +45,7 @@ from .records import add_again_option, at_defaults, begin_test, write_record
 
 def paper_decks(index: int, split: str = "test", width: int = 120):
     """Paper deck ``index`` of ``split``: its faces on its own papers, the same faces on far papers
-    (two :class:`~sisepai.cards.faces.DeckFaces`), and the far papers by suit (RGB)."""
+    (two :class:`~sisepai.faces.deck.DeckFaces`), and the far papers by suit (RGB)."""
     from dataclasses import replace
 
     seed = PAPER_SEEDS[split]

@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from sisepai.cards.faces import DeckError, DeckFaces
+from sisepai.faces.deck import DeckError, DeckFaces
 from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
 from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, STANDIN_DECKS, real_deck_folder
 from sisepai.datasets.standin import standin_deck

@@ -29,7 +29,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import sisepai.vision.live.tracker as tracker
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.splits import FONTS, VIDEO_SEEDS, real_deck_folder
 from sisepai.datasets.standin import standin_style
 from sisepai.datasets.video import TurnVideo

@@ -28,7 +28,7 @@ from fastapi import APIRouter, File, UploadFile
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from sisepai.cards.faces import DeckError, DeckFaces
+from sisepai.faces.deck import DeckError, DeckFaces
 from sisepai.vision.decks.grid import cut_grid
 from sisepai.vision.decks.store import deck_exists, deck_info, list_decks, new_faces_folder
 

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.cards.faces import FACE_CODES, DeckError, DeckFaces
+from sisepai.faces.deck import FACE_CODES, DeckError, DeckFaces
 from sisepai.datasets.scene import make_scene
 from sisepai.datasets.standin import standin_deck
 

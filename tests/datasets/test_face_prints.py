@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.face_prints import (decode_prints, deck_prints, encode_prints, face_print, matches,
                                           refuse_tuning_faces, tuning_deck_prints, tuning_faces_in)
 from sisepai.datasets.splits import real_deck_folder

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sisepai.datasets.deck_faces import printed_face
-from sisepai.cards.faces import DeckFaces
+from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, VIDEO_SEEDS, real_deck_folder
 
 

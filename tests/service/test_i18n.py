@@ -69,7 +69,7 @@ def _codes_in_source():
                              if not line.lstrip().startswith((">>>", "...")))  # not the examples
             for pattern in patterns:
                 found |= set(re.findall(pattern, text, flags=re.M | re.S))
-    for module in ("sisepai.ledger.store", "sisepai.ledger.db", "sisepai.cards.faces", "sisepai.vision.live.options"):
+    for module in ("sisepai.ledger.store", "sisepai.ledger.db", "sisepai.faces.deck", "sisepai.vision.live.options"):
         importlib.import_module(module)
     classes = [SisepaiError]
     while classes:

@@ -30,7 +30,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from sisepai.cards.faces import ASPECT_RANGE, FACE_CODES, DeckError
+from sisepai.faces.deck import ASPECT_RANGE, FACE_CODES, DeckError
 from sisepai.engine.cards import CARD_CODES, Card
 from sisepai.vision.recognition.beliefs import card_reading
 from sisepai.vision.recognition.end_pairs import pair_lone_ends

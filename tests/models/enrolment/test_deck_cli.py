@@ -73,7 +73,7 @@ def test_list_show_and_recognize_with_the_deck(enrolled, faces, tmp_path):
     assert "weakest:" in r.stdout  # the same figures as deck add gave
     sheet = cv2.imread(str(tmp_path / "sheet.png"))
     assert sheet is not None and sheet.shape[0] > 4 * 260
-    from sisepai.cards.faces import DeckFaces
+    from sisepai.faces.deck import DeckFaces
     from sisepai.datasets.scene import make_scene
 
     scene = make_scene(11, 0, layout="table", deck=DeckFaces.load(faces))

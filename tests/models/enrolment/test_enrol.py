@@ -64,7 +64,7 @@ def test_the_scenes_kept_aside_lay_the_faces_as_given():
     enrolment cut (here: made narrower, as a cut taking off printed bars would) is laid whole in
     the scenes kept aside, and cut in the scenes trained on."""
     from sisepai.models.enrolment.enrol import held_aside
-    from sisepai.cards.faces import DeckFaces
+    from sisepai.faces.deck import DeckFaces
 
     given = standin_deck(1, "tune", width=60)
     cut = DeckFaces({code: face[:, 6:-6] for code, face in given.faces.items()})

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.cards.faces import DeckError
+from sisepai.faces.deck import DeckError
 from sisepai.datasets.standin import standin_deck
 from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo as table_grid_photo
 from sisepai.vision.decks.grid import GRID_COLUMNS, GRID_ROWS, cut_grid
@@ -145,7 +145,7 @@ def test_cards_lying_on_each_other_are_reported():
 def test_two_cards_swapped_get_a_note_each_and_a_grid_laid_right_none(recognizer):
     """WK and WA laid in each other's cells: the grid is whole, but the cut says which cells to
     check; the same grid laid right gets no note."""
-    from sisepai.cards.faces import DeckFaces
+    from sisepai.faces.deck import DeckFaces
 
     deck = standin_deck(0, "tune", width=120)
     faces = dict(deck.faces)
@@ -199,7 +199,7 @@ def test_a_face_with_black_bars_along_its_long_edges_keeps_them(seed):
 
 
 def test_the_real_tuning_decks_faces_stay_as_they_were_scanned():
-    from sisepai.cards.faces import DeckFaces
+    from sisepai.faces.deck import DeckFaces
     from sisepai.datasets.splits import real_deck_folder
     from sisepai.vision.decks.trim import trim_face
 

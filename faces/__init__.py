@@ -1,9 +1,9 @@
 """Card facts that need numpy and OpenCV, below both the generator and vision: a printed deck's
-faces (:mod:`.faces`) and the card's geometry (:mod:`.geometry`). The generator draws the very
+faces (:mod:`.deck`) and the card's geometry (:mod:`.geometry`). The generator draws the very
 faces and ends that vision reads, so both take them from here; the pure-Python card notation
 stays in :mod:`sisepai.engine.cards`.
 
->>> from sisepai.cards.geometry import END_FRACTION
+>>> from sisepai.faces.geometry import END_FRACTION
 >>> END_FRACTION
 1.15
 """
