@@ -20,6 +20,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
+from sisepai.engine.words import say
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -27,7 +29,8 @@ if TYPE_CHECKING:
 
 CHECK_LAYOUTS = ("table", "hand", "fan", "held")
 """Tables, finished hands, fans laid on the table and fans held in a hand."""
-LAYOUT_WORDS = {"table": "tables", "hand": "finished hands", "fan": "fans", "held": "held fans"}
+LAYOUT_WORDS = {layout: say("en", f"layout.{layout}") for layout in CHECK_LAYOUTS}
+"""Each layout's name as the page says it in English (the catalogues' ``layout.*``)."""
 CHECK_SEED_OFFSET = 2
 """The check's scenes use the enrolment's seed plus this: the deck's training scenes use the seed
 itself and the replay scenes the seed plus one (:func:`~.enrol.make_crops`), so none is trained on."""

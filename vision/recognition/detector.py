@@ -87,9 +87,6 @@ class Detector:
             raise FileNotFoundError(f"detector weights not found: {path} (train them with: sisepai train detector)")
         chosen = runtimes.resolve(runtime)
         imgsz = kwargs.get("imgsz", 640)
-        if chosen == runtimes.QUANTIZED and not runtimes.is_named(runtime) \
-                and not runtimes.quantized_folder(path, imgsz).is_dir():
-            chosen = "openvino"  # weights with no 8-bit model (a candidate, a deck's own): their 32-bit export
         try:
             exported = runtimes.exported_detector(path, chosen, imgsz)
         except Exception as exc:  # noqa: BLE001 - any exporter failure: PyTorch reads the same
