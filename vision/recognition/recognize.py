@@ -34,6 +34,7 @@ from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFID
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DET
 from sisepai.vision.recognition.detector import Boxes, Detector
+from sisepai.vision.recognition.end_rows import EndRows
 from sisepai.vision.recognition.end_pairs import pair_lone_ends, picture_card_length
 from sisepai.vision.recognition.geometry import card_ends, first_holder, order_upright, straighten
 from sisepai.vision.recognition.images import ImageError, ImageTooLargeError, check_image, decode_image, load_image  # noqa: F401 - public here too
@@ -83,21 +84,16 @@ class Recognition:
 
 @dataclass
 class Views:
-    """What a picture gives the reader: the detected whole cards and ends, which card each end
-    lies in (``owner``, -1 for none), and the straightened ends to read (``crops``, ``None`` where
-    a still card's reading is reused) with the outline each comes from (``quads``); ``end_row``
-    is each detected end's row among the crops, or -1 when it is not read on its own."""
+    """What a picture gives the reader: the detected whole cards and ends (their boxes and
+    confidences), the rows to read (:class:`.end_rows.EndRows`), each card's kept reading where a
+    still card's is reused (else ``None``), and each card's look (:func:`card_signature`) when
+    still readings are kept."""
 
     cards: Boxes
     ends: Boxes
-    card_polys: list[np.ndarray]
-    end_polys: list[np.ndarray]
-    owner: list[int]
-    crops: list[np.ndarray | None]
-    quads: list[np.ndarray]
-    end_row: list[int]
+    rows: EndRows
     reused: list
-    looks: list  # each whole card's look (:func:`card_signature`) when still readings are kept
+    looks: list
 
 
 class Recognizer:
@@ -221,7 +217,7 @@ class Recognizer:
                 det, unsure, boxes = cdet, cunsure, whole
         return det, unsure, boxes
 
-    def _cut_views(self, rgb: np.ndarray, boxes: Boxes, still: StillReadings | None) -> "Views":
+    def _cut_views(self, rgb: np.ndarray, boxes: Boxes, still: StillReadings | None) -> Views:
         """Every end to read, straightened: both ends of each whole card (a blank where a still
         card's last reading is reused), then each detected end outside every whole card."""
         cards, ends = boxes.select(0), boxes.select(1)
@@ -230,116 +226,122 @@ class Recognizer:
         # each detected end belongs to the first card whose outline holds its centre, or to none
         owner = first_holder(np.float32([ep.mean(0) for ep in end_polys]), card_polys).tolist()
         looks = [card_signature(rgb, p) for p in card_polys] if still is not None else [None] * len(card_polys)
-        v = Views(cards, ends, card_polys, end_polys, owner, [], [], [-1] * len(end_polys),
-                  still.lookup(card_polys, looks) if still is not None else [None] * len(card_polys),
-                  looks)
-        for poly, old in zip(card_polys, v.reused):
-            for end in card_ends(poly):
-                v.crops.append(straighten(rgb, end, self.crop) if old is None else None)
-                v.quads.append(end)
-        for j, (ep, o) in enumerate(zip(end_polys, owner)):
-            if o < 0:  # an end outside every whole card (a card in a fan) is read on its own
-                v.end_row[j] = len(v.crops)
-                v.crops.append(straighten(rgb, ep, self.crop))
-                v.quads.append(ep)
-        return v
+        reused = still.lookup(card_polys, looks) if still is not None else [None] * len(card_polys)
+        rows = EndRows(card_polys, end_polys, owner)
+        for k, (poly, old) in enumerate(zip(card_polys, reused)):
+            quads = card_ends(poly)
+            rows.add_card(k, [straighten(rgb, q, self.crop) if old is None else None for q in quads], quads)
+        for j in rows.lone_ends():  # an end outside every whole card (a card in a fan) is read on its own
+            rows.add_end(j, straighten(rgb, end_polys[j], self.crop))
+        return Views(cards, ends, rows, reused, looks)
 
     def _read(self, image_bgr: np.ndarray, boxes: Boxes, memory: VideoMemory | None = None,
               turns: float = 0.0) -> tuple[Detections, list[int]]:
+        """The cards of one look at a picture, from the detector's ``boxes``: their ends read,
+        each card's candidate and each lone end's, weighted by the deck's colours, through the
+        floors; a video's still cards remembered."""
         rgb = image_bgr[..., ::-1]
         still = memory.still if memory is not None else None
         v = self._cut_views(rgb, boxes, still)
-        cards, ends, card_polys, end_polys, owner = v.cards, v.ends, v.card_polys, v.end_polys, v.owner
-        crops, quads, end_row, reused = v.crops, v.quads, v.end_row, v.reused
-        fresh = [k for k, c in enumerate(crops) if c is not None]
-        probs = np.zeros((len(crops), len(self.reader.classes)), np.float32)
+        rows = v.rows
+        self._read_rows(rgb, rows, v.reused, turns)
+        cand, colours = self._candidates(rgb, v)
+        cand = self._rerank_by_palette(cand, colours, memory.palette if memory is not None else None)  # None: this picture's own
+        if still is not None:
+            still.remember(rows.card_polys, [rows.card_probs(k).copy() for k in range(rows.card_count)],
+                           [0 if old is None else old.age + 1 for old in v.reused],
+                           [rows.card_colours(k) if any(c is not None for c in rows.card_colours(k)) else None
+                            for k in range(rows.card_count)],
+                           [v.looks[k] if old is None else old.look for k, old in enumerate(v.reused)])
+        return self._detections(cand)
+
+    def _read_rows(self, rgb: np.ndarray, rows: EndRows, reused: list, turns: float) -> None:
+        """Fill ``rows.probs``: each fresh crop read (doubtful ones again turned, when ``turns``),
+        each still card's kept reading, and the detected ends inside a card its two ends leave
+        unsure, read as rows of their own (more accuracy, more time: off for live video). A still
+        card's paper colours, as measured when it was read, go to ``rows.colours``."""
+        fresh = rows.fresh_rows()
+        rows.probs = np.zeros((len(rows.crops), len(self.reader.classes)), np.float32)
         if fresh:
-            probs[fresh] = self.reader.read([crops[k] for k in fresh])
+            rows.probs[fresh] = self.reader.read([rows.crops[r] for r in fresh])
         if turns > 0:
-            self._turn_doubtful(probs, crops, 2 * len(card_polys), turns)
-        ages = []
-        reused_colours = {}
+            self._turn_doubtful(rows, turns)
         for k, old in enumerate(reused):
             if old is not None:
-                probs[2 * k:2 * k + 2] = old.probs
-                if old.colours is not None:
-                    reused_colours[k] = old.colours
-            ages.append(0 if old is None else old.age + 1)
-        # detected ends inside a card add a reading where its two ends leave it unsure (more
-        # accuracy, more time: off for live video)
+                rows.card_probs(k)[:] = old.probs
         if self.profile.read_inner_ends:
-            unsure_cards = {k for k in range(len(card_polys))
-                            if not sure_from_ends(probs[2 * k:2 * k + 2], self.profile.inner_ends_below)}
-            inner = [j for j, o in enumerate(owner) if o in unsure_cards]
+            unsure = {k for k in range(rows.card_count)
+                      if not sure_from_ends(rows.card_probs(k), self.profile.inner_ends_below)}
+            inner = rows.ends_in(unsure)
             if inner:
-                first = len(crops)
+                first = len(rows.crops)
                 for j in inner:
-                    end_row[j] = len(crops)
-                    crops.append(straighten(rgb, end_polys[j], self.crop))
-                    quads.append(end_polys[j])
-                probs = np.concatenate([probs, self.reader.read(crops[first:], turns)])
-        view_colour: list[np.ndarray | None] = [None] * len(crops)  # each reading's paper colour, when needed
-        for k, colours_of_card in reused_colours.items():  # as measured when read: the same reading, the same colour
-            view_colour[2 * k:2 * k + 2] = colours_of_card
+                    rows.add_end(j, straighten(rgb, rows.end_polys[j], self.crop))
+                rows.probs = np.concatenate([rows.probs, self.reader.read(rows.crops[first:], turns)])
+        rows.colours = [None] * len(rows.crops)
+        for k, old in enumerate(reused):  # as measured when read: the same reading, the same colour
+            if old is not None and old.colours is not None:
+                rows.set_card_colours(k, old.colours)
 
-        def colour_at(v: int) -> np.ndarray:
-            if view_colour[v] is None:
-                if crops[v] is not None:  # the middle of the crop read: the end without the margin
-                    view_colour[v] = crop_paper_colour(crops[v], self.crop)
-                else:
-                    view_colour[v] = paper_colour(straighten(rgb, quads[v], 12, margin=-0.15))
-            return view_colour[v]
+    def _row_colour(self, rgb: np.ndarray, rows: EndRows, row: int) -> np.ndarray:
+        """The paper colour of one row's end, measured once: the middle of the crop read (the end
+        without its margin), or of the end cut again where a still card's crop was not."""
+        if rows.colours[row] is None:
+            crop = rows.crops[row]
+            rows.colours[row] = crop_paper_colour(crop, self.crop) if crop is not None \
+                else paper_colour(straighten(rgb, rows.quads[row], 12, margin=-0.15))
+        return rows.colours[row]
 
+    def _candidates(self, rgb: np.ndarray, v: Views) -> tuple[list[Candidate], list[np.ndarray | None]]:
+        """Each whole card's candidate, each pair of lone ends that is one card, and each other
+        lone end the reader takes for a card end; with each one's paper colour when the palette
+        is on."""
+        rows = v.rows
         cand: list[Candidate] = []
-        colours: list[np.ndarray | None] = []  # each candidate's paper colour, when the palette is on
-        colour_of = (lambda views: np.median([colour_at(v) for v in views], axis=0)) \
-            if self.profile.palette != "off" else None
-        covered = covered_ends(card_polys, quads, probs, self.profile.covered_sure)
-        for k, poly in enumerate(card_polys):
+        colours: list[np.ndarray | None] = []
+
+        def add(candidate: Candidate, views: list[int]) -> None:
+            cand.append(candidate)
+            colours.append(np.median([self._row_colour(rgb, rows, r) for r in views], axis=0)
+                           if self.profile.palette != "off" else None)
+
+        covered = covered_ends(rows.card_polys, rows.quads, rows.probs, self.profile.covered_sure)
+        for k, poly in enumerate(rows.card_polys):
             # evidence: the two geometric ends of the card, and the detected ends inside it
-            views = [2 * k, 2 * k + 1] + [end_row[j] for j, o in enumerate(owner) if o == k and end_row[j] >= 0]
-            usable = [v for v in views if probs[v][-1] < 0.5 and v not in covered] \
-                or [min(views, key=lambda v: probs[v][-1])]
-            cand.append(Candidate(poly, card_reading([probs[v] for v in usable]), float(cards.confidence[k]), "card"))
-            colours.append(colour_of(usable) if colour_of else None)
+            views = rows.views_of(k)
+            usable = [r for r in views if rows.probs[r][-1] < 0.5 and r not in covered] \
+                or [min(views, key=lambda r: rows.probs[r][-1])]
+            add(Candidate(poly, card_reading([rows.probs[r] for r in usable]), float(v.cards.confidence[k]), "card"), usable)
         # ends outside every whole card, that the reader takes for card ends
-        lone = [j for j in range(len(end_polys)) if owner[j] < 0 and np.argmax(probs[end_row[j]]) != NUM_CARDS]
-        lone_kinds = [int(np.argmax(probs[end_row[j]][:NUM_CARDS])) for j in lone]
-        length = picture_card_length(card_polys)
+        lone = [j for j in rows.lone_ends() if np.argmax(rows.end_probs(j)) != NUM_CARDS]
+        lone_kinds = [int(np.argmax(rows.end_probs(j)[:NUM_CARDS])) for j in lone]
+        length = picture_card_length(rows.card_polys)
         plain = [k for k, kind in enumerate(lone_kinds) if CARD_CODES[kind] in self.profile.paired_kinds or length is not None]
         paired = set()
-        for a, b, card in pair_lone_ends(rgb, [end_polys[lone[k]] for k in plain], [lone_kinds[k] for k in plain],
+        for a, b, card in pair_lone_ends(rgb, [rows.end_polys[lone[k]] for k in plain], [lone_kinds[k] for k in plain],
                                          length):
             ja, jb = lone[plain[a]], lone[plain[b]]  # two ends of one card whose outline the detector missed
             paired.update((ja, jb))
-            cand.append(Candidate(card, card_reading([probs[end_row[ja]], probs[end_row[jb]]]),
-                                  float(ends.confidence[[ja, jb]].mean()), "card"))
-            colours.append(colour_of([end_row[ja], end_row[jb]]) if colour_of else None)
+            add(Candidate(card, card_reading([rows.end_probs(ja), rows.end_probs(jb)]),
+                          float(v.ends.confidence[[ja, jb]].mean()), "card"), [rows.end_row[ja], rows.end_row[jb]])
         for j in lone:
             if j not in paired:
-                cand.append(Candidate(end_polys[j], probs[end_row[j]], float(ends.confidence[j]), "end"))
-                colours.append(colour_of([end_row[j]]) if colour_of else None)
-        cand = self._rerank_by_palette(cand, colours, memory.palette if memory is not None else None)  # None: this picture's own
-        if still is not None:
-            still.remember(card_polys, [probs[2 * k:2 * k + 2].copy() for k in range(len(card_polys))], ages,
-                                [view_colour[2 * k:2 * k + 2] if any(c is not None for c in view_colour[2 * k:2 * k + 2]) else None
-                                 for k in range(len(card_polys))],
-                                [v.looks[k] if old is None else old.look for k, old in enumerate(reused)])
-        return self._detections(cand)
+                add(Candidate(rows.end_polys[j], rows.end_probs(j), float(v.ends.confidence[j]), "end"), [rows.end_row[j]])
+        return cand, colours
 
     def _detections(self, cand: list[Candidate]) -> tuple[Detections, list[int]]:
         """The candidates that pass this recogniser's floors (:func:`.candidates.passing`)."""
         return passing(cand, self.min_card_prob, self.min_confidence, self.min_end_confidence)
 
-    def _turn_doubtful(self, probs: np.ndarray, crops: list, card_rows: int, below: float) -> None:
+    def _turn_doubtful(self, rows: EndRows, below: float) -> None:
         """Read again, at the other quarter turns, each doubtful end (top class under ``below``)
-        of a card its two ends leave doubtful, and each doubtful lone end; in place."""
-        rows = [k for k in range(0, card_rows, 2) if crops[k] is not None
-                and joint_belief(probs[k:k + 2]).max() < below]
-        rows = [k for c in rows for k in (c, c + 1)] + list(range(card_rows, len(crops)))
-        rows = [k for k in rows if crops[k] is not None and probs[k].max() < below]
-        if rows:
-            probs[rows] = (probs[rows] + 3 * self.reader.read_turned([crops[k] for k in rows])) / 4
+        of a card its two ends leave doubtful, and each doubtful lone end; in ``rows.probs``."""
+        cards = [k for k in range(rows.card_count)
+                 if rows.crops[rows.card_rows(k)[0]] is not None and joint_belief(rows.card_probs(k)).max() < below]
+        candidates = [r for k in cards for r in rows.card_rows(k)] + list(rows.rows_after_cards())
+        doubtful = [r for r in candidates if rows.crops[r] is not None and rows.probs[r].max() < below]
+        if doubtful:
+            rows.probs[doubtful] = (rows.probs[doubtful] + 3 * self.reader.read_turned([rows.crops[r] for r in doubtful])) / 4
 
     def _rerank_by_palette(self, cand: list[Candidate], colours: list,
                            palette: SuitPalette | None = None) -> list[Candidate]:
