@@ -14,14 +14,14 @@ from pathlib import Path
 import numpy as np
 
 from sisepai.faces.deck import DeckFaces
-from sisepai.datasets.standin import standin_deck
+from sisepai.datasets.faces.standin import standin_deck
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.recognition.recognize import Recognizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import recognition_ms, scene_jpegs  # noqa: E402
 
-from sisepai.datasets.splits import BENCH_SEEDS  # noqa: E402
+from sisepai.datasets.faces.splits import BENCH_SEEDS  # noqa: E402
 
 SISEPAI = Path(sys.executable).with_name("sisepai")
 

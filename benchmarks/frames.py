@@ -5,7 +5,7 @@ import time
 
 import cv2
 
-from sisepai.datasets.scene import make_scene
+from sisepai.datasets.scenes.scene import make_scene
 from sisepai.vision.recognition.images import decode_image
 
 

@@ -3,7 +3,7 @@ video, keeping the video's clock), on enough 60 s videos for a few hundred card 
 with another process keeping one core busy.
 
 The videos show what a table shows besides the game (``TurnVideo(life=True)``,
-:class:`sisepai.datasets.table_life.TableLife`): cards slid in fast from their seat's edge, hands
+:class:`sisepai.datasets.video.table_life.TableLife`): cards slid in fast from their seat's edge, hands
 passing over the cards, cards covered on a discard stack, light that drifts and lamps switched,
 a camera bumped now and then. Video k of a split (seed ``splits.LIVE_SCALE_SEEDS[split] + k``) takes
 its deck in turn from: a generated design in the split's held-out fonts, each stand-in deck of the
@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from busy_bench import wilson  # noqa: E402
 from live_bench import watch  # noqa: E402
 
-from sisepai.datasets.splits import FONTS, LIVE_SCALE_SEEDS, LIVE_SCALE_VIDEOS, REAL_DECKS, STANDIN_DECKS, real_deck_folder  # noqa: E402
+from sisepai.datasets.faces.splits import FONTS, LIVE_SCALE_SEEDS, LIVE_SCALE_VIDEOS, REAL_DECKS, STANDIN_DECKS, real_deck_folder  # noqa: E402
 
 CARDS = (10, 30, 60)
 
@@ -63,8 +63,8 @@ def plan(split: str, n: int, first: int = 0) -> list[dict]:
 
 def make_video(split: str, item: dict, folder: Path) -> tuple[Path, list[dict]]:
     """The video of one plan item and its truth, written once into ``folder``."""
-    from sisepai.datasets.standin import standin_style
-    from sisepai.datasets.video import TurnVideo
+    from sisepai.datasets.faces.standin import standin_style
+    from sisepai.datasets.video.game import TurnVideo
     from sisepai.faces.deck import DeckFaces
 
     name = f"{split}-{item['seed']}-{item['deck']}-{item['cards']}"

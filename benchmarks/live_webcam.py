@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.splits import FONTS as FONT_SPLITS, WEBCAM_SEEDS, WEBCAM_VIDEOS
-from sisepai.datasets.video import TurnVideo
+from sisepai.datasets.faces.splits import FONTS as FONT_SPLITS, WEBCAM_SEEDS, WEBCAM_VIDEOS
+from sisepai.datasets.video.game import TurnVideo
 from sisepai.models.evaluation.live_eval import match_events
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.live.camera import open_source

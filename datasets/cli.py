@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 from sisepai.faces import require_vision
-from sisepai.datasets.card import dataset_stats, write_card
-from sisepai.datasets.formats import SPLITS, check_formats, merge, scene_records, write_formats
-from sisepai.datasets.pool import worker_pool
+from sisepai.datasets.export.dataset_card import dataset_stats, write_card
+from sisepai.datasets.export.formats import SPLITS, check_formats, merge, scene_records, write_formats
+from sisepai.workers.pool import worker_pool
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.progress import Progress
 
@@ -35,8 +35,8 @@ only on (seed, i) and the options. --shard K/N makes scene i when i mod N == K-1
 PRINTED_CHOICES = {"auto": None, "on": True, "off": False}
 """``--printed`` -> :attr:`~.export.GenerateOptions.printed`."""
 FAMILY_NAMES = ("vietnamese", "taiwanese", "singapore")
-"""``--family``'s choices: :data:`sisepai.datasets.families.FAMILIES`, named here so that ``--help``
-needs no OpenCV (``tests/datasets/test_families.py`` checks the two agree)."""
+"""``--family``'s choices: :data:`sisepai.datasets.faces.families.FAMILIES`, named here so that ``--help``
+needs no OpenCV (``tests/datasets/faces/test_families.py`` checks the two agree)."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -60,7 +60,7 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def _layouts(text: str) -> tuple[str, ...]:
-    from sisepai.datasets.scene import ALL_LAYOUTS  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.scenes.scene import ALL_LAYOUTS  # lazy: NumPy, OpenCV, Pillow
 
     names = tuple(x.strip() for x in text.split(",") if x.strip())
     bad = [x for x in names if x not in ALL_LAYOUTS]
@@ -156,7 +156,7 @@ def _generate(args) -> int:
     require_vision()
     import os
 
-    from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepare_folders  # lazy: NumPy, OpenCV, Pillow
 
     check_count(args.n)
     if args.family and args.family == args.without_family:
@@ -267,7 +267,7 @@ def _flat(args) -> int:
     require_vision()
     import os
 
-    from sisepai.datasets.flat_photos import write_flat  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.export.flat_photos import write_flat  # lazy: NumPy, OpenCV, Pillow
 
     check_count(args.n)
     if not 0.0 <= args.val <= 1.0:
@@ -302,14 +302,14 @@ def flat_meta(n: int, seed: int, val: float) -> dict:
     >>> flat_meta(4, 1, 0.1)["deck_faces"] is None
     True
     """
-    from sisepai.datasets.scene import GENERATOR_VERSION  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.scenes.scene import GENERATOR_VERSION  # lazy: NumPy, OpenCV, Pillow
 
     return {"kind": "flat", "generator": GENERATOR_VERSION, "n": n, "seed": seed, "val": val, "deck_faces": None}
 
 
 def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
     """``dataset.json``: what made the dataset, the same for every shard of a generation."""
-    from sisepai.datasets.scene import GENERATOR_VERSION  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.scenes.scene import GENERATOR_VERSION  # lazy: NumPy, OpenCV, Pillow
 
     return {"generator": GENERATOR_VERSION, "n": args.n, "seed": args.seed, "layouts": list(args.layouts),
             "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
@@ -321,7 +321,7 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
 def _deck_prints(folder: str) -> dict[str, str]:
     """The prints of the faces a dataset lays (:mod:`.face_prints`): training refuses a tuning deck's by them."""
     from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
-    from sisepai.datasets.face_prints import deck_prints, encode_prints  # lazy: NumPy, OpenCV
+    from sisepai.datasets.faces.face_prints import deck_prints, encode_prints  # lazy: NumPy, OpenCV
 
     return encode_prints(deck_prints(DeckFaces.load(folder).faces))
 
@@ -372,7 +372,7 @@ def _load_records(folder: Path) -> list[dict]:
 
 def _preview(args) -> int:
     require_vision()
-    from sisepai.datasets.preview import contact_sheet  # lazy: NumPy, OpenCV
+    from sisepai.datasets.export.preview import contact_sheet  # lazy: NumPy, OpenCV
 
     records = _load_records(args.dir)
     if args.layout:

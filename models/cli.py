@@ -113,7 +113,7 @@ def _check_train_args(args, steps: list[str]) -> None:
                                "or leave it out with --only detector --only reader")
         if not any((args.test / "annotations").glob("*/*.json")):
             raise SisepaiError(f"--test {args.test} holds no generated scenes")
-    from sisepai.datasets.face_prints import refuse_tuning_faces  # lazy: NumPy, OpenCV
+    from sisepai.datasets.faces.face_prints import refuse_tuning_faces  # lazy: NumPy, OpenCV
 
     refuse_tuning_faces([args.data, *args.reader_data, *args.detector_data])
     if args.install and args.no_install:

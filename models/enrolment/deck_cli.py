@@ -174,7 +174,7 @@ def cut_sheet(faces: dict, height: int = 240):
     import cv2
     import numpy as np
 
-    from sisepai.datasets.grid_photo import grid_codes  # lazy: NumPy, OpenCV
+    from sisepai.datasets.scenes.grid_photo import grid_codes  # lazy: NumPy, OpenCV
 
     tiles = []
     for code in [c for row in grid_codes("J" in faces) for c in row]:
@@ -331,8 +331,8 @@ def contact_sheet(name: str):
     import numpy as np
 
     from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
-    from sisepai.datasets.deck_faces import printed_face  # lazy: NumPy, OpenCV, Pillow
-    from sisepai.datasets.export import end_crop  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.faces.deck_faces import printed_face  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.export.writer import end_crop  # lazy: NumPy, OpenCV, Pillow
     from sisepai.vision.recognition.reader import Reader  # lazy: NumPy, OpenCV
 
     reader = Reader.load(reader_weights(name))

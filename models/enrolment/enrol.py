@@ -1,7 +1,7 @@
 """Adapt the reader to one player's deck, from its face images, on a CPU in minutes.
 
 1. **Scenes of the deck.** The generator lays the deck's own faces on its tables, fans and
-   finished hands (:func:`sisepai.datasets.scene.make_scene` with ``deck=``), under its cameras
+   finished hands (:func:`sisepai.datasets.scenes.scene.make_scene` with ``deck=``), under its cameras
    and lights, and the end crops are cut from the JPEG as the recogniser sees them. A tenth of
    the scenes are kept aside to measure the reading before and after.
 2. **Replay.** Scenes in generated styles (training fonts) give crops of every kind, and ``none``
@@ -28,9 +28,9 @@ import cv2
 import numpy as np
 
 from sisepai.faces.deck import DeckFaces
-from sisepai.datasets.export import CROP_MIN_VISIBLE, end_crop
-from sisepai.datasets.pool import worker_pool
-from sisepai.datasets.scene import make_scene, scene_rng
+from sisepai.datasets.export.writer import CROP_MIN_VISIBLE, end_crop
+from sisepai.workers.pool import worker_pool
+from sisepai.datasets.scenes.scene import make_scene, scene_rng
 from sisepai.vision.recognition.palette import deck_colours
 from sisepai.vision.recognition.reader_net import INPUT, NONE, READER_CLASSES, build_reader
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sisepai.faces.deck import DeckFaces
-from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
+from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepare_folders
 from sisepai.vision.recognition.yolo_env import setup_offline
 
 from ..training.prepare import _write_data_yaml, prepare_detector

@@ -41,7 +41,7 @@ def check_scenes(deck: DeckFaces, seed: int, per_layout: int) -> Iterator[tuple[
     scenes of each of :data:`CHECK_LAYOUTS`, laid with ``deck``'s faces."""
     import cv2  # lazy: the deck commands load only the standard library until one runs
 
-    from sisepai.datasets.scene import make_scene  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.scenes.scene import make_scene  # lazy: NumPy, OpenCV, Pillow
 
     for k, layout in enumerate(CHECK_LAYOUTS):
         for i in range(per_layout):

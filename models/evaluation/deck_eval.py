@@ -1,6 +1,6 @@
 """Measure the recogniser on decks it never saw: zero-shot, and after enrolling each deck.
 
-For each stand-in deck (:mod:`sisepai.datasets.standin`: test decks in the honest held-out fonts,
+For each stand-in deck (:mod:`sisepai.datasets.faces.standin`: test decks in the honest held-out fonts,
 tuning decks in the other held-out fonts, drawn with other papers and traits than training's code
 draws, though only the face is held out by look):
 
@@ -32,9 +32,9 @@ import cv2
 import numpy as np
 
 from sisepai.faces.deck import DeckError, DeckFaces
-from sisepai.datasets.export import CROP_MIN_VISIBLE, GenerateOptions, end_crop, generate_one, prepare_folders
-from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
-from sisepai.datasets.splits import (
+from sisepai.datasets.export.writer import CROP_MIN_VISIBLE, GenerateOptions, end_crop, generate_one, prepare_folders
+from sisepai.datasets.scenes.grid_photo import TABLE_KINDS, grid_photo
+from sisepai.datasets.faces.splits import (
     DECK_HAND_SEEDS,
     DECK_SCENE_SEEDS,
     FONT_SCENE_SEEDS,
@@ -42,7 +42,7 @@ from sisepai.datasets.splits import (
     REAL_SCENE_SEEDS,
     real_deck_folder,
 )
-from sisepai.datasets.standin import TEST_DECKS, TUNE_DECKS, standin_deck
+from sisepai.datasets.faces.standin import TEST_DECKS, TUNE_DECKS, standin_deck
 from sisepai.vision.decks.grid import cut_grid
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 from sisepai.vision.recognition.reader_net import INPUT, build_reader
@@ -240,7 +240,7 @@ def grid_cuts(deck, seed: int, recognizer) -> dict:
 
 def real_decks(work: Path, split: str, scenes: int, opts=None, hand_scenes: int = 100,
                detector: Path | None = None, reader: Path | None = None) -> dict:
-    """Every real printed deck of ``split`` (:data:`sisepai.datasets.splits.REAL_DECKS`) found on this
+    """Every real printed deck of ``split`` (:data:`sisepai.datasets.faces.splits.REAL_DECKS`) found on this
     machine, zero-shot and enrolled from its own scans: F1, recall and the missed cards' source
     (detector or reader) per layout, and finished hands read exactly; ``{}`` where none is here."""
 

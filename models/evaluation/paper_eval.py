@@ -2,7 +2,7 @@
 
 Each paper deck is a generated style in the training fonts with no printed-deck traits, drawn
 twice with every other choice the same: once on its own papers (training's ranges) and once on
-far papers (:mod:`sisepai.datasets.far_papers`: at least ΔE00 10 from every training paper of
+far papers (:mod:`sisepai.datasets.faces.far_papers`: at least ΔE00 10 from every training paper of
 the suit as printed, the only thing held out; training's camera tints its papers near them, see
 :mod:`.held_out_eval`). The same scenes of both are read zero-shot; the difference in
 F1 is the cost of the paper. Each far-paper deck is then enrolled from its faces, as
@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 
 from sisepai.faces.deck import DeckFaces
-from sisepai.datasets.far_papers import SUITS, distances, far_papers
-from sisepai.datasets.render import DeckStyle
-from sisepai.datasets.splits import PAPER_DECKS, PAPER_SEEDS
-from sisepai.datasets.standin import scanned_face
+from sisepai.datasets.faces.far_papers import SUITS, distances, far_papers
+from sisepai.datasets.faces.render import DeckStyle
+from sisepai.datasets.faces.splits import PAPER_DECKS, PAPER_SEEDS
+from sisepai.datasets.faces.standin import scanned_face
 from sisepai.engine.cards import CARD_CODES
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 from sisepai.vision.recognition.recognize import Recognizer

@@ -3,14 +3,14 @@
 Every combination of detector and reader (the shipped ones, each candidate, each candidate pair)
 reads the same tuning scenes, zero-shot:
 
-- ``real-NAME``: each real printed tuning deck (:data:`sisepai.datasets.splits.REAL_DECKS`) laid in
+- ``real-NAME``: each real printed tuning deck (:data:`sisepai.datasets.faces.splits.REAL_DECKS`) laid in
   tables, fans, finished hands and heaps;
 - ``tune-fonts``: generated styles in the tuning fonts;
 - ``standin-K``: each stand-in tuning deck;
-- ``family-NAME``: generated decks of each printed family (:mod:`sisepai.datasets.families`) in
+- ``family-NAME``: generated decks of each printed family (:mod:`sisepai.datasets.faces.families`) in
   the tuning fonts, so that a model is chosen on more than the one real deck's style;
 - ``held-real-NAME`` and ``held-tune-fonts``: fans held in a hand and close heaps
-  (:mod:`sisepai.datasets.held`) of each real tuning deck and in the tuning fonts.
+  (:mod:`sisepai.datasets.scenes.held`) of each real tuning deck and in the tuning fonts.
 
 For each set it prints F1, the fans' recall with each miss's source (detector or reader), and the
 difference from the shipped models with a 95% interval from a paired bootstrap over scenes.
@@ -43,8 +43,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.families import FAMILIES
-from sisepai.datasets.splits import (
+from sisepai.datasets.faces.families import FAMILIES
+from sisepai.datasets.faces.splits import (
     DECK_SCENE_SEEDS,
     FAMILY_SCENE_SEEDS,
     FONT_SCENE_SEEDS,
@@ -54,7 +54,7 @@ from sisepai.datasets.splits import (
     STANDIN_DECKS,
     real_deck_folder,
 )
-from sisepai.datasets.standin import standin_deck
+from sisepai.datasets.faces.standin import standin_deck
 from sisepai.engine.progress import Progress
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR, Detector
 from sisepai.vision.recognition.profile import STILL_PROFILE, ReadingProfile

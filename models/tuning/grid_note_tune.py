@@ -2,7 +2,7 @@
 (:data:`sisepai.vision.decks.grid.NOTE_CONFIDENCE`), on tuning grids only.
 
 Each tuning deck (the stand-in tuning decks and the real tuning deck) is photographed in its
-grid on every kind of table (:func:`sisepai.datasets.grid_photo.grid_photo`): laid right, and
+grid on every kind of table (:func:`sisepai.datasets.scenes.grid_photo.grid_photo`): laid right, and
 laid with two cards swapped (what a note is for). Each cut is read once; every rule and threshold is then applied to the same readings: a note
 on a grid laid right is a false doubt, a wrong cell with no note a missed one. The choice: the
 fewest false doubts, then the most wrong cells caught.
@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 
 from sisepai.faces.deck import DeckError, DeckFaces
-from sisepai.datasets.grid_photo import TABLE_KINDS, grid_photo
-from sisepai.datasets.splits import REAL_DECKS, REAL_SCENE_SEEDS, STANDIN_DECKS, real_deck_folder
-from sisepai.datasets.standin import standin_deck
+from sisepai.datasets.scenes.grid_photo import TABLE_KINDS, grid_photo
+from sisepai.datasets.faces.splits import REAL_DECKS, REAL_SCENE_SEEDS, STANDIN_DECKS, real_deck_folder
+from sisepai.datasets.faces.standin import standin_deck
 from sisepai.vision.decks.grid import cell_is_doubtful, cell_readings, cut_grid
 from sisepai.vision.recognition.recognize import Recognizer
 

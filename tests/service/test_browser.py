@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sisepai.datasets.video import GameVideo
+from sisepai.datasets.video.game import GameVideo
 from tests.service_process import free_port
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -103,7 +103,7 @@ def test_confirm_a_photographed_hand_on_a_phone_and_record_it(server, tmp_path):
     import httpx
     from playwright.sync_api import sync_playwright
 
-    from sisepai.datasets.scene import make_scene
+    from sisepai.datasets.scenes.scene import make_scene
 
     # a hand whose 21 cards all show, and which the shipped recogniser reads exactly: this test is
     # about the page's confirm-and-record flow; how often hands read exactly is in the model card
@@ -157,7 +157,7 @@ def test_a_win_seen_live_is_recorded_with_one_tap_and_only_once(server, tmp_path
     import httpx
     from playwright.sync_api import sync_playwright
 
-    from sisepai.datasets.win_video import WinVideo
+    from sisepai.datasets.video.win_video import WinVideo
 
     before = max((d["id"] for d in httpx.get(server + "/api/ledger").json()["deals"]), default=0)
     video = WinVideo(seed=20, seconds=8, fps=5, before=3.0)

@@ -10,7 +10,7 @@ import cv2
 import pytest
 from fastapi.testclient import TestClient
 
-from sisepai.datasets.video import TurnVideo
+from sisepai.datasets.video.game import TurnVideo
 
 FPS = 5
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.datasets.standin import standin_deck
+from sisepai.datasets.faces.standin import standin_deck
 
 SISEPAI = Path(sys.executable).with_name("sisepai")
 
@@ -74,7 +74,7 @@ def test_list_show_and_recognize_with_the_deck(enrolled, faces, tmp_path):
     sheet = cv2.imread(str(tmp_path / "sheet.png"))
     assert sheet is not None and sheet.shape[0] > 4 * 260
     from sisepai.faces.deck import DeckFaces
-    from sisepai.datasets.scene import make_scene
+    from sisepai.datasets.scenes.scene import make_scene
 
     scene = make_scene(11, 0, layout="table", deck=DeckFaces.load(faces))
     cv2.imwrite(str(tmp_path / "t.jpg"), scene.image[..., ::-1])
@@ -123,7 +123,7 @@ def test_remove(tmp_path, enrolled):
 def phone_grid_faces(tmp_path_factory):
     """A phone photo (4000x3000) of a deck laid in the grid, cut by ``sisepai deck cut``: faces
     of the size a phone gives (about 120x400 px)."""
-    from sisepai.datasets.grid_photo import grid_photo
+    from sisepai.datasets.scenes.grid_photo import grid_photo
 
     folder = tmp_path_factory.mktemp("grid")
     deck = standin_deck(1, "tune", width=160)

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from sisepai.datasets.export import CROP_MIN_VISIBLE
-from sisepai.datasets.scene import make_scene
-from sisepai.datasets.standin import standin_deck
+from sisepai.datasets.export.writer import CROP_MIN_VISIBLE
+from sisepai.datasets.scenes.scene import make_scene
+from sisepai.datasets.faces.standin import standin_deck
 from sisepai.models.enrolment.enrol import EnrolOptions, make_crops, scene_crops
 from sisepai.vision.recognition.reader_net import INPUT, NONE
 

@@ -47,7 +47,7 @@ def test_deck_loads_its_own_detector_when_it_has_one(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_deck_add_adapts_the_detector_and_keeps_it(tmp_path):
-    from sisepai.datasets.standin import standin_deck
+    from sisepai.datasets.faces.standin import standin_deck
 
     faces = tmp_path / "faces"
     standin_deck(0, "tune", width=60).save(faces)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
+from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepare_folders
 from sisepai.models.evaluation.evaluate import LABEL_BAND, LABEL_RULE, evaluate_recognizer, outside_label_band
 
 

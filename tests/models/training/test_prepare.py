@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
+from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepare_folders
 
 pytest.importorskip("cv2")
 

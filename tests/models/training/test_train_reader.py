@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sisepai.datasets.export import GenerateOptions, generate_one, prepare_folders
+from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepare_folders
 
 torch = pytest.importorskip("torch")
 

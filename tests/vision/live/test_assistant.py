@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sisepai.datasets.video import GameVideo
+from sisepai.datasets.video.game import GameVideo
 from sisepai.engine.cards import CARD_CODES
 from sisepai.models.evaluation.live_eval import match_events
 from sisepai.vision.live.announce import announce, card_name

@@ -2,7 +2,7 @@
 
 import pytest
 
-from sisepai.datasets.video import TurnVideo
+from sisepai.datasets.video.game import TurnVideo
 
 
 @pytest.mark.model

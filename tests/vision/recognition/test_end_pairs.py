@@ -5,7 +5,7 @@ import dataclasses
 
 import numpy as np
 
-from sisepai.datasets.render import DeckStyle, render_face
+from sisepai.datasets.faces.render import DeckStyle, render_face
 from sisepai.engine.cards import CARD_CODES
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.end_pairs import card_of_ends, pair_lone_ends

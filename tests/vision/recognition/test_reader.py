@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sisepai.datasets.scene import make_scene
+from sisepai.datasets.scenes.scene import make_scene
 from sisepai.engine.cards import CARD_CODES
 from sisepai.vision.recognition.geometry import order_upright, straighten
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sisepai.engine.cards import CARD_CODES
-from sisepai.datasets.scene import make_scene
+from sisepai.datasets.scenes.scene import make_scene
 from sisepai.vision.recognition.matching import match_cards
 from sisepai.models.evaluation.scan_eval import on_bed, sheet_of
 from sisepai.vision.recognition.detections import Detections
@@ -157,7 +157,7 @@ def test_weak_readings_are_left_out(recognizer):
 
 @pytest.mark.model
 def test_watch_a_short_game_video(tmp_path):
-    from sisepai.datasets.video import GameVideo
+    from sisepai.datasets.video.game import GameVideo
 
     video = tmp_path / "game.avi"
     truth = GameVideo(seed=4, seconds=12, fps=5).write(video)["events"]
@@ -178,7 +178,7 @@ def test_watch_a_short_game_video(tmp_path):
 def test_reads_a_close_up_scan_of_single_cards(recognizer):
     # one card filling the picture, as in a flatbed scan: far larger than the cards the detector
     # learned on, so the recogniser looks again zoomed out
-    from sisepai.datasets.render import DeckStyle, render_face
+    from sisepai.datasets.faces.render import DeckStyle, render_face
     from sisepai.engine.cards import CARD_CODES
 
     rng = np.random.default_rng(5)
@@ -198,7 +198,7 @@ def test_reads_a_close_up_scan_of_single_cards(recognizer):
 def test_reads_a_scan_cut_to_one_card(recognizer):
     # a picture that is one card, edge to edge or on a little of the scanner bed: no outline to
     # find, so the picture itself (or the card shape on its plain ground) is read as the card
-    from sisepai.datasets.render import DeckStyle, render_face
+    from sisepai.datasets.faces.render import DeckStyle, render_face
     from sisepai.engine.cards import CARD_CODES
 
     rng = np.random.default_rng(21)
@@ -217,7 +217,7 @@ def test_reads_a_scan_cut_to_one_card(recognizer):
 
 def scan_sheet(rng, width, per_row, n):
     """Upright cards of one held-out deck in a grid on a pale scanner bed: ``(BGR image, codes)``."""
-    from sisepai.datasets.render import DeckStyle, render_face
+    from sisepai.datasets.faces.render import DeckStyle, render_face
     from sisepai.engine.cards import CARD_CODES
 
     style = DeckStyle.random(rng, "tune")

@@ -1,0 +1,118 @@
+"""Held fans and close heaps (:mod:`sisepai.datasets.scenes.held`): their ranges, their hands and their labels."""
+
+import numpy as np
+import pytest
+
+from sisepai.datasets.scenes.backgrounds import background
+from sisepai.datasets.scenes.held import (HEAP_CARDS, HELD_CARDS, HELD_STEP, MAX_SPREAD, STRIP_CLOSE, STRIP_WEBCAM, held_fan, layout_heap,
+                                   layout_held)
+from sisepai.datasets.scenes.phone import depth_of_field, phone_look
+from sisepai.datasets.scenes.scene import LABEL_MIN_CHAR_VISIBLE, PLAIN_BACKGROUND, make_scene
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_held_fans_keep_to_their_ranges(seed):
+    fan = held_fan(np.random.default_rng(seed), 1280, 720, float(np.random.default_rng(seed).uniform(3, 6.5)))
+    assert HELD_CARDS[0] <= len(fan.cards) <= HELD_CARDS[1]
+    assert HELD_STEP[0] <= fan.step <= HELD_STEP[1]
+    angles = sorted(p.angle for p in fan.cards)
+    steps = np.diff(angles)
+    assert np.all(np.abs(steps - fan.step) < fan.step * 0.5), "neighbouring cards turn by about the fan's step"
+    # every card turns about the one pivot: its top edge's middle lies an arm's length from it
+    tops = [np.float32(p.corners(fan.length / fan.width)[:2]).mean(0) for p in fan.cards]
+    arms = [float(np.linalg.norm(t - np.float32(fan.pivot))) for t in tops]
+    assert max(arms) - min(arms) < 0.1 * fan.length
+
+
+def test_strips_are_as_wide_as_players_show_them():
+    """Strip = arm * sin(step), within the webcam or close-up range unless the step's own range
+    (3 to 12 degrees, no wider than :data:`MAX_SPREAD` in all) cut it."""
+    for seed in range(200):
+        rng = np.random.default_rng(seed)
+        fan = held_fan(rng, 1280, 720, 4.0)
+        first = min(fan.cards, key=lambda p: p.angle)
+        top = np.float32(first.corners(4.0)[:2]).mean(0)
+        arm = float(np.linalg.norm(top - np.float32(fan.pivot)))
+        strip = arm * np.sin(np.radians(fan.step))
+        lo, hi = (STRIP_CLOSE if fan.length > 720 else STRIP_WEBCAM)
+        cap = min(HELD_STEP[1], MAX_SPREAD / (len(fan.cards) - 1))
+        if HELD_STEP[0] + 0.01 < fan.step < cap - 0.01:
+            assert lo * 0.8 <= strip <= hi * 1.2, (seed, strip)
+
+
+def test_fans_come_from_the_bottom_and_the_middle_seen_from_both_sides():
+    fans = [held_fan(np.random.default_rng(s), 1280, 720, 4.0) for s in range(120)]
+    assert any(f.middle for f in fans) and any(not f.middle for f in fans)
+    assert any(f.across for f in fans) and any(not f.across for f in fans)
+    assert any(f.length > 720 for f in fans), "some fans are close-ups"
+
+
+def test_a_held_scene_hides_cards_under_the_hand_and_labels_what_shows():
+    scene = make_scene(5, 0, "held", size=(640, 360))
+    assert [c for c in scene.clutter if c["kind"] == "hand"], "the hand over the fan is drawn"
+    for card in scene.cards:
+        assert card["labelled"] == (card["char_visible"] >= LABEL_MIN_CHAR_VISIBLE)
+        if card["labelled"]:
+            strip = np.float32(card["strip"])
+            end = np.float32(max(card["ends"], key=lambda e: e["visible"])["corners"])
+            # the strip is the end's visible part: no larger than the end, inside its bounds
+            assert _area(strip) <= _area(end) * 1.1
+            assert np.all(strip.min(0) >= end.min(0) - 2) and np.all(strip.max(0) <= end.max(0) + 2)
+
+
+def test_held_labels_match_the_pixels():
+    """On a plain table with no hand drawn over it, an end the labels call hidden shows no ink of its
+    own: the z-buffer and the picture agree."""
+    scene = make_scene(9, 3, "held", size=(640, 360), plain=True)
+    img = scene.image.astype(int)
+    table = (np.abs(img - np.array(PLAIN_BACKGROUND)).sum(-1) < 30)
+    for card in scene.cards:
+        c = np.float32(card["corners"]).mean(0).astype(int)
+        if 0 <= c[0] < 640 and 0 <= c[1] < 360 and card["visible"] > 0.9:
+            assert not table[c[1], c[0]]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_heaps_keep_to_their_ranges(seed):
+    heap = layout_heap(np.random.default_rng(seed), 1280, 720, 4.0)
+    assert HEAP_CARDS[0] <= len(heap.cards) <= HEAP_CARDS[1]
+    angles = [p.angle for p in heap.cards]
+    assert max(angles) - min(angles) > 90, "cards lie at every angle"
+
+
+def test_close_heaps_and_every_surface():
+    closes = [layout_heap(np.random.default_rng(s), 1280, 720, 4.0).close for s in range(60)]
+    assert 0.15 < np.mean(closes) < 0.55
+    for kind in ("wood", "felt", "cloth", "plastic"):
+        assert background(np.random.default_rng(0), 64, 48, kind).shape == (48, 64, 3)
+
+
+def test_depth_of_field_keeps_the_middle_sharp_and_blurs_the_edges():
+    rng = np.random.default_rng(0)
+    noise = (np.random.default_rng(1).random((360, 640, 3)) * 255).astype(np.uint8)
+    out = depth_of_field(noise, rng).astype(float)
+    src = noise.astype(float)
+
+    def detail(img, ys, xs):
+        return float(np.abs(np.diff(img[ys, xs], axis=1)).mean())
+
+    middle, corner = (slice(170, 190), slice(310, 330)), (slice(0, 20), slice(0, 20))
+    assert detail(out, *middle) > 0.8 * detail(src, *middle)
+    assert detail(out, *corner) < 0.5 * detail(src, *corner)
+
+
+def test_phone_look_shifts_colour_and_adds_noise():
+    flat = np.full((40, 40, 3), 128, np.uint8)
+    out = phone_look(flat, np.random.default_rng(2)).astype(float)
+    assert out.std() > 1.0
+    assert np.ptp(out.reshape(-1, 3).mean(0)) > 3.0, "the channels' gains differ"
+
+
+def test_layout_held_draws_one_or_two_fans():
+    counts = {len(layout_held(np.random.default_rng(s), 1280, 720, 4.0)[1]) for s in range(80)}
+    assert counts == {1, 2}
+
+
+def _area(poly: np.ndarray) -> float:
+    x, y = poly[:, 0], poly[:, 1]
+    return float(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2)

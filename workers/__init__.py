@@ -1,0 +1,1 @@
+"""Worker processes any layer above the engine may start (:mod:`.pool`)."""
