@@ -4,7 +4,7 @@ read from its lines, and the answer ``GET /api/decks/jobs/{job}`` gives.
 >>> job = EnrolJob("family", started=100.0)
 >>> job.read_progress("progress 0.250 making scenes"); job.fraction, job.message
 (0.25, 'making scenes')
->>> job.public(160.0)["seconds_left"]
+>>> job.public(160.0).seconds_left
 180.0
 """
 
@@ -15,6 +15,8 @@ import re
 import secrets
 import time
 from dataclasses import dataclass, field
+
+from .schemas import JobAnswer
 
 MAX_JOBS = 10
 """Enrolment jobs remembered (the running one and the last finished ones), for GET /api/decks/jobs."""
@@ -90,12 +92,12 @@ class EnrolJob:
             return None
         return round((now - self.started) * (1 - self.fraction) / self.fraction, 1)
 
-    def public(self, now: float | None = None) -> dict:
-        """The job as the API answers it (:class:`~sisepai.service.schemas.JobAnswer`, with its id)."""
-        return {"job": self.id, "name": self.name, "fraction": round(self.fraction, 3), "message": self.message,
-                "done": self.done, "error": self.error, "cancelled": self.cancelled,
-                "code": "enrol_failed" if self.error is not None and not self.cancelled else None,
-                "seconds_left": self.seconds_left(time.monotonic() if now is None else now)}
+    def public(self, now: float | None = None, with_id: bool = True) -> JobAnswer:
+        """The job as the API answers it (with its id, or without where the path names it)."""
+        return JobAnswer(job=self.id if with_id else None, name=self.name, fraction=round(self.fraction, 3),
+                         message=self.message, done=self.done, error=self.error, cancelled=self.cancelled,
+                         code="enrol_failed" if self.error is not None and not self.cancelled else None,
+                         seconds_left=self.seconds_left(time.monotonic() if now is None else now))
 
 
 class EnrolJobs(dict[str, EnrolJob]):

@@ -17,6 +17,7 @@ from sisepai.vision.recognition.detections import CardSeen  # the wire format of
 from .rules import RulesOverrides
 
 if TYPE_CHECKING:
+    from sisepai.vision.hand.scoring import HandReading
     from sisepai.vision.recognition.recognize import Recognition
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
@@ -193,6 +194,12 @@ class HandAnswer(BaseModel):
     margin: float | None = None
     timed_out: bool = False
     claimed: ClaimAnswer | None = None
+
+    @classmethod
+    def from_reading(cls, result: Recognition, reading: HandReading) -> "HandAnswer":
+        """The answer for a picture's recognition and its finished hand's reading (whose JSON shape,
+        :meth:`~sisepai.vision.hand.scoring.HandReading.to_dict`, the CLI's ``--json`` shares)."""
+        return cls(width=result.width, height=result.height, ms=round(result.ms, 1), **reading.to_dict())
 
 
 class CardNames(BaseModel):
@@ -437,3 +444,10 @@ class CutAnswer(BaseModel):
     notes: list[str] = Field(description="one line per cell to look at")
     note_codes: list[NoteCode]
     faces: list[CutFace]
+
+    @classmethod
+    def from_notes(cls, draft: str, notes: list, faces: list[CutFace]) -> "CutAnswer":
+        """The answer for a cut grid: each note (:class:`~sisepai.vision.decks.grid.Note`, or a plain
+        line) as its words and as its catalogue code and params."""
+        return cls(draft=draft, notes=[str(n) for n in notes], faces=faces,
+                   note_codes=[NoteCode(code=getattr(n, "code", "note"), params=getattr(n, "params", {})) for n in notes])

@@ -35,7 +35,7 @@ from sisepai.vision.decks.store import deck_exists, deck_info, list_decks, new_f
 from ..deps import DeckDraftsDep, DeckJobsDep, DeckRecognizersDep, PoolDep, RecognizerDep, SettingsDep, Writer
 from ..enrol_jobs import EnrolJob
 from ..refusals import Refusal
-from ..schemas import CutAnswer, DeckInfo, DecksAnswer, EnrolStarted, JobAnswer, JobsAnswer
+from ..schemas import CutAnswer, CutFace, DeckInfo, DecksAnswer, EnrolStarted, JobAnswer, JobsAnswer
 from ..uploads import decode_or_refuse, read_upload
 
 router = APIRouter(prefix="/api/decks", tags=["decks"])
@@ -103,9 +103,7 @@ async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, d
         drafts.pop(next(iter(drafts)))
     draft = secrets.token_hex(8)
     drafts[draft] = (time.time(), faces)
-    return {"draft": draft, "notes": notes,
-            "note_codes": [{"code": getattr(n, "code", "note"), "params": getattr(n, "params", {})} for n in notes],
-            "faces": [{"code": c, "image": _thumbnail(faces.faces[c])} for c in faces.codes]}
+    return CutAnswer.from_notes(draft, notes, [CutFace(code=c, image=_thumbnail(faces.faces[c])) for c in faces.codes])
 
 
 def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | None = None,
@@ -171,12 +169,12 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
         raise Refusal(503, "enrol_start_failed", job.error) from None
     job.process = process
     job.task = asyncio.create_task(_follow(job, process, folder))  # kept, so it is not collected
-    return {"job": job.id, "name": body.name}
+    return EnrolStarted(job=job.id, name=body.name)
 
 
 @router.get("/jobs", summary="The enrolments of this server: the running one and the last finished ones")
 async def list_jobs(jobs: DeckJobsDep) -> JobsAnswer:
-    return {"jobs": [j.public() for j in reversed(list(jobs.values()))]}
+    return JobsAnswer(jobs=[j.public() for j in reversed(list(jobs.values()))])
 
 
 @router.get("/jobs/{job}", summary="The progress of an enrolment")
@@ -186,9 +184,7 @@ async def job_status(job: str, jobs: DeckJobsDep, loaded: DeckRecognizersDep) ->
         raise Refusal(404, "no_job", "no such job")
     if state.done:
         loaded.pop(state.name, None)  # a replaced deck loads afresh
-    public = state.public()
-    del public["job"]
-    return public
+    return state.public(with_id=False)
 
 
 @router.delete("/jobs/{job}", summary="Cancel a running enrolment (a write); the deck is not saved",
@@ -209,6 +205,4 @@ async def cancel_job(job: str, jobs: DeckJobsDep) -> JobAnswer:
             await asyncio.wait_for(asyncio.shield(task), 15)
         except asyncio.TimeoutError:
             process.kill()
-    public = state.public()
-    del public["job"]
-    return public
+    return state.public(with_id=False)

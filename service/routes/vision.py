@@ -44,9 +44,9 @@ async def score_image(settings: SettingsDep, pool: PoolDep, readers: Readers, fi
     image = await pool.run(lambda: decode_or_refuse(data, name))  # a broken image is refused before any model loads
     rec = await readers(deck)
 
-    def work() -> dict:
+    def work() -> HandAnswer:
         result = rec.recognize(image)
-        return {"width": result.width, "height": result.height, "ms": round(result.ms, 1),
-                **score_detections(result.detections, preset, 0, (result.width, result.height), claimed).to_dict()}
+        return HandAnswer.from_reading(result, score_detections(result.detections, preset, 0,
+                                                                (result.width, result.height), claimed))
 
     return await pool.run(work)
