@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BaseModel, Field
 
 from sisepai.engine.claims import Relation
-from sisepai.ledger.store import DEFAULT_TABLE
+from sisepai.ledger.roster import DEFAULT_TABLE
 from sisepai.vision.recognition.detections import CardSeen  # the wire format of a card, written once
 
 from .rules import RulesOverrides

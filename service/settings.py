@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from sisepai.engine.paths import home
-
-from sisepai.ledger.store import DEFAULT_TABLE
+from sisepai.ledger.roster import DEFAULT_TABLE
 
 
 def _default_db() -> str:
