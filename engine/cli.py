@@ -11,7 +11,6 @@ import json
 import sys
 from typing import Callable, Sequence
 
-from .advice import advise, distance_to_win
 from .batch import BatchScorer
 from .cards import ALL_CARDS, format_cards, parse_card_id
 from .claims import RELATIONS
@@ -99,6 +98,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         else:
             print("not a win: the concealed cards do not split into melds")
         if n <= rules.hand_size:
+            from .advice import distance_to_win  # lazy: the advice tables, which scoring does not need
+
             print(f"distance to win: {distance_to_win(ids, exposed, rules)} card(s)")
         return 0
     check = "odd, checksum ok" if result.odd else "EVEN: check the cards, a winning total is odd"
@@ -110,6 +111,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
 # --- advise ------------------------------------------------------------------------------------
 
 def _cmd_advise(args: argparse.Namespace) -> int:
+    from .advice import advise  # lazy: the advice tables, which scoring does not need
+
     rules = _rules_from(args)
 
     ids, exposed = prepare_hand(_cards_arg(args.cards), args.exposed, rules)
@@ -161,6 +164,8 @@ DEMO_HAND = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC"
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     print("sisepai demo: the Four Color Cards engine\n")
+    from .advice import advise  # lazy: the advice tables, which scoring does not need
+
     print(f"A 20-card hand: {format_cards(DEMO_HAND.split(), glyphs=True)}")
     advice = advise(DEMO_HAND)
     print(f"It is ready (distance {advice.distance}); it waits on: "
