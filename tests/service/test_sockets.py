@@ -39,15 +39,48 @@ def _closed_within(sock: socket.socket, seconds: float, trickle: bytes | None = 
     raise AssertionError(f"still open after {seconds} s")
 
 
-def test_a_socket_that_sends_nothing_is_closed(server):
-    with socket.create_connection(("127.0.0.1", server)) as s:
-        _closed_within(s, 60)  # raises if the server leaves it open
+def _silent(port: int) -> float:
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        return _closed_within(s, 60)
 
 
-def test_headers_that_never_end_are_closed(server):
-    with socket.create_connection(("127.0.0.1", server)) as s:
+def _endless_headers(port: int) -> float:
+    with socket.create_connection(("127.0.0.1", port)) as s:
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        _closed_within(s, 60, trickle=b"X-Slow: 1\r\n")
+        return _closed_within(s, 60, trickle=b"X-Slow: 1\r\n")
+
+
+def _stalled_body(port: int) -> float:
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 60000\r\n\r\n{")
+        return _closed_within(s, 30)  # declared 60 KB, sent one byte: closed well before the whole-body deadline
+
+
+@pytest.fixture(scope="module")
+def slow_clients(server):
+    """The three slow clients, side by side (each waits out one of the server's deadlines of about
+    10 s): the seconds until the server closed each, or the error that says it did not."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def outcome(client):
+        try:
+            return client(server)
+        except AssertionError as exc:
+            return exc
+
+    with ThreadPoolExecutor(3) as threads:
+        runs = {name: threads.submit(outcome, client)
+                for name, client in (("silent", _silent), ("headers", _endless_headers), ("body", _stalled_body))}
+        return {name: run.result() for name, run in runs.items()}
+
+
+def test_a_socket_that_sends_nothing_is_closed(slow_clients):
+    assert isinstance(slow_clients["silent"], float), slow_clients["silent"]  # an error: still open after 60 s
+
+
+def test_headers_that_never_end_are_closed(slow_clients):
+    assert isinstance(slow_clients["headers"], float), slow_clients["headers"]
 
 
 def test_many_idle_sockets_do_not_stop_health(server):
@@ -111,11 +144,8 @@ def test_the_live_socket_offers_no_compression(server):
         assert not ws.protocol.extensions  # per-message deflate refused: no inflation bombs
 
 
-def test_a_body_that_stops_arriving_is_closed(server):
-    with socket.create_connection(("127.0.0.1", server)) as s:
-        s.sendall(b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: 60000\r\n\r\n{")
-        _closed_within(s, 30)  # declared 60 KB, sent one byte: closed well before the whole-body deadline
+def test_a_body_that_stops_arriving_is_closed(slow_clients):
+    assert isinstance(slow_clients["body"], float), slow_clients["body"]
 
 
 def test_whole_headers_past_the_cap_are_refused(server):
