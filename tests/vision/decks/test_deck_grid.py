@@ -101,8 +101,13 @@ def _centre_error(cut, photo) -> dict[str, float]:
             for code, (_, box) in cut.outlines.items()}
 
 
+HARD_TABLES = ("white cloth", "red cloth", "lime cloth", "tiled floor")
+"""Tables close to a suit's colour, or busy: the default run cuts on these; the plain ones (felt,
+wood, dark blue) run with the slow tests."""
+
+
 @pytest.mark.model
-@pytest.mark.parametrize("table", TABLE_KINDS)
+@pytest.mark.parametrize("table", [t if t in HARD_TABLES else pytest.param(t, marks=pytest.mark.slow) for t in TABLE_KINDS])
 def test_the_detector_cuts_the_grid_on_every_table(recognizer, table):
     """Felt, wood, cloths close to a suit's colour, a tiled floor: every face in its own cell. The
     colour finder alone gets 7 of these 24 photos right (three tuning decks)."""
