@@ -9,6 +9,7 @@ from sisepai.service.main import create_app
 from sisepai.service.settings import Settings
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.recognize import Recognition
+from tests.homes import own_home
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
 READY = WIN.rsplit(" ", 1)[0]
@@ -201,7 +202,7 @@ def test_decks_are_listed_and_chosen_by_name_only(tmp_path, monkeypatch):
 
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 
-    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path / "home")))
     deck = tmp_path / "home" / "decks" / "family"
     deck.mkdir(parents=True)
     shutil.copyfile(DEFAULT_WEIGHTS, deck / "reader.pt")
@@ -226,7 +227,7 @@ def test_my_deck_flow_cuts_the_grid_and_checks_its_input(tmp_path, monkeypatch):
     from sisepai.datasets.faces.standin import standin_deck
     from tests.vision.decks.test_deck_grid import grid_photo
 
-    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path / "home")))
     photo = grid_photo(standin_deck(0, "tune", width=70), joker=True)
     ok, png = cv2.imencode(".png", photo)
     with client(tmp_path) as c:
@@ -254,7 +255,7 @@ def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_pa
     from sisepai.service.routes import decks
     from tests.vision.decks.test_deck_grid import grid_photo
 
-    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path / "home")))
     full = decks.enrol_command
     monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--scenes", "10", "--workers", "1",
                                                                           "--check-scenes", "1"])
@@ -325,7 +326,7 @@ def test_one_enrolment_at_a_time_listed_and_ended_with_the_server(tmp_path, monk
     from tests.vision.decks.test_deck_grid import grid_photo
 
     home = tmp_path / "home"
-    monkeypatch.setenv("SISEPAI_HOME", str(home))
+    monkeypatch.setenv("SISEPAI_HOME", str(own_home(home)))
     monkeypatch.setattr(decks, "enrol_command", lambda *a: [sys.executable, "-c", "import time; time.sleep(60)"])
     (home / "decks").mkdir(parents=True)
     (home / "decks" / ".faces-999999999-left").mkdir()  # from a server that died

@@ -62,6 +62,23 @@ def _as_tensor(batch: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(batch)).permute(0, 3, 1, 2).float() / 255
 
 
+def _traced_quietly(trace):
+    """``trace()`` with PyTorch FX recording no Python stack trace per node: the records serve only
+    to debug a traced graph, and symbolising them took half of a reader's load."""
+    try:
+        import torch.fx.config as fx_config
+    except ImportError:
+        return trace()
+    before = getattr(fx_config, "do_not_emit_stack_traces", None)
+    if before is None:
+        return trace()
+    fx_config.do_not_emit_stack_traces = True
+    try:
+        return trace()
+    finally:
+        fx_config.do_not_emit_stack_traces = before
+
+
 def quantized(model, calibration: np.ndarray):
     """``model`` (the float reader, batch norms not yet folded) in 8-bit integers: post-training
     static quantisation (PyTorch FX, per-channel weights), its activation ranges observed on
@@ -84,7 +101,8 @@ def quantized(model, calibration: np.ndarray):
 
             torch.backends.quantized.engine = engine
             x = _as_tensor(calibration)
-            observed = prepare_fx(copy.deepcopy(model).eval(), get_default_qconfig_mapping(engine), (x[:1],))
+            observed = _traced_quietly(lambda: prepare_fx(copy.deepcopy(model).eval(), get_default_qconfig_mapping(engine),
+                                                          (x[:1],)))
             with torch.inference_mode():
                 for i in range(0, len(x), 128):
                     observed(x[i:i + 128])

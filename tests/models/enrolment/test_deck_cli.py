@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 
 from sisepai.datasets.faces.standin import standin_deck
+from tests.homes import own_home
 
 SISEPAI = Path(sys.executable).with_name("sisepai")
 
 
 def run(home: Path, *args, timeout=600):
-    env = {**os.environ, "SISEPAI_HOME": str(home)}
+    env = {**os.environ, "SISEPAI_HOME": str(own_home(home))}
     return subprocess.run([str(SISEPAI), *args], capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -150,7 +151,7 @@ def test_enrolment_with_the_default_workers_always_finishes(phone_grid_faces, tm
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     for k in range(3):
-        env = {**os.environ, "SISEPAI_HOME": str(tmp_path / f"home{k}"), "TMPDIR": str(tmp)}
+        env = {**os.environ, "SISEPAI_HOME": str(own_home(tmp_path / f"home{k}")), "TMPDIR": str(tmp)}
         r = subprocess.run([str(SISEPAI), "deck", "add", "phone", str(phone_grid_faces), "--scenes", "16",
                             "--minutes", "0.1"], capture_output=True, text=True, timeout=240, env=env)
         assert r.returncode == 0, r.stderr
@@ -163,7 +164,7 @@ def test_a_killed_enrolment_leaves_nothing_and_starts_again(faces, tmp_path):
     import signal
     import time
 
-    home = tmp_path / "home"
+    home = own_home(tmp_path / "home")
     env = {**os.environ, "SISEPAI_HOME": str(home)}
 
     def start():

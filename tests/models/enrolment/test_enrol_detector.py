@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.homes import own_home
+
 SISEPAI = Path(sys.executable).with_name("sisepai")
 
 
@@ -31,7 +33,7 @@ def test_deck_loads_its_own_detector_when_it_has_one(tmp_path, monkeypatch):
     import sisepai.vision.recognition.detector as detector_module
     from sisepai.vision.cli import _load
 
-    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path))
+    monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path)))
     own = _fake_deck(tmp_path, "own", True)
     _fake_deck(tmp_path, "plain", False)
     loaded = []
@@ -51,7 +53,7 @@ def test_deck_add_adapts_the_detector_and_keeps_it(tmp_path):
 
     faces = tmp_path / "faces"
     standin_deck(0, "tune", width=60).save(faces)
-    env = {**__import__("os").environ, "SISEPAI_HOME": str(tmp_path / "home")}
+    env = {**__import__("os").environ, "SISEPAI_HOME": str(own_home(tmp_path / "home"))}
     proc = subprocess.run([str(SISEPAI), "deck", "add", "fam", str(faces), "--minutes", "0.1", "--scenes", "12",
                            "--workers", "1", "--adapt-detector", "16", "--progress", "none"],
                           capture_output=True, text=True, timeout=900, env=env)

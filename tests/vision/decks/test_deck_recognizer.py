@@ -8,11 +8,12 @@ import pytest
 from sisepai.engine.errors import SisepaiError
 from sisepai.vision.decks.recognizer import deck_recognizer
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
+from tests.homes import own_home
 
 
 @pytest.fixture
 def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path))
+    monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path)))
     deck = tmp_path / "decks" / "family"
     deck.mkdir(parents=True)
     shutil.copyfile(DEFAULT_WEIGHTS, deck / "reader.pt")
