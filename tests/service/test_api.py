@@ -3,6 +3,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from fastapi.testclient import TestClient
 
 from sisepai.service.main import create_app
@@ -246,6 +247,7 @@ def test_my_deck_flow_cuts_the_grid_and_checks_its_input(tmp_path, monkeypatch):
         assert c.post("/api/decks", json={"draft": body["draft"], "name": "fam"}).status_code == 403
 
 
+@pytest.mark.slow  # a whole enrolment through the service (half a minute); deck add's own runs by default
 def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_path, monkeypatch):
     # the service runs `sisepai deck add --progress lines` in a process of its own (a short
     # adaptation here); the job reports that command's progress, then the deck is listed

@@ -138,6 +138,7 @@ def phone_grid_faces(tmp_path_factory):
     return folder / "faces"
 
 
+@pytest.mark.slow  # a 4000x3000 photo cut (half a minute); the grid tests cut 1600x1200 photos by default
 def test_cut_faces_are_phone_sized(phone_grid_faces):
     face = cv2.imread(str(phone_grid_faces / "GK.png"))
     assert face.shape[1] >= 100 and face.shape[0] >= 380
