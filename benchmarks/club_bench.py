@@ -144,7 +144,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         figures["sqlite"] = run(str(Path(tmp) / "ledger.sqlite"), 1)
         show(f"1 process x {CLIENTS} clients, SQLite, {DURATION:.0f} s", figures["sqlite"])
-    write_record("club_bench", "python benchmarks/club_bench.py", figures, models={},
+    write_record("club_bench", "python benchmarks/club_bench.py", figures, split="none", models={},
                  options={"processes": PROCESSES, "clients": CLIENTS, "seconds": DURATION})
 
 

@@ -47,4 +47,4 @@ print(f"dataset with COCO and Hugging Face export too       {every_rate:>12,.1f}
 write_record("dataset_bench", "python benchmarks/dataset_bench.py", {
     "scenes_per_second": round(rate, 2), "peak_rss_mib": {"n60": round(small_peak), "n240": round(peak)},
     "with_coco_and_hf_scenes_per_second": round(every_rate, 2), "export_time_added": round(rate / every_rate - 1, 4)},
-    models={}, options={"size": "1280x720", "workers": 2})
+    split="none", models={}, options={"size": "1280x720", "workers": 2})

@@ -51,4 +51,4 @@ with tempfile.TemporaryDirectory() as tmp:
                             "layouts_after": {k: v["f1"] for k, v in check["after"].items() if k != "all"},
                             "weakest": check["weakest"], "scenes_per_layout": check["scenes_per_layout"]},
         "frame_ms_enrolled": {"median": round(float(np.median(times)), 1), "p95": round(float(np.percentile(times, 95)), 1)}},
-        options={"deck": "stand-in tune-1", "size": "1280x720"})
+        split="tune", options={"deck": "stand-in tune-1", "size": "1280x720"})

@@ -100,7 +100,7 @@ def main() -> None:
     write_record("engine_bench", "python benchmarks/engine_bench.py", {
         "in_process_hands_per_second": {k: round(v) for k, v in ip.items()},
         "cli_batch": {"hands": cli["hands"], "seconds": round(cli["seconds"], 3), "hands_per_second": round(cli["hands_per_second"])},
-        "waits_microseconds_per_hand": round(w["microseconds_per_hand"], 1)}, models={})
+        "waits_microseconds_per_hand": round(w["microseconds_per_hand"], 1)}, split="none", models={})
 
 
 if __name__ == "__main__":

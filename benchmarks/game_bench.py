@@ -22,4 +22,4 @@ for names in (["greedy"] * 4, ["greedy", "random", "random", "random"]):
     print(f"game    4-player games, {'+'.join(names):<28} {n / dt:>8,.0f} games/s "
           f"(wins {wins}, draw games {draws / n:.0%})")
     figures["+".join(names)] = {"games": n, "games_per_second": round(n / dt), "wins": wins, "draw_share": round(draws / n, 4)}
-write_record("game_bench", "python benchmarks/game_bench.py", figures, models={})
+write_record("game_bench", "python benchmarks/game_bench.py", figures, split="none", models={})

@@ -13,4 +13,4 @@ print(f"gof     simulated 4-player deals              {stats['deals'] / dt:>12,.
       f"({stats['deals']} deals of {MATCHES} matches in {dt:.1f} s; greedy wins {stats['win_rate'][0]:.1%})")
 write_record("gof_bench", "python benchmarks/gof_bench.py", {
     "matches": MATCHES, "deals": stats["deals"], "seconds": round(dt, 2), "deals_per_second": round(stats["deals"] / dt),
-    "greedy_win_rate": round(stats["win_rate"][0], 4)}, models={})
+    "greedy_win_rate": round(stats["win_rate"][0], 4)}, split="none", models={})

@@ -59,4 +59,4 @@ print(f"reader  {len(crops)} end crops: 8-bit {rates['int8']:,.0f}/s, 32-bit {ra
 write_record("reader_bench", "python benchmarks/reader_bench.py", {
     "crops": len(crops), "crops_per_second": {p: round(v, 1) for p, v in rates.items()},
     "speedup_int8": round(rates["int8"] / rates["float32"], 2), "same_reading": round(same, 4), "accuracy": accuracy},
-    options={"scenes_seed": SEED, "scenes": SCENES, "fonts": FONTS["tune"], "batch": BATCH})
+    split="tune", options={"scenes_seed": SEED, "scenes": SCENES, "fonts": FONTS["tune"], "batch": BATCH})

@@ -120,7 +120,7 @@ async def main(port):
         figures.update(part)
     from sisepai.models.evaluation.records import write_record
 
-    write_record("service_bench", "python benchmarks/service_bench.py", figures,
+    write_record("service_bench", "python benchmarks/service_bench.py", figures, split="tune",
                  options={"scoring_clients": 8, "seconds": DURATION})
 
 

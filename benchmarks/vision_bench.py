@@ -22,4 +22,4 @@ print(f"vision  recognise a 1280x720 JPEG, end to end      median {np.median(tim
 
 write_record("vision_bench", "python benchmarks/vision_bench.py", {
     "frame_ms": {"median": round(float(np.median(times)), 1), "p95": round(float(np.percentile(times, 95)), 1),
-                 "frames": len(times)}, "peak_rss_mib": round(peak)}, options={"size": "1280x720", "scenes_seed": BENCH_SEEDS["vision_bench"], "fonts": FONTS["tune"]})
+                 "frames": len(times)}, "peak_rss_mib": round(peak)}, split="tune", options={"size": "1280x720", "scenes_seed": BENCH_SEEDS["vision_bench"], "fonts": FONTS["tune"]})

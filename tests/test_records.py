@@ -25,8 +25,8 @@ def test_the_log_only_grows(tmp_path):
     assert after.startswith(before) and len(read_log(tmp_path)) == 3
     # a new model version publishes its own first measurement; the old one's first stays in the log
     assert json.loads((tmp_path / "demo.json").read_text())["figures"] == {"f1": 0.7}
-    write_record("bench", "python bench.py", {"ms": 10.0}, models={}, folder=tmp_path)
-    write_record("bench", "python bench.py", {"ms": 12.0}, models={}, folder=tmp_path)
+    write_record("bench", "python bench.py", {"ms": 10.0}, split="none", models={}, folder=tmp_path)
+    write_record("bench", "python bench.py", {"ms": 12.0}, split="none", models={}, folder=tmp_path)
     assert json.loads((tmp_path / "bench.json").read_text())["figures"] == {"ms": 12.0}  # a benchmark: the latest
 
 
@@ -40,3 +40,22 @@ def test_a_key_names_the_thread_setting_not_a_moment_of_the_load(monkeypatch):
     assert measurement_key({}, runtime="torch", commit_id="c")["threads"] == "by load"
     monkeypatch.setenv(THREADS_ENV, "1")
     assert measurement_key({}, runtime="torch", commit_id="c")["threads"] == 1
+
+
+def test_every_record_names_what_it_read(tmp_path):
+    """A measurement says whether it read tuning data, test data or none; each caller names it."""
+    import ast
+    from pathlib import Path
+
+    import pytest
+
+    with pytest.raises(ValueError, match="names its split"):
+        write_record("demo", "python demo.py", {"f1": 0.8}, split="train", models={}, folder=tmp_path)
+    root = Path(__file__).resolve().parents[1]
+    calls = []
+    for path in [*(root / "benchmarks").glob("*.py"), *(root / "models").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "write_record":
+                calls.append((path.name, {k.arg for k in node.keywords}))
+    assert len(calls) >= 15
+    assert not [name for name, keywords in calls if "split" not in keywords]

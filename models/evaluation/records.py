@@ -217,13 +217,20 @@ def require_clean_tree(folder: Path = RESULTS) -> None:
                          "commit (or stash) them, then measure")
 
 
-def write_record(name: str, command: str, figures: dict, split: str | None = None, models: dict | None = None,
+SPLITS = ("tune", "test", "none")
+"""What a measurement reads: tuning data, test data, or ``none`` (no labelled data: the speed of
+the engine, the generator or the ledger)."""
+
+
+def write_record(name: str, command: str, figures: dict, *, split: str, models: dict | None = None,
                  options: dict | None = None, note: str | None = None, folder: Path = RESULTS,
                  key: dict | None = None, again: str | None = None) -> Path:
     """Append a measurement to the log and publish ``folder/NAME.json`` from it (see the module).
     ``key`` is what was measured (:func:`measurement_key`; by default the models, this commit, the
     runtime and threads a run here uses, and ``options["seeds"]``); ``again``, the reason a test key
-    was measured again."""
+    was measured again; ``split``, what it read (:data:`SPLITS`)."""
+    if split not in SPLITS:
+        raise ValueError(f"a record names its split, one of {', '.join(SPLITS)}; not {split!r}")
     require_clean_tree(folder)
     models = shipped_models() if models is None else models
     key = key or measurement_key(models, seeds=(options or {}).get("seeds"))
