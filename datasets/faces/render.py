@@ -247,9 +247,10 @@ def _blend(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int,
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, img.shape[1]), min(y + h, img.shape[0])
     if x1 <= x0 or y1 <= y0:
         return
-    m = (mask[y0 - y:y1 - y, x0 - x:x1 - x].astype(np.float32) / 255.0 * alpha)[..., None]
-    roi = img[y0:y1, x0:x1, :3].astype(np.float32)
-    img[y0:y1, x0:x1, :3] = (roi * (1 - m) + np.float32(colour) * m).astype(np.uint8)
+    inked = mask[y0 - y:y1 - y, x0 - x:x1 - x] > 0  # elsewhere the paper stays as it is
+    m = (mask[y0 - y:y1 - y, x0 - x:x1 - x][inked].astype(np.float32) / 255.0 * alpha)[:, None]
+    roi = img[y0:y1, x0:x1, :3]
+    roi[inked] = (roi[inked].astype(np.float32) * (1 - m) + np.float32(colour) * m).astype(np.uint8)
 
 
 @dataclass
@@ -266,7 +267,7 @@ def _base(width: int, height: int, colour: tuple[int, int, int], style: DeckStyl
     img[..., :3] = colour
     if style.grain > 0:
         noise = cv2.GaussianBlur(rng.normal(0, style.grain, (height, width)).astype(np.float32), (0, 0), 0.7)
-        img[..., :3] = np.clip(img[..., :3].astype(np.float32) + noise[..., None], 0, 255).astype(np.uint8)
+        img[..., :3] = np.clip(np.float32(colour) + noise[..., None], 0, 255).astype(np.uint8)  # the paper is one colour
     img[..., 3] = rounded_alpha(width, height, int(style.corner * width))
     return img
 

@@ -105,7 +105,7 @@ class Camera:
             out = cv2.filter2D(out, -1, k)
         if self.noise > 0:
             out += rng.standard_normal((h, w, 1), dtype=np.float32) * self.noise
-        return np.clip(out, 0, 255).astype(np.uint8)
+        return np.clip(out, 0, 255, out=out).astype(np.uint8)
 
     def summary(self) -> dict:
         return {"tilt": round(self.tilt, 1), "roll": round(self.roll, 1), "jpeg": self.jpeg,

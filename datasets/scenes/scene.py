@@ -336,9 +336,15 @@ def _paste(frame: np.ndarray, rgba: np.ndarray, src: np.ndarray, dst: np.ndarray
     warped = cv2.warpPerspective(rgba, M, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA
                                  if abs(np.linalg.det(M[:2, :2])) < 0.5 else cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    a = warped[..., 3:].astype(np.float32) / 255.0
-    roi = frame[y0:y1, x0:x1].astype(np.float32)
-    frame[y0:y1, x0:x1] = (roi * (1 - a) + warped[..., :3].astype(np.float32) * a).astype(np.uint8)
+    # over a transparent pixel the frame stays, under an opaque one the card shows; only the
+    # pixels in between are mixed (the same arithmetic, on fewer pixels)
+    alpha = warped[..., 3]
+    roi = frame[y0:y1, x0:x1]
+    roi[alpha == 255] = warped[..., :3][alpha == 255]
+    part = (alpha > 0) & (alpha < 255)
+    if part.any():
+        a = alpha[part].astype(np.float32)[:, None] / 255.0
+        roi[part] = (roi[part].astype(np.float32) * (1 - a) + warped[..., :3][part].astype(np.float32) * a).astype(np.uint8)
 
 
 def scene_rng(seed: int, index: int) -> np.random.Generator:
