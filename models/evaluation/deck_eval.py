@@ -55,7 +55,7 @@ from .hand_eval import detections_of, evaluate_hands
 from .records import add_again_option, at_defaults, begin_test, file_hash, shipped_models, write_record
 
 SCENE_SEED = DECK_SCENE_SEEDS["test"]
-"""Scenes of stand-in deck k: seed SCENE_SEED + k, or + 50 for tuning (``datasets.splits``; enrolment uses seeds 0 and 1)."""
+"""Scenes of stand-in deck k: seed SCENE_SEED + k, or + 50 for tuning (``datasets.faces.splits``; enrolment uses seeds 0 and 1)."""
 HONEST_SEED = FONT_SCENE_SEEDS["test"]
 HAND_SEED = DECK_HAND_SEEDS["test"]
 """Finished hands of stand-in deck k: seed HAND_SEED + k (+ 50 for tuning); only hands showing every card are scored."""

@@ -9,7 +9,7 @@ F1 is the cost of the paper. Each far-paper deck is then enrolled from its faces
 ``sisepai deck add`` would (a fixed :data:`~.deck_eval.MEASURE_ENROL_STEPS` steps), and read again.
 
 ``--split test`` (the default) writes ``benchmarks/results/paper_eval.json`` once per model
-version; ``--split tune`` draws other decks, papers and scenes (``datasets.splits.PAPER_SEEDS``).
+version; ``--split tune`` draws other decks, papers and scenes (``datasets.faces.splits.PAPER_SEEDS``).
 
 Run: ``python -m sisepai.models.evaluation.paper_eval WORK [--split test] [--scenes 30] [--no-enrol]``; every step is
 kept in WORK and skipped when done.

@@ -15,7 +15,7 @@ Two kinds of picture, drawn with :func:`sisepai.datasets.faces.render.render_fac
 >>> sheet.ndim, 3 <= len(codes) <= 14
 (3, True)
 
-Run: ``python -m sisepai.models.evaluation.scan_eval [--split test] [--sheets 40] [--singles 30]`` (each split's seed: ``datasets.splits.SCAN_SEEDS``).
+Run: ``python -m sisepai.models.evaluation.scan_eval [--split test] [--sheets 40] [--singles 30]`` (each split's seed: ``datasets.faces.splits.SCAN_SEEDS``).
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sheets", type=int, default=40, help="sheets of cards to read (default 40)")
     p.add_argument("--singles", type=int, default=30, help="single-card scans per margin (default 30)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: the split's, datasets.splits.SCAN_SEEDS)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: the split's, datasets.faces.splits.SCAN_SEEDS)")
     p.add_argument("--split", choices=("tune", "test"), default="tune",
                    help="whose held-out fonts: tune (default) or test (the honest faces, read only on purpose; with the defaults, writes the record)")
 

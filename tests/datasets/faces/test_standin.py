@@ -31,7 +31,7 @@ def test_tuning_decks_print_neither_honest_nor_training_faces():
         assert font not in honest and font not in train
 
 
-# --- held out by look, measured: each claim of datasets.standin.HELD_OUT_BY_LOOK, and no other -----
+# --- held out by look, measured: each claim of datasets.faces.standin.HELD_OUT_BY_LOOK, and no other -----
 
 def _paper_distances() -> dict[str, float]:
     """Each suit's held-out paper boxes: the least ΔE00 from a colour in them to a training paper."""
