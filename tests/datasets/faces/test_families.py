@@ -1,6 +1,5 @@
 """The printed-deck families: each draws what it promises, and none draws a stand-in deck's held-out trait."""
 
-import colorsys
 
 import numpy as np
 import pytest
@@ -9,17 +8,7 @@ from sisepai.datasets.faces import families, standin
 from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.families import FAMILIES, apply_family, bend_shading, draw_family, gloss
 from sisepai.datasets.faces.render import DeckStyle, render_face
-
-
-def _hsv(rgb):
-    h, s, v = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
-    return h * 360, s, v
-
-
-def _in_box(hsv, box, slack=0.01):
-    (h0, h1), (s0, s1), (v0, v1) = box
-    h, s, v = hsv
-    return h0 - 2 <= h <= h1 + 2 and s0 - slack <= s <= s1 + slack and v0 - slack <= v <= v1 + slack
+from tests.datasets.faces.hsv import hsv, in_box
 
 
 @pytest.mark.parametrize("name", FAMILIES)
@@ -28,7 +17,7 @@ def test_family_papers_never_fall_in_a_held_out_colour_box(name):
     for _ in range(300):
         fam = draw_family(rng, name)
         for suit, rgb in fam["papers"].items():
-            assert not any(_in_box(_hsv(rgb), box) for box in standin.STANDIN_PAPERS[suit]), (name, suit, _hsv(rgb))
+            assert not any(in_box(hsv(rgb), box) for box in standin.STANDIN_PAPERS[suit]), (name, suit, hsv(rgb))
 
 
 def test_no_family_draws_a_held_out_middle():
@@ -51,7 +40,7 @@ def test_taiwanese_decks_print_dark_bars_along_both_long_edges_and_an_orange_red
     rows = slice(int(img.shape[0] * 0.45), int(img.shape[0] * 0.55))  # the middle, away from the glyphs
     for cols in (slice(0, bar), slice(90 - bar, 90)):
         assert img[rows, cols, :3].mean() < 90  # dark, with light ornaments here and there
-    hue, sat, _ = _hsv(style.palette["R"])
+    hue, sat, _ = hsv(style.palette["R"])
     assert 15 <= hue <= 29 and sat > 0.5  # orange for red
 
 

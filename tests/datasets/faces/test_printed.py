@@ -1,6 +1,5 @@
 """Printed-deck traits: drawn in training decks only, and never one of the stand-in decks' held-out traits."""
 
-import colorsys
 
 import numpy as np
 import pytest
@@ -9,25 +8,15 @@ from sisepai.datasets.faces import printed, standin
 from sisepai.datasets.faces.fonts import FontBank, draws_ink
 from sisepai.datasets.faces.render import DeckStyle, render_face
 from sisepai.datasets.faces.scripts import SCRIPTS
-
-
-def _hsv(rgb):
-    h, s, v = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
-    return h * 360, s, v
-
-
-def _in_box(hsv, box, slack=0.01):
-    (h0, h1), (s0, s1), (v0, v1) = box
-    h, s, v = hsv
-    return h0 - 2 <= h <= h1 + 2 and s0 - slack <= s <= s1 + slack and v0 - slack <= v <= v1 + slack
+from tests.datasets.faces.hsv import hsv, in_box
 
 
 @pytest.mark.parametrize("suit", "GWYR")
 def test_printed_papers_never_fall_in_a_held_out_colour_box(suit):
     rng = np.random.default_rng(0)
     for _ in range(400):
-        hsv = _hsv(printed.printed_paper(rng, suit))
-        assert not any(_in_box(hsv, box) for box in standin.STANDIN_PAPERS[suit]), (suit, hsv)
+        colour = hsv(printed.printed_paper(rng, suit))
+        assert not any(in_box(colour, box) for box in standin.STANDIN_PAPERS[suit]), (suit, colour)
 
 
 def test_printed_traits_are_not_the_stand_in_traits():
