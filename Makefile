@@ -24,10 +24,12 @@ bytecode: $(STAMP)
 run: $(STAMP) bytecode
 	$(VENV)/bin/sisepai serve
 
+# two test processes, a file each at a time (its fixtures made once): most tests wait on a
+# subprocess, a browser or a socket as much as they compute
 test: $(STAMP) bytecode
 	bash scripts/system-deps.sh
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile
 
 # the slowest end-to-end tests (enrolments with the default workers, a killed enrolment, the
 # detector's adaptation, the GPU script on a CPU), which `make test` leaves out

@@ -156,6 +156,7 @@ def test_weak_readings_are_left_out(recognizer):
 
 
 @pytest.mark.model
+@pytest.mark.slow  # every frame of a 12 s video through `watch` (20 s); the live tests follow videos by default
 def test_watch_a_short_game_video(tmp_path):
     from sisepai.datasets.video.game import GameVideo
 

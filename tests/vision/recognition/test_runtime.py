@@ -8,6 +8,7 @@ import pytest
 
 from sisepai.vision.recognition import runtime
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS, Detector
+from tests.homes import own_home
 
 
 def test_auto_falls_back_to_pytorch_where_nothing_else_is_installed(monkeypatch):
@@ -71,7 +72,7 @@ def test_a_failed_export_falls_back_to_pytorch_unless_the_runtime_was_named(monk
 
 @pytest.mark.skipif(not runtime.installed("openvino"), reason="OpenVINO is not installed")
 def test_the_8_bit_model_lives_beside_its_weights_and_finds_the_same_cards(tmp_path, monkeypatch):
-    monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path / "home")))  # the 32-bit export: the run's
     from sisepai.datasets.scenes.scene import make_scene
     from sisepai.datasets.faces.splits import FONT_SCENE_SEEDS
 
