@@ -11,8 +11,27 @@ scores never loads the advice tables.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from .claims import Claim, ClaimKind, claims  # here at once: ``claims`` is a function, not its module
+
+if TYPE_CHECKING:  # what type checkers and editors see; at run time each loads on first use
+    from .advice import (
+        Advice, DiscardAdvice, MeldAdvice, Wait, advise, best_discard, best_meld, distance_to_win, waits,
+    )
+    from .cards import (
+        ALL_CARDS, CARD_CODES, JOKER, NUM_KINDS, Card, build_deck, format_cards, parse_card_ids, parse_cards,
+        shuffled_deck,
+    )
+    from .decompose import decompositions
+    from .errors import (
+        IllegalMoveError, InvalidCardError, InvalidMeldError, InvalidMoveError, RulesError, SisepaiError,
+        TooManyCopiesError,
+    )
+    from .hand import Hand
+    from .melds import Meld, MeldKind, why_not_meld
+    from .rules import Rules, preset_names, resolve_rules
+    from .scoring import Payment, Score, ScoredMeld, all_scores, is_winning, payments, score
 
 _EXPORTS = {
     "advice": ("Advice", "DiscardAdvice", "MeldAdvice", "Wait", "advise", "best_discard", "best_meld",
