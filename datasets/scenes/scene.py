@@ -287,25 +287,32 @@ def _polygon_area(poly: np.ndarray) -> float:
     return float(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2)
 
 
-def _shown_pixels(idmap: np.ndarray, poly: np.ndarray, idx: int) -> tuple[np.ndarray, np.ndarray]:
-    """The frame pixels inside ``poly`` where the z-buffer shows card ``idx``, as (ys, xs)."""
+def _shown_mask(idmap: np.ndarray, poly: np.ndarray, idx: int) -> tuple[np.ndarray, int, int]:
+    """Where the z-buffer shows card ``idx`` inside ``poly``: a boolean mask of the polygon's
+    bounding box in the frame, and that box's top-left corner (x, y)."""
     h, w = idmap.shape
     x0, y0 = np.floor(poly.min(0)).astype(int)
     x1, y1 = np.ceil(poly.max(0)).astype(int) + 1
     x0c, y0c, x1c, y1c = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1c <= x0c or y1c <= y0c:
-        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+        return np.zeros((0, 0), bool), 0, 0
     mask = np.zeros((y1c - y0c, x1c - x0c), np.uint8)
     cv2.fillConvexPoly(mask, np.round(poly - [x0c, y0c]).astype(np.int32), 1)
-    ys, xs = np.nonzero((idmap[y0c:y1c, x0c:x1c] == idx) & (mask > 0))
-    return ys + y0c, xs + x0c
+    return (idmap[y0c:y1c, x0c:x1c] == idx) & (mask > 0), x0c, y0c
+
+
+def _shown_pixels(idmap: np.ndarray, poly: np.ndarray, idx: int) -> tuple[np.ndarray, np.ndarray]:
+    """The frame pixels inside ``poly`` where the z-buffer shows card ``idx``, as (ys, xs)."""
+    shown, x0, y0 = _shown_mask(idmap, poly, idx)
+    ys, xs = np.nonzero(shown)
+    return ys + y0, xs + x0
 
 
 def _visible_fraction(idmap: np.ndarray, poly: np.ndarray, idx: int) -> float:
     area = _polygon_area(poly)
     if area < 1:
         return 0.0
-    return min(1.0, len(_shown_pixels(idmap, poly, idx)[0]) / area)
+    return min(1.0, int(np.count_nonzero(_shown_mask(idmap, poly, idx)[0])) / area)
 
 
 def visible_strip(idmap: np.ndarray, ends: list[dict], idx: int) -> list[list[float]] | None:
