@@ -11,7 +11,6 @@ Meld.parse('GK GA GE')
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Sequence

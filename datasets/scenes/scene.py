@@ -347,7 +347,8 @@ def _paste(frame: np.ndarray, rgba: np.ndarray, src: np.ndarray, dst: np.ndarray
     # pixels in between are mixed (the same arithmetic, on fewer pixels)
     alpha = warped[..., 3]
     roi = frame[y0:y1, x0:x1]
-    roi[alpha == 255] = warped[..., :3][alpha == 255]
+    opaque = alpha == 255
+    roi[opaque] = warped[..., :3][opaque]
     part = (alpha > 0) & (alpha < 255)
     if part.any():
         a = alpha[part].astype(np.float32)[:, None] / 255.0
