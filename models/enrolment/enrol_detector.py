@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepare_folders
+from sisepai.datasets.scenes.scene import LAYOUTS
 from sisepai.vision.recognition.yolo_env import setup_offline
 
 from ..training.prepare import _write_data_yaml, prepare_detector
@@ -40,6 +41,8 @@ class DetectorOptions:
     imgsz: int = 640
     batch: int = 8
     seed: int = 0
+    layouts: tuple[str, ...] = LAYOUTS
+    """The layouts of both the deck's scenes and the replay scenes."""
 
 
 def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Path,
@@ -51,8 +54,10 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     opts = opts or DetectorOptions()
     t0 = time.perf_counter()
     sets = []
-    for name, n, options in (("deck", opts.deck_scenes, GenerateOptions(seed=opts.seed + 2, val=0.0, deck_faces=str(faces))),
-                             ("replay", opts.replay_scenes, GenerateOptions(seed=opts.seed + 3, val=0.0))):
+    for name, n, options in (("deck", opts.deck_scenes, GenerateOptions(seed=opts.seed + 2, val=0.0, deck_faces=str(faces),
+                                                                           layouts=opts.layouts)),
+                             ("replay", opts.replay_scenes, GenerateOptions(seed=opts.seed + 3, val=0.0,
+                                                                            layouts=opts.layouts))):
         folder = work / name
         prepare_folders(folder)
         for i in range(n):
