@@ -23,6 +23,20 @@ if TYPE_CHECKING:
     from .enrol_detector import DetectorOptions
 
 
+READER_SHARE = 0.5
+"""The share of an enrolment's progress that adapting the reader takes when the detector is adapted too."""
+
+
+def within(progress: Progress, start: float, end: float) -> Progress:
+    """``progress`` told of a part of the work that runs from ``start`` to ``end`` of the whole.
+
+    >>> heard = []; part = within(lambda f, m: heard.append((f, m)), 0.5, 0.9); part(0.5, "half")
+    >>> heard
+    [(0.7, 'half')]
+    """
+    return lambda fraction, message: progress(round(start + (end - start) * fraction, 4), message)
+
+
 def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress: Progress | None = None,
           force: bool = False, detector_opts: DetectorOptions | None = None) -> dict:
     """Enrol ``deck`` (:class:`DeckFaces`) as ``name``: faces, adapted reader and ``deck.json``
@@ -44,19 +58,18 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
             os.environ["TMPDIR"] = os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(scratch)
             tempfile.tempdir = None  # read TMPDIR again
             deck.save(tmp / "faces")
-            report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, progress or (lambda f, m: None))
+            progress = progress or (lambda f, m: None)
+            reader_end = READER_SHARE if detector_opts is not None else 0.99
+            report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, within(progress, 0.0, reader_end))
             detector_report = None
             if detector_opts is not None:
                 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR  # lazy: NumPy, OpenCV
 
                 from .enrol_detector import adapt_detector  # lazy: NumPy, OpenCV, Pillow
 
-                if progress:
-                    progress(0.99, "adapting the detector")
                 detector_report = adapt_detector(deck, tmp / "faces", DETECTOR, tmp / "detector.pt",
-                                                 scratch / "detector", detector_opts)
-            if progress:
-                progress(0.995, "checking on whole scenes")
+                                                 scratch / "detector", detector_opts, within(progress, reader_end, 0.97))
+            progress(0.99 if detector_opts is None else 0.97, "checking on whole scenes")
             check = scene_check(deck, tmp / "reader.pt", opts.seed, opts.check_scenes,
                                 tmp / "detector.pt" if detector_report else None)
             info = {"name": name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "faces": deck.codes,

@@ -25,8 +25,13 @@ from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepar
 from sisepai.datasets.scenes.scene import LAYOUTS
 from sisepai.vision.recognition.yolo_env import setup_offline
 
+from .enrol import Progress, time_left
 from ..training.prepare import _write_data_yaml, prepare_detector
 from ..training.train import CARD_AUGMENT, OFFLINE_RUN, fine_tune_schedule, use_every_core
+
+
+SCENES_SHARE = 0.2
+"""The share of the detector's progress that writing its scenes takes (about its share of the time)."""
 
 
 @dataclass
@@ -46,14 +51,18 @@ class DetectorOptions:
 
 
 def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Path,
-                   opts: DetectorOptions | None = None) -> dict:
+                   opts: DetectorOptions | None = None, progress: Progress | None = None) -> dict:
     """Fine-tune ``base`` on scenes of the deck whose faces are in ``faces``; save it at ``out``.
-    ``work`` holds the scenes and the run (removed afterwards). Returns what it did."""
+    ``work`` holds the scenes and the run (removed afterwards); ``progress(fraction, message)``
+    hears of each scene written and each batch trained. Returns what it did."""
     import time
 
     opts = opts or DetectorOptions()
+    progress = progress or (lambda fraction, message: None)
     t0 = time.perf_counter()
     sets = []
+    total_scenes = opts.deck_scenes + opts.replay_scenes
+    written = 0
     for name, n, options in (("deck", opts.deck_scenes, GenerateOptions(seed=opts.seed + 2, val=0.0, deck_faces=str(faces),
                                                                            layouts=opts.layouts)),
                              ("replay", opts.replay_scenes, GenerateOptions(seed=opts.seed + 3, val=0.0,
@@ -62,6 +71,8 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
         prepare_folders(folder)
         for i in range(n):
             generate_one(folder, i, options)
+            written += 1
+            progress(SCENES_SHARE * written / total_scenes, f"detector scenes {written}/{total_scenes}")
         prepare_detector(folder)
         sets.append(folder / "detector" / "images" / "train")
     images = opts.deck_scenes + opts.replay_scenes
@@ -73,6 +84,17 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     model = YOLO(str(base))
     use_every_core(model)
     epochs = max(1, math.ceil(opts.steps / images))
+    batches = epochs * math.ceil(images / opts.batch)
+    trained = {"batches": 0, "start": time.perf_counter()}
+
+    def batch_done(trainer) -> None:
+        trained["batches"] += 1
+        k = trained["batches"]
+        left = time_left(k, batches, time.perf_counter() - trained["start"])
+        progress(SCENES_SHARE + (1 - SCENES_SHARE) * min(1.0, k / batches),
+                 f"adapting the detector: {k}/{batches} batches" + (f", {left}" if left else ""))
+
+    model.add_callback("on_train_batch_end", batch_done)
     model.train(**fine_tune_schedule(opts.lr), **OFFLINE_RUN, **CARD_AUGMENT,
                 data=str(data), epochs=epochs, imgsz=opts.imgsz, batch=opts.batch, workers=0, device="cpu",
                 mosaic=0.5, close_mosaic=0, project=str(work / "runs"), name="detector", exist_ok=True,

@@ -1,14 +1,16 @@
-"""Choose how ``sisepai deck add`` adapts the detector, on the real tuning deck's scenes.
+"""Choose how ``sisepai deck add`` adapts the detector, on tuning decks' scenes.
 
-The real tuning deck is enrolled once (its reader, as ``deck add`` adapts it); then each design of
-the detector's fine-tune (:class:`~sisepai.models.enrolment.enrol_detector.DetectorOptions` fields)
-adapts the shipped detector to the deck's faces, and the deck's tuning scenes (``choose``'s two
-sets of it: tables, fans, finished hands and heaps; held fans and close heaps) are read with the
-enrolled reader behind the shipped detector and behind each adapted one. Each set's F1 change has a
-paired 95% interval over its scenes, as the shipping rule's.
+Each tuning deck (the real one, ``tu-sac-scans``, and the stand-in tuning decks ``tune-K``) is
+enrolled once (its reader, as ``deck add`` adapts it); then each design of the detector's
+fine-tune (:class:`~sisepai.models.enrolment.enrol_detector.DetectorOptions` fields) adapts the
+shipped detector to the deck's faces, and the deck's tuning scenes (``choose``'s sets of it: for
+the real deck tables, fans, finished hands and heaps, and held fans with close heaps) are read with
+the enrolled reader behind the shipped detector and behind each adapted one. Each set's F1 change
+has a paired 95% interval over its scenes, as the shipping rule's, and so has their mean.
 
-``python -m sisepai.models.tuning.enrol_detector_tune WORK --choose out/choose27 --design a:freeze=10,lr=0.002``
-(each design is adapted once and kept in WORK; the answer goes to ``WORK/results.json``).
+``python -m sisepai.models.tuning.enrol_detector_tune WORK --choose out/choose27 --deck tu-sac-scans --design a:freeze=10,lr=0.002``
+(each deck's reader and each design's detector are made once and kept in WORK; the answer goes to
+``WORK/results.json``).
 
 >>> parse_design("b:freeze=22,lr=0.001,layouts=table+heap")
 ('b', {'freeze': 22, 'lr': 0.001, 'layouts': ('table', 'heap')})
@@ -25,8 +27,21 @@ from pathlib import Path
 
 import numpy as np
 
-SETS = ("real-tu-sac-scans-60", "held-real-tu-sac-scans-60")
+REAL_SETS = ("real-tu-sac-scans-60", "held-real-tu-sac-scans-60")
 """``choose``'s scene sets of the real tuning deck (written by ``choose``; read here, never written)."""
+
+
+def deck_sets(deck: str, choose: Path) -> tuple[Path | None, tuple[str, ...]]:
+    """A tuning deck's faces folder (``None`` where this machine lacks it) and its ``choose`` sets.
+
+    >>> deck_sets("tune-1", Path("c"))
+    (PosixPath('c/faces/tune-1'), ('standin-1-60',))
+    """
+    if deck.startswith("tune-"):
+        return choose / "faces" / deck, (f"standin-{deck.removeprefix('tune-')}-60",)
+    from sisepai.datasets.faces.splits import real_deck_folder
+
+    return real_deck_folder(deck), tuple(s.replace("tu-sac-scans", deck) for s in REAL_SETS)
 
 
 def parse_design(text: str) -> tuple[str, dict]:
@@ -45,12 +60,13 @@ def parse_design(text: str) -> tuple[str, dict]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("work", type=Path)
-    p.add_argument("--choose", type=Path, required=True, help="a choose work folder holding the real deck's tuning sets")
+    p.add_argument("--choose", type=Path, required=True, help="a choose work folder holding the decks' tuning sets")
+    p.add_argument("--deck", action="append", default=[], metavar="NAME",
+                   help="a tuning deck: tu-sac-scans (the real one) or tune-K (a stand-in); default all three")
     p.add_argument("--design", action="append", default=[], metavar="NAME:FIELD=VALUE,...")
     p.add_argument("--reader-steps", type=int, default=240, help="the deck reader's fine-tune steps (default 240)")
     args = p.parse_args(argv)
 
-    from sisepai.datasets.faces.splits import real_deck_folder
     from sisepai.faces.deck import DeckFaces
     from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READER
@@ -60,52 +76,69 @@ def main(argv: list[str] | None = None) -> int:
     from ..enrolment.enrol_detector import DetectorOptions, adapt_detector
     from .choose import measure, mean_difference, paired_difference
 
-    folder = real_deck_folder("tu-sac-scans")
-    if folder is None:
-        p.error("the real tuning deck is not on this machine")
-    sets = {name: args.choose / name for name in SETS}
-    for name, path in sets.items():
-        if not (path / "done").exists():
-            p.error(f"{path} has no finished scenes: run choose first")
+    decks = {}
+    for name in args.deck or ["tu-sac-scans", "tune-0", "tune-1"]:
+        folder, names = deck_sets(name, args.choose)
+        if folder is None or not folder.is_dir():
+            p.error(f"deck {name} is not on this machine")
+        for s in names:
+            if not (args.choose / s / "done").exists():
+                p.error(f"{args.choose / s} has no finished scenes: run choose first")
+        decks[name] = (folder, names)
     args.work.mkdir(parents=True, exist_ok=True)
-    deck = DeckFaces.load(folder)
-    reader = args.work / f"reader-{args.reader_steps}.pt"
-    if not reader.exists():
-        adapt_reader(deck, READER, reader, EnrolOptions(steps=args.reader_steps))
     results_file = args.work / "results.json"
     results = json.loads(results_file.read_text()) if results_file.exists() else {}
 
-    def measured(key: str, detector: Path | None) -> dict:
-        if key not in results:
-            rec = Recognizer.load(detector, reader_weights=reader)
-            results[key] = {"sets": {name: measure(rec, path) for name, path in sets.items()}}
-            results_file.write_text(json.dumps(results, indent=1))
-        return results[key]
+    for deck_name, (folder, names) in decks.items():
+        deck = DeckFaces.load(folder)
+        prefix = "" if deck_name == "tu-sac-scans" else f"{deck_name}-"  # the real deck's first names kept
+        reader = args.work / f"{prefix}reader-{args.reader_steps}.pt"
+        if not reader.exists():
+            adapt_reader(deck, READER, reader, EnrolOptions(steps=args.reader_steps))
 
-    shipped = measured("shipped", None)
-    for text in args.design:
-        name, fields = parse_design(text)
-        weights = args.work / f"detector-{name}.pt"
-        if not weights.exists():
-            work = args.work / f"scratch-{name}"
-            shutil.rmtree(work, ignore_errors=True)
-            t0 = time.perf_counter()
-            report = adapt_detector(deck, folder, DETECTOR, weights, work, DetectorOptions(**fields))
-            report["wall_seconds"] = round(time.perf_counter() - t0, 1)
-            shutil.rmtree(work, ignore_errors=True)
-            (args.work / f"detector-{name}.json").write_text(json.dumps({"fields": text, **report}, indent=1))
-        r = measured(name, weights)
-        pairs = {s: (np.array(shipped["sets"][s]["rows"]), np.array(r["sets"][s]["rows"])) for s in sets}
-        r["design"] = text
-        r["adaptation"] = json.loads((args.work / f"detector-{name}.json").read_text())
-        r["differences"] = {s: paired_difference(*pair) for s, pair in pairs.items()}
-        r["mean_difference"] = mean_difference(pairs)
+        def measured(key: str, detector: Path | None) -> dict:
+            if key not in results:
+                rec = Recognizer.load(detector, reader_weights=reader)
+                results[key] = {"sets": {s: measure(rec, args.choose / s) for s in names}}
+                results_file.write_text(json.dumps(results, indent=1))
+            return results[key]
+
+        shipped = measured(f"{prefix}shipped", None)
+        for text in args.design:
+            name, fields = parse_design(text)
+            weights = args.work / f"{prefix}detector-{name}.pt"
+            report_file = weights.with_suffix(".json")
+            if not weights.exists():
+                work = args.work / f"scratch-{prefix}{name}"
+                shutil.rmtree(work, ignore_errors=True)
+                t0 = time.perf_counter()
+                report = adapt_detector(deck, folder, DETECTOR, weights, work, DetectorOptions(**fields))
+                report["wall_seconds"] = round(time.perf_counter() - t0, 1)
+                shutil.rmtree(work, ignore_errors=True)
+                report_file.write_text(json.dumps({"fields": text, **report}, indent=1))
+            r = measured(f"{prefix}{name}", weights)
+            pairs = {s: (np.array(shipped["sets"][s]["rows"]), np.array(r["sets"][s]["rows"])) for s in names}
+            r["design"] = text
+            r["adaptation"] = json.loads(report_file.read_text())
+            r["differences"] = {s: paired_difference(*pair) for s, pair in pairs.items()}
+            r["mean_difference"] = mean_difference(pairs)
+            results_file.write_text(json.dumps(results, indent=1))
+            print(f"{prefix}{name}", json.dumps({"mean": r["mean_difference"], "sets": r["differences"],
+                                                 "layouts": {s: v["layouts"] for s, v in r["sets"].items()},
+                                                 "failures": {s: v["failures"] for s, v in r["sets"].items()}}), flush=True)
+        print(f"{prefix}shipped", json.dumps({s: {"f1": v["f1"], "layouts": v["layouts"], "failures": v["failures"]}
+                                               for s, v in shipped["sets"].items()}), flush=True)
+    for text in args.design:  # every deck's sets together
+        name = parse_design(text)[0]
+        pairs = {}
+        for deck_name, (_, names) in decks.items():
+            prefix = "" if deck_name == "tu-sac-scans" else f"{deck_name}-"
+            for s in names:
+                pairs[s] = (np.array(results[f"{prefix}shipped"]["sets"][s]["rows"]),
+                            np.array(results[f"{prefix}{name}"]["sets"][s]["rows"]))
+        results.setdefault("pooled", {})[name] = {"decks": list(decks), "mean_difference": mean_difference(pairs)}
         results_file.write_text(json.dumps(results, indent=1))
-        print(name, json.dumps({"mean": r["mean_difference"], "sets": r["differences"],
-                                "layouts": {s: v["layouts"] for s, v in r["sets"].items()},
-                                "failures": {s: v["failures"] for s, v in r["sets"].items()}}), flush=True)
-    print("shipped", json.dumps({s: {"f1": v["f1"], "layouts": v["layouts"], "failures": v["failures"]}
-                                 for s, v in shipped["sets"].items()}), flush=True)
+        print("pooled", name, results["pooled"][name], flush=True)
     return 0
 
 

@@ -55,7 +55,7 @@ def test_deck_add_adapts_the_detector_and_keeps_it(tmp_path):
     standin_deck(0, "tune", width=60).save(faces)
     env = {**__import__("os").environ, "SISEPAI_HOME": str(own_home(tmp_path / "home"))}
     proc = subprocess.run([str(SISEPAI), "deck", "add", "fam", str(faces), "--minutes", "0.1", "--scenes", "12",
-                           "--workers", "1", "--adapt-detector", "16", "--progress", "none"],
+                           "--workers", "1", "--adapt-detector", "16", "--progress", "lines"],
                           capture_output=True, text=True, timeout=900, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     deck = tmp_path / "home" / "decks" / "fam"
@@ -64,3 +64,8 @@ def test_deck_add_adapts_the_detector_and_keeps_it(tmp_path):
     assert "detector_adaptation" not in info  # the report is said, not kept: nothing reads it later
     steps = int(re.search(r"adapted over (\d+) image-steps", proc.stdout)[1])
     assert steps >= 16
+    told = [(float(m[1]), m[2]) for m in re.finditer(r"^progress (\S+) (.*)$", proc.stderr, re.M)]
+    fractions = [f for f, _ in told]
+    assert fractions == sorted(fractions) and fractions[-1] >= 0.97  # one bar, forward only
+    detector = [f for f, message in told if "detector" in message]
+    assert detector and 0.5 <= min(detector) and max(detector) <= 0.97  # the detector's share, after the reader's
