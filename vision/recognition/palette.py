@@ -316,6 +316,52 @@ def crop_paper_colour(crop_rgb: np.ndarray, size: int = 48) -> np.ndarray:
     return paper_colour(cv2.resize(np.ascontiguousarray(crop_rgb[m:-m, m:-m]), (12, 12), interpolation=cv2.INTER_AREA))
 
 
+UNCOVERED_MIN_SHARE = 0.3
+"""The share of an end's middle that must lie outside every whole card for its paper to be measured
+there (:func:`uncovered_paper_colour`); below it, the end is measured as a whole."""
+
+
+def uncovered_paper_colour(rgb: np.ndarray, quad: np.ndarray, covers: Sequence[np.ndarray],
+                           middle: float = 0.78, min_share: float = UNCOVERED_MIN_SHARE) -> np.ndarray | None:
+    """The (a*, b*) paper colour of the part of an end's middle that no outline of ``covers`` lies
+    on: a card in a fan shows an end that the card over it partly covers, and the whole end's
+    colour is then partly the top card's. ``None`` where no cover overlaps the end's middle (measure
+    the end as a whole) or too little of it is left (``min_share``). ``middle``: the share of the
+    end's size about its centre that is measured, as :func:`crop_paper_colour` cuts the crop's margin.
+
+    >>> img = np.zeros((100, 100, 3), np.uint8); img[:, :50] = (200, 90, 110); img[:, 50:] = (60, 170, 90)
+    >>> end = np.float32([[20, 20], [80, 20], [80, 80], [20, 80]])  # half a pink paper, half a green card's
+    >>> green_card = np.float32([[50, 0], [100, 0], [100, 100], [50, 100]])
+    >>> [round(v) for v in uncovered_paper_colour(img, end, [green_card])]  # the pink paper alone
+    [46, 10]
+    >>> [round(v) for v in paper_colour(img[:, :50])]  # as the pink paper measures on its own
+    [46, 10]
+    >>> uncovered_paper_colour(img, end, []) is None  # nothing covers it
+    True
+    """
+    q = np.float32(quad)
+    centre = q.mean(0)
+    q = centre + (q - centre) * middle
+    h, w = rgb.shape[:2]
+    x0, y0 = np.maximum(np.floor(q.min(0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(q.max(0)).astype(int) + 1, [w, h])
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    offset = np.float32([x0, y0])
+    end = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(end, np.round(q - offset).astype(np.int32), 1)
+    covered = np.zeros_like(end)
+    for poly in covers:
+        cv2.fillConvexPoly(covered, np.round(np.float32(poly) - offset).astype(np.int32), 1)
+    area = int(end.sum())
+    seen = (end > 0) & (covered == 0)
+    if area == 0 or not (covered[end > 0]).any() or seen.sum() < max(min_share * area, 9):
+        return None
+    lab = cv2.cvtColor(np.ascontiguousarray(rgb[y0:y1, x0:x1]), cv2.COLOR_RGB2LAB)[seen].astype(np.float32)
+    bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
+    return np.median(bright, axis=0)[1:] - np.float32([128, 128])
+
+
 def deck_colours(crops: Sequence[np.ndarray], class_ids: Sequence[int]) -> dict[str, list[float]]:
     """Each suit's (and the joker's) median paper colour over labelled end crops of one deck, as
     :func:`crop_paper_colour` measures it: what :func:`split_by_deck_colours` starts from.

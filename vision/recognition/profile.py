@@ -56,6 +56,9 @@ class ReadingProfile:
     """Still pictures: the picture's colour groups shared out among the suits (one picture, one deck)."""
     split_by_deck_colours: bool = True
     """An enrolled deck's reader: its papers told apart in each picture."""
+    uncovered_paper: bool = True
+    """A lone end's paper colour is measured where no whole card lies over it
+    (:func:`~.palette.uncovered_paper_colour`), not over the whole end."""
 
     def __post_init__(self):
         if self.palette not in PALETTE_MODES:

@@ -44,6 +44,7 @@ from sisepai.vision.recognition.palette import (
     one_colour_per_suit,
     paper_colour,
     split_by_deck_colours,
+    uncovered_paper_colour,
 )
 from sisepai.vision.recognition.profile import STILL_PROFILE, VIDEO_PROFILE, ReadingProfile, VideoMemory
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READ
@@ -288,8 +289,12 @@ class Recognizer:
         without its margin), or of the end cut again where a still card's crop was not."""
         if rows.colours[row] is None:
             crop = rows.crops[row]
-            rows.colours[row] = crop_paper_colour(crop, self.crop) if crop is not None \
-                else paper_colour(straighten(rgb, rows.quads[row], 12, margin=-0.15))
+            uncovered = None
+            if self.profile.uncovered_paper and row >= 2 * rows.card_count and rows.card_polys:
+                # a lone end: a whole card may lie over part of it (a card in a fan)
+                uncovered = uncovered_paper_colour(rgb, rows.quads[row], rows.card_polys)
+            rows.colours[row] = uncovered if uncovered is not None else crop_paper_colour(crop, self.crop) \
+                if crop is not None else paper_colour(straighten(rgb, rows.quads[row], 12, margin=-0.15))
         return rows.colours[row]
 
     def _candidates(self, rgb: np.ndarray, v: Views) -> tuple[list[Candidate], list[np.ndarray | None]]:

@@ -69,3 +69,21 @@ def test_deck_add_adapts_the_detector_and_keeps_it(tmp_path):
     assert fractions == sorted(fractions) and fractions[-1] >= 0.97  # one bar, forward only
     detector = [f for f, message in told if "detector" in message]
     assert detector and 0.5 <= min(detector) and max(detector) <= 0.97  # the detector's share, after the reader's
+
+
+def test_the_detectors_scenes_are_the_same_on_any_number_of_workers(tmp_path):
+    from sisepai.datasets.export.writer import GenerateOptions, prepare_folders
+    from sisepai.models.enrolment.enrol_detector import SCENES_SHARE, _write_scenes
+
+    told = {}
+    for workers in (1, 2):
+        folder = tmp_path / str(workers)
+        prepare_folders(folder)
+        heard = []
+        _write_scenes([(folder, i, GenerateOptions(seed=5, val=0.0, size=(320, 180))) for i in range(3)], workers,
+                      lambda fraction, message: heard.append(fraction))
+        told[workers] = heard
+    one = {p.relative_to(tmp_path / "1"): p.read_bytes() for p in sorted((tmp_path / "1").rglob("*")) if p.is_file()}
+    two = {p.relative_to(tmp_path / "2"): p.read_bytes() for p in sorted((tmp_path / "2").rglob("*")) if p.is_file()}
+    assert len(one) >= 6 and one == two  # every picture and label, byte for byte
+    assert told[1] == told[2] == sorted(told[1]) and told[1][-1] == pytest.approx(SCENES_SHARE)  # the scenes' share of the bar

@@ -161,3 +161,37 @@ def test_one_paper_under_a_changing_light_is_not_split():
         out = palette.observe([colour] * 4, [sure(c) for c in ("WK", "WP", "WH", "WA")])
         assert codes(out) == ["WK", "WP", "WH", "WA"]
     assert palette.splits == {}
+
+
+def test_a_fanned_ends_paper_is_measured_where_the_card_over_it_leaves_it_bare():
+    """A card in a fan shows an end that the whole card over it partly covers: its paper is the
+    uncovered part's (pink), not the mix with the top card's green; an end no card covers is
+    measured as a whole, as before."""
+    import cv2
+
+    from sisepai.vision.recognition.end_rows import EndRows
+    from sisepai.vision.recognition.geometry import straighten
+    from sisepai.vision.recognition.palette import crop_paper_colour, uncovered_paper_colour
+    from sisepai.vision.recognition.recognize import Recognizer
+
+    img = np.full((120, 200, 3), 40, np.uint8)
+    pink, green = (205, 105, 120), (120, 235, 150)  # the top card's paper the brighter
+    end = np.float32([[20, 20], [80, 20], [80, 80], [20, 80]])
+    bare = end + np.float32([110, 0])
+    card = np.float32([[45, 0], [100, 0], [100, 119], [45, 119]])  # a green card lying over most of the end
+    cv2.fillConvexPoly(img, np.int32(end), pink)
+    cv2.fillConvexPoly(img, np.int32(bare), pink)
+    cv2.fillConvexPoly(img, np.int32(card), green)
+    rows = EndRows([card], [end, bare], owner=[-1, -1])
+    crop = lambda q: straighten(img, q, 48)  # noqa: E731
+    rows.add_card(0, [crop(card), crop(card)], [card, card])
+    rows.add_end(0, crop(end))
+    rows.add_end(1, crop(bare))
+    rows.colours = [None] * len(rows.crops)
+    rec = Recognizer.__new__(Recognizer)
+    rec.profile, rec.crop = ReadingProfile(), 48
+    pink_paper = paper_colour(np.full((12, 12, 3), pink, np.uint8))
+    assert np.abs(rec._row_colour(img, rows, 2) - pink_paper).max() <= 2  # the covered end: its own pink
+    assert np.abs(crop_paper_colour(crop(end)) - pink_paper).max() > 10  # measured whole, it is not pink
+    assert uncovered_paper_colour(img, bare, [card]) is None  # no card over it: measured whole
+    assert np.array_equal(rec._row_colour(img, rows, 3), crop_paper_colour(crop(bare)))
