@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -79,8 +80,20 @@ def time_left(done: int, total: int, elapsed: float) -> str:
     """
     if done <= 0 or done >= total:
         return ""
-    left = (total - done) * elapsed / done
-    return f"about {round(left / 60)} min left" if left >= 90 else f"about {max(5, round(left / 5) * 5)} s left"
+    return words_left((total - done) * elapsed / done)
+
+
+def words_left(seconds: float) -> str:
+    """``seconds`` still to go, in the words progress messages use.
+
+    >>> words_left(200.0), words_left(41.0), words_left(1.0)
+    ('about 3 min left', 'about 40 s left', 'about 5 s left')
+    """
+    return f"about {round(seconds / 60)} min left" if seconds >= 90 else f"about {max(5, round(seconds / 5) * 5)} s left"
+
+
+SAID_LEFT = re.compile(r"about (\d+) (min|s) left")
+"""The time left as a progress message says it (:func:`words_left`)."""
 
 
 # --- crops --------------------------------------------------------------------------------------

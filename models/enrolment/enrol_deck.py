@@ -28,13 +28,27 @@ READER_SHARE = 0.5
 
 
 def within(progress: Progress, start: float, end: float) -> Progress:
-    """``progress`` told of a part of the work that runs from ``start`` to ``end`` of the whole.
+    """``progress`` told of a part of the work that runs from ``start`` to ``end`` of the whole. A
+    time left that the part says of itself becomes the whole's: the parts after it are taken to go at
+    its pace, as their shares of the bar are their shares of the time.
 
-    >>> heard = []; part = within(lambda f, m: heard.append((f, m)), 0.5, 0.9); part(0.5, "half")
+    >>> heard = []; part = within(lambda f, m: heard.append((f, m)), 0.0, 0.5)
+    >>> part(0.5, "reader: 60/120 steps"); part(0.75, "reader: 90/120 steps, about 2 min left")
     >>> heard
-    [(0.7, 'half')]
+    [(0.25, 'reader: 60/120 steps'), (0.375, 'reader: 90/120 steps, about 10 min left')]
     """
-    return lambda fraction, message: progress(round(start + (end - start) * fraction, 4), message)
+    from .enrol import SAID_LEFT, words_left
+
+    def told(fraction: float, message: str) -> None:
+        whole = start + (end - start) * fraction
+        said = SAID_LEFT.search(message)
+        if said and fraction < 1 and end < 1:
+            seconds = int(said[1]) * (60 if said[2] == "min" else 1)
+            message = message[:said.start()] + words_left(seconds * (1 - whole) / ((end - start) * (1 - fraction))) \
+                + message[said.end():]
+        progress(round(whole, 4), message)
+
+    return told
 
 
 def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress: Progress | None = None,

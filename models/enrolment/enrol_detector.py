@@ -24,6 +24,7 @@ from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepare_folders
 from sisepai.datasets.scenes.scene import LAYOUTS
 from sisepai.vision.recognition.yolo_env import setup_offline
+from sisepai.workers.pool import worker_pool
 
 from .enrol import Progress, time_left
 from ..training.prepare import _write_data_yaml, prepare_detector
@@ -46,8 +47,29 @@ class DetectorOptions:
     imgsz: int = 640
     batch: int = 8
     seed: int = 0
+    workers: int = 2
+    """Processes writing the scenes."""
     layouts: tuple[str, ...] = LAYOUTS
     """The layouts of both the deck's scenes and the replay scenes."""
+
+
+def _scene_job(job: tuple[Path, int, GenerateOptions]) -> None:
+    generate_one(*job)
+
+
+def _write_scenes(jobs: list[tuple[Path, int, GenerateOptions]], workers: int, progress: Progress) -> None:
+    """Write each ``(folder, index, options)`` scene, on ``workers`` processes (the same scenes on any number)."""
+    def say(k: int) -> None:
+        progress(SCENES_SHARE * (k + 1) / len(jobs), f"detector scenes {k + 1}/{len(jobs)}")
+
+    if workers > 1:
+        with worker_pool(workers) as pool:
+            for k, _ in enumerate(pool.map(_scene_job, jobs, chunksize=4)):
+                say(k)
+    else:
+        for k, job in enumerate(jobs):
+            _scene_job(job)
+            say(k)
 
 
 def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Path,
@@ -60,21 +82,19 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     opts = opts or DetectorOptions()
     progress = progress or (lambda fraction, message: None)
     t0 = time.perf_counter()
-    sets = []
-    total_scenes = opts.deck_scenes + opts.replay_scenes
-    written = 0
+    sets, jobs = [], []
     for name, n, options in (("deck", opts.deck_scenes, GenerateOptions(seed=opts.seed + 2, val=0.0, deck_faces=str(faces),
                                                                            layouts=opts.layouts)),
                              ("replay", opts.replay_scenes, GenerateOptions(seed=opts.seed + 3, val=0.0,
                                                                             layouts=opts.layouts))):
         folder = work / name
         prepare_folders(folder)
-        for i in range(n):
-            generate_one(folder, i, options)
-            written += 1
-            progress(SCENES_SHARE * written / total_scenes, f"detector scenes {written}/{total_scenes}")
+        jobs += [(folder, i, options) for i in range(n)]
+        sets.append(folder)
+    _write_scenes(jobs, opts.workers, progress)
+    for folder in sets:
         prepare_detector(folder)
-        sets.append(folder / "detector" / "images" / "train")
+    sets = [folder / "detector" / "images" / "train" for folder in sets]
     images = opts.deck_scenes + opts.replay_scenes
     train = "[" + ", ".join(f"'{s.resolve()}'" for s in sets) + "]"
     data = _write_data_yaml(work / "data.yaml", train, train)
