@@ -44,8 +44,20 @@ def paper_lab(crop_rgb: np.ndarray) -> np.ndarray:
     """A card end's paper colour as (L, a*, b*), OpenCV's 8-bit CIELAB with a* and b* centred on 0:
     the median of its brighter half of pixels (the character's ink is the darker part)."""
     lab = cv2.cvtColor(np.ascontiguousarray(crop_rgb), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
-    bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
-    return np.median(bright, axis=0) - np.float32([0, 128, 128])
+    bright = lab[lab[:, 0] >= median_rows(lab[:, 0])]
+    return median_rows(bright) - np.float32([0, 128, 128])
+
+
+def median_rows(values: np.ndarray) -> np.ndarray:
+    """``np.median(values, axis=0)``, the same numbers, in a quarter of its time on a crop's pixels.
+
+    >>> x = np.float32([[3, 1], [1, 4], [2, 2], [9, 0]])
+    >>> median_rows(x).tolist(), np.median(x, axis=0).tolist()
+    ([2.5, 1.5], [2.5, 1.5])
+    """
+    n = len(values)
+    ordered = np.sort(values, axis=0)
+    return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / values.dtype.type(2)
 
 
 def paper_colour(crop_rgb: np.ndarray) -> np.ndarray:
@@ -347,19 +359,24 @@ def uncovered_paper_colour(rgb: np.ndarray, quad: np.ndarray, covers: Sequence[n
     x1, y1 = np.minimum(np.ceil(q.max(0)).astype(int) + 1, [w, h])
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
+    near = [np.float32(poly) for poly in covers]
+    near = [poly for poly in near if poly[:, 0].max() >= x0 and poly[:, 0].min() < x1
+            and poly[:, 1].max() >= y0 and poly[:, 1].min() < y1]
+    if not near:  # no cover comes near the end: the common case, settled without drawing
+        return None
     offset = np.float32([x0, y0])
     end = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(end, np.round(q - offset).astype(np.int32), 1)
     covered = np.zeros_like(end)
-    for poly in covers:
-        cv2.fillConvexPoly(covered, np.round(np.float32(poly) - offset).astype(np.int32), 1)
+    for poly in near:
+        cv2.fillConvexPoly(covered, np.round(poly - offset).astype(np.int32), 1)
     area = int(end.sum())
     seen = (end > 0) & (covered == 0)
     if area == 0 or not (covered[end > 0]).any() or seen.sum() < max(min_share * area, 9):
         return None
     lab = cv2.cvtColor(np.ascontiguousarray(rgb[y0:y1, x0:x1]), cv2.COLOR_RGB2LAB)[seen].astype(np.float32)
-    bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
-    return np.median(bright, axis=0)[1:] - np.float32([128, 128])
+    bright = lab[lab[:, 0] >= median_rows(lab[:, 0])]
+    return median_rows(bright)[1:] - np.float32([128, 128])
 
 
 def deck_colours(crops: Sequence[np.ndarray], class_ids: Sequence[int]) -> dict[str, list[float]]:

@@ -76,6 +76,17 @@ def test_paper_colour_ignores_the_ink():
     assert b > 50 and a < 30  # yellow paper, not the red ink's a* of about 50
 
 
+def test_median_rows_is_numpys_median_to_the_bit():
+    from sisepai.vision.recognition.palette import median_rows
+
+    rng = np.random.default_rng(3)
+    for n in range(1, 160):
+        x = (rng.random((n, 3)) * 255).astype(np.float32)
+        for values in (x, x[:, 0]):
+            ours, numpys = median_rows(values), np.median(values, axis=0)
+            assert ours.dtype == numpys.dtype and np.array_equal(ours, numpys), n
+
+
 def test_an_unknown_palette_mode_is_refused():
     with pytest.raises(ValueError, match="palette"):
         ReadingProfile(palette="rainbow")
