@@ -91,8 +91,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "they are, without trimming a scanner's margin again")
     p.add_argument("--adapt-detector", type=int, default=0, metavar="STEPS",
                    help="also fine-tune the detector on the deck's scenes for about STEPS image-steps (400: about "
-                        "5 more minutes) and keep it with the deck; off by default, as it measured no better "
-                        "than the shipped detector on the tuning deck")
+                        "4 more minutes) and keep it with the deck; off by default, as on three tuning decks it "
+                        "measured no better than the shipped detector (docs/training-logs/"
+                        "enrolment-detector-adaptation.md)")
     p.add_argument("--check-scenes", type=int, default=None, metavar="N",
                    help="whole scenes of each layout (tables, finished hands, fans, held fans) read before and "
                         "after enrolment, with the faces as given and never trained on (default 5)")
@@ -302,7 +303,7 @@ def _add(args) -> int:
             raise SisepaiError("--adapt-detector takes 8 to 20000 image-steps")
         from .enrol_detector import DetectorOptions  # lazy: NumPy, OpenCV, Pillow
 
-        detector_opts = DetectorOptions(steps=args.adapt_detector)
+        detector_opts = DetectorOptions(steps=args.adapt_detector, workers=opts.workers)
         if args.adapt_detector < 100:  # a quick look: fewer scenes to write
             detector_opts.deck_scenes, detector_opts.replay_scenes = 6, 2
     _stop_cleanly_on_term()
