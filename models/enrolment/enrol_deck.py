@@ -37,7 +37,7 @@ def within(progress: Progress, start: float, end: float) -> Progress:
     >>> heard
     [(0.25, 'reader: 60/120 steps'), (0.375, 'reader: 90/120 steps, about 10 min left')]
     """
-    from .enrol import SAID_LEFT, words_left
+    from .enrol import SAID_LEFT, words_left  # lazy: NumPy, OpenCV
 
     def told(fraction: float, message: str) -> None:
         whole = start + (end - start) * fraction

@@ -27,6 +27,16 @@ from pathlib import Path
 
 import numpy as np
 
+from sisepai.datasets.faces.splits import real_deck_folder
+from sisepai.faces.deck import DeckFaces
+from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
+from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READER
+from sisepai.vision.recognition.recognize import Recognizer
+
+from ..enrolment.enrol import EnrolOptions, adapt_reader
+from ..enrolment.enrol_detector import DetectorOptions, adapt_detector
+from .choose import measure, mean_difference, paired_difference
+
 REAL_SETS = ("real-tu-sac-scans-60", "held-real-tu-sac-scans-60")
 """``choose``'s scene sets of the real tuning deck (written by ``choose``; read here, never written)."""
 
@@ -39,8 +49,6 @@ def deck_sets(deck: str, choose: Path) -> tuple[Path | None, tuple[str, ...]]:
     """
     if deck.startswith("tune-"):
         return choose / "faces" / deck, (f"standin-{deck.removeprefix('tune-')}-60",)
-    from sisepai.datasets.faces.splits import real_deck_folder
-
     return real_deck_folder(deck), tuple(s.replace("tu-sac-scans", deck) for s in REAL_SETS)
 
 
@@ -66,16 +74,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--design", action="append", default=[], metavar="NAME:FIELD=VALUE,...")
     p.add_argument("--reader-steps", type=int, default=240, help="the deck reader's fine-tune steps (default 240)")
     args = p.parse_args(argv)
-
-    from sisepai.faces.deck import DeckFaces
-    from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
-    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READER
-    from sisepai.vision.recognition.recognize import Recognizer
-
-    from ..enrolment.enrol import EnrolOptions, adapt_reader
-    from ..enrolment.enrol_detector import DetectorOptions, adapt_detector
-    from .choose import measure, mean_difference, paired_difference
-
     decks = {}
     for name in args.deck or ["tu-sac-scans", "tune-0", "tune-1"]:
         folder, names = deck_sets(name, args.choose)
