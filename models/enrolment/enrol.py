@@ -72,15 +72,20 @@ def _quiet(fraction: float, message: str) -> None:
     pass
 
 
-def time_left(done: int, total: int, elapsed: float) -> str:
-    """What is left of ``total`` steps after ``done`` took ``elapsed`` seconds, in words.
+def time_left(done: int, total: int, elapsed: float, span: tuple[float, float] = (0.0, 1.0)) -> str:
+    """What is left of ``total`` steps after ``done`` took ``elapsed`` seconds, in words. Where the
+    steps are only the ``span`` of a progress bar, the time left is the whole bar's, its shares
+    after the span taken to go at the span's pace.
 
     >>> time_left(60, 240, 60.0), time_left(200, 240, 200.0), time_left(0, 240, 1.0)
     ('about 3 min left', 'about 40 s left', '')
+    >>> time_left(60, 240, 60.0, span=(0.0, 0.5))  # 3 min of this half, then the other half
+    'about 7 min left'
     """
     if done <= 0 or done >= total:
         return ""
-    return words_left((total - done) * elapsed / done)
+    at = span[0] + (span[1] - span[0]) * done / total
+    return words_left((total - done) * elapsed / done * (1 - at) / max(span[1] - at, 1e-9))
 
 
 def words_left(seconds: float) -> str:
@@ -166,7 +171,7 @@ def make_crops(deck: DeckFaces, opts: EnrolOptions, progress: Progress = _quiet,
     t0 = time.perf_counter()
 
     def say(k: int) -> None:
-        left = time_left(k + 1, len(jobs), time.perf_counter() - t0)
+        left = time_left(k + 1, len(jobs), time.perf_counter() - t0, span)
         progress(span[0] + (span[1] - span[0]) * (k + 1) / len(jobs), f"scenes {k + 1}/{len(jobs)}"
                  + (f", {left}" if left else ""))
 
@@ -279,7 +284,7 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
             progress(span[1], f"adapting stopped at {k + 1}/{total} steps: out of time")
             break
         if k % 5 == 0 or k == total - 1:
-            left = time_left(k + 1, total, time.perf_counter() - started)
+            left = time_left(k + 1, total, time.perf_counter() - started, span)
             progress(span[0] + (span[1] - span[0]) * (k + 1) / total,
                      f"adapting {k + 1}/{total} steps, loss {np.mean(losses[-20:]):.3f}" + (f", {left}" if left else ""))
     model = model.to(memory_format=torch.contiguous_format)
