@@ -74,6 +74,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--design", action="append", default=[], metavar="NAME:FIELD=VALUE,...")
     p.add_argument("--reader-steps", type=int, default=240, help="the deck reader's fine-tune steps (default 240)")
     args = p.parse_args(argv)
+    fields = set(DetectorOptions.__dataclass_fields__)
+    for text in args.design:
+        try:
+            name, given = parse_design(text)
+        except ValueError:
+            p.error(f"--design {text!r}: each field is FIELD=NUMBER, or layouts=A+B")
+        if not name or set(given) - fields:
+            p.error(f"--design {text!r}: NAME:FIELD=VALUE,... with fields among {', '.join(sorted(fields))}")
     decks = {}
     for name in args.deck or ["tu-sac-scans", "tune-0", "tune-1"]:
         folder, names = deck_sets(name, args.choose)
