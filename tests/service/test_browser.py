@@ -423,7 +423,9 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
         page.wait_for_function("() => document.querySelectorAll('#gridhelp td').length === 29")
         assert page.evaluate(CONTRAST) == []  # the grid to lay, its joker cell included
         page.click("#deckcamera")
-        page.wait_for_function("() => document.querySelector('#deckvideo').videoWidth > 0", timeout=30_000)
+        # the preview shows once the camera plays: its picture's size is known a moment before
+        page.wait_for_function("() => document.querySelector('#deckvideo').videoWidth > 0"
+                               " && !document.querySelector('#deckview').hidden", timeout=30_000)
         assert page.locator("#deckvideo").is_visible()
         page.click("#snap")
         page.click("#snap")
