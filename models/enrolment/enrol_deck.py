@@ -42,7 +42,7 @@ def within(progress: Progress, start: float, end: float) -> Progress:
     def told(fraction: float, message: str) -> None:
         whole = start + (end - start) * fraction
         said = SAID_LEFT.search(message)
-        if said and fraction < 1 and end < 1:
+        if said and fraction < 1:
             seconds = int(said[1]) * (60 if said[2] == "min" else 1)
             message = message[:said.start()] + words_left(seconds * (1 - whole) / ((end - start) * (1 - fraction))) \
                 + message[said.end():]
@@ -73,7 +73,8 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
             tempfile.tempdir = None  # read TMPDIR again
             deck.save(tmp / "faces")
             progress = progress or (lambda f, m: None)
-            reader_end = READER_SHARE if detector_opts is not None else 0.99
+            checked_from = 0.97 if detector_opts is not None else 0.99  # the whole-scene check's share: the rest
+            reader_end = READER_SHARE if detector_opts is not None else checked_from
             report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, within(progress, 0.0, reader_end))
             detector_report = None
             if detector_opts is not None:
@@ -82,8 +83,9 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
                 from .enrol_detector import adapt_detector  # lazy: NumPy, OpenCV, Pillow
 
                 detector_report = adapt_detector(deck, tmp / "faces", DETECTOR, tmp / "detector.pt",
-                                                 scratch / "detector", detector_opts, within(progress, reader_end, 0.97))
-            progress(0.99 if detector_opts is None else 0.97, "checking on whole scenes")
+                                                 scratch / "detector", detector_opts,
+                                                 within(progress, reader_end, checked_from))
+            progress(checked_from, "checking on whole scenes")
             check = scene_check(deck, tmp / "reader.pt", opts.seed, opts.check_scenes,
                                 tmp / "detector.pt" if detector_report else None)
             info = {"name": name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "faces": deck.codes,

@@ -52,6 +52,15 @@ def deck_sets(deck: str, choose: Path) -> tuple[Path | None, tuple[str, ...]]:
     return real_deck_folder(deck), tuple(s.replace("tu-sac-scans", deck) for s in REAL_SETS)
 
 
+def _prefix(deck: str) -> str:
+    """What the files and results of ``deck`` are named with (none for the real deck, measured first).
+
+    >>> _prefix("tu-sac-scans"), _prefix("tune-0")
+    ('', 'tune-0-')
+    """
+    return "" if deck == "tu-sac-scans" else f"{deck}-"
+
+
 def parse_design(text: str) -> tuple[str, dict]:
     """``NAME:field=value,...`` as a name and :class:`DetectorOptions` fields (``+`` joins layouts)."""
     name, _, fields = text.partition(":")
@@ -97,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
     for deck_name, (folder, names) in decks.items():
         deck = DeckFaces.load(folder)
-        prefix = "" if deck_name == "tu-sac-scans" else f"{deck_name}-"  # the real deck's first names kept
+        prefix = _prefix(deck_name)
         reader = args.work / f"{prefix}reader-{args.reader_steps}.pt"
         if not reader.exists():
             adapt_reader(deck, READER, reader, EnrolOptions(steps=args.reader_steps))
@@ -138,10 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         name = parse_design(text)[0]
         pairs = {}
         for deck_name, (_, names) in decks.items():
-            prefix = "" if deck_name == "tu-sac-scans" else f"{deck_name}-"
             for s in names:
-                pairs[s] = (np.array(results[f"{prefix}shipped"]["sets"][s]["rows"]),
-                            np.array(results[f"{prefix}{name}"]["sets"][s]["rows"]))
+                pairs[s] = (np.array(results[f"{_prefix(deck_name)}shipped"]["sets"][s]["rows"]),
+                            np.array(results[f"{_prefix(deck_name)}{name}"]["sets"][s]["rows"]))
         results.setdefault("pooled", {})[name] = {"decks": list(decks), "mean_difference": mean_difference(pairs)}
         results_file.write_text(json.dumps(results, indent=1))
         print("pooled", name, results["pooled"][name], flush=True)

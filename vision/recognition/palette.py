@@ -43,7 +43,13 @@ _GROUP = np.array([SUITS.index(code[0]) for code in CARD_CODES])  # class id -> 
 def paper_lab(crop_rgb: np.ndarray) -> np.ndarray:
     """A card end's paper colour as (L, a*, b*), OpenCV's 8-bit CIELAB with a* and b* centred on 0:
     the median of its brighter half of pixels (the character's ink is the darker part)."""
-    lab = cv2.cvtColor(np.ascontiguousarray(crop_rgb), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
+    return paper_of_pixels(cv2.cvtColor(np.ascontiguousarray(crop_rgb), cv2.COLOR_RGB2LAB).reshape(-1, 3))
+
+
+def paper_of_pixels(lab: np.ndarray) -> np.ndarray:
+    """The paper's (L, a*, b*) among some pixels, each OpenCV's 8-bit CIELAB (an ``(N, 3)`` array):
+    the median of the brighter half, a* and b* centred on 0."""
+    lab = lab.astype(np.float32)
     bright = lab[lab[:, 0] >= median_rows(lab[:, 0])]
     return median_rows(bright) - np.float32([0, 128, 128])
 
@@ -374,9 +380,7 @@ def uncovered_paper_colour(rgb: np.ndarray, quad: np.ndarray, covers: Sequence[n
     seen = (end > 0) & (covered == 0)
     if area == 0 or not (covered[end > 0]).any() or seen.sum() < max(min_share * area, 9):
         return None
-    lab = cv2.cvtColor(np.ascontiguousarray(rgb[y0:y1, x0:x1]), cv2.COLOR_RGB2LAB)[seen].astype(np.float32)
-    bright = lab[lab[:, 0] >= median_rows(lab[:, 0])]
-    return median_rows(bright)[1:] - np.float32([128, 128])
+    return paper_of_pixels(cv2.cvtColor(np.ascontiguousarray(rgb[y0:y1, x0:x1]), cv2.COLOR_RGB2LAB)[seen])[1:]
 
 
 def deck_colours(crops: Sequence[np.ndarray], class_ids: Sequence[int]) -> dict[str, list[float]]:

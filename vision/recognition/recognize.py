@@ -290,8 +290,8 @@ class Recognizer:
         if rows.colours[row] is None:
             crop = rows.crops[row]
             uncovered = None
-            if self.profile.uncovered_paper and row >= 2 * rows.card_count and rows.card_polys:
-                # a lone end: a whole card may lie over part of it (a card in a fan)
+            if self.profile.uncovered_paper and row in rows.rows_after_cards() and rows.card_polys:
+                # an end read on its own: a whole card may lie over part of it (a card in a fan)
                 uncovered = uncovered_paper_colour(rgb, rows.quads[row], rows.card_polys)
             rows.colours[row] = uncovered if uncovered is not None else crop_paper_colour(crop, self.crop) \
                 if crop is not None else paper_colour(straighten(rgb, rows.quads[row], 12, margin=-0.15))
