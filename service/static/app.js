@@ -776,7 +776,8 @@ function timeLeft(seconds) {  // from the pace of the steps done
 function stepText(message) {  // the enrolment's own words for its step, in the page's language
   const m = /^(scenes|adapting) (\d+)\/(\d+)/.exec(message || "");
   if (m) return t(m[1] === "scenes" ? "deck.stepScenes" : "deck.stepAdapt", { k: m[2], n: m[3] });
-  return { starting: t("deck.stepStarting"), saved: t("deck.stepSaved"), "adapting the detector": t("deck.stepDetector") }[message] ?? message;
+  if (/^(detector scenes|adapting the detector)\b/.test(message || "")) return t("deck.stepDetector");
+  return { starting: t("deck.stepStarting"), saved: t("deck.stepSaved"), "checking on whole scenes": t("deck.stepChecking") }[message] ?? message;
 }
 function followJob(job) {  // an enrolment's progress, also after a reload of the page
   enrolling = job;
