@@ -35,6 +35,7 @@ from sisepai.datasets.faces.glyph_forms import regional_glyphs
 from sisepai.datasets.faces.printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
 from sisepai.datasets.faces.printed import hsv_colour as _hsv
 from sisepai.datasets.faces.scripts import script_mask
+from sisepai.datasets.faces.planes import plus_channels
 
 
 STAMP_GLYPHS = "福祿壽禄寿喜財囍春吉"
@@ -267,7 +268,8 @@ def _base(width: int, height: int, colour: tuple[int, int, int], style: DeckStyl
     img[..., :3] = colour
     if style.grain > 0:
         noise = cv2.GaussianBlur(rng.normal(0, style.grain, (height, width)).astype(np.float32), (0, 0), 0.7)
-        img[..., :3] = np.clip(np.float32(colour) + noise[..., None], 0, 255).astype(np.uint8)  # the paper is one colour
+        paper = plus_channels(cv2.merge([noise] * 3), np.float32(colour))  # the paper is one colour
+        img[..., :3] = np.clip(paper, 0, 255, out=paper).astype(np.uint8)
     img[..., 3] = rounded_alpha(width, height, int(style.corner * width))
     return img
 

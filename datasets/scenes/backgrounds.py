@@ -13,6 +13,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.datasets.faces.planes import plus_plane
+
 PHOTOS = ("astronaut", "coffee", "chelsea", "rocket", "immunohistochemistry", "hubble_deep_field",
           "camera", "brick", "grass", "gravel", "rough_wall", "cell", "moon", "page", "text", "retina")
 
@@ -149,4 +151,4 @@ def background(rng: np.random.Generator, w: int, h: int, kind: str | None = None
     small = SURFACES[kind](rng, max(8, w // 4), max(8, h // 4))
     img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     grain = rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(2, 8)
-    return np.clip(img.astype(np.float32) + grain[..., None], 0, 255).astype(np.uint8)
+    return np.clip(plus_plane(img.astype(np.float32), grain), 0, 255).astype(np.uint8)

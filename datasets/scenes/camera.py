@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from sisepai.datasets.faces.colour_distance import EXPOSURE, WHITE_BALANCE
+from sisepai.datasets.faces.planes import plus_plane, times_channels, times_plane
 
 @dataclass
 class Camera:
@@ -90,10 +91,10 @@ class Camera:
             d = ((xx - sw / 2) / (sw / 2)) ** 2 + ((yy - sh / 2) / (sh / 2)) ** 2
             light *= 1 - self.vignette * np.clip(d / 2, 0, 1)
         if self.shadow or self.vignette:
-            out *= cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+            times_plane(out, cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR), out=out)
         if self.glare:
-            out += cv2.resize(add, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
-        out *= self.exposure * np.float32(self.white_balance)
+            plus_plane(out, cv2.resize(add, (w, h), interpolation=cv2.INTER_LINEAR), out=out)
+        times_channels(out, self.exposure * np.float32(self.white_balance), out=out)
         if self.blur > 0:
             out = cv2.GaussianBlur(out, (0, 0), self.blur)
         if self.motion > 1:
@@ -104,7 +105,7 @@ class Camera:
             k /= max(k.sum(), 1e-6)
             out = cv2.filter2D(out, -1, k)
         if self.noise > 0:
-            out += rng.standard_normal((h, w, 1), dtype=np.float32) * self.noise
+            plus_plane(out, rng.standard_normal((h, w), dtype=np.float32) * self.noise, out=out)
         return np.clip(out, 0, 255, out=out).astype(np.uint8)
 
     def summary(self) -> dict:

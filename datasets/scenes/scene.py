@@ -347,9 +347,8 @@ def _paste(frame: np.ndarray, rgba: np.ndarray, src: np.ndarray, dst: np.ndarray
     # pixels in between are mixed (the same arithmetic, on fewer pixels)
     alpha = warped[..., 3]
     roi = frame[y0:y1, x0:x1]
-    opaque = alpha == 255
-    roi[opaque] = warped[..., :3][opaque]
-    part = (alpha > 0) & (alpha < 255)
+    np.copyto(roi, warped[..., :3], where=(alpha == 255)[..., None])
+    part = alpha - np.uint8(1) < 254  # 1..254, in one pass: 0 wraps round to 255
     if part.any():
         a = alpha[part].astype(np.float32)[:, None] / 255.0
         roi[part] = (roi[part].astype(np.float32) * (1 - a) + warped[..., :3][part].astype(np.float32) * a).astype(np.uint8)
