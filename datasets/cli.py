@@ -109,6 +109,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="draw no deck of this family: a training set that leaves one family out, so a candidate "
                         "can be measured on a printing it never saw (python -m sisepai.models.tuning.choose "
                         "--left-out FAMILY)")
+    p.add_argument("--photos", type=Path, default=None, metavar="DIR",
+                   help="a folder of photographs (JPEG, PNG; subfolders too) that a quarter of the tables may be, "
+                        "besides scikit-image's samples: real surfaces the detector learns to ignore, e.g. "
+                        "/usr/share/backgrounds/mate/nature after apt-get install mate-backgrounds")
     p.add_argument("--format", default="yolo-obb", metavar="LIST",
                    help="label formats, comma-separated: yolo-obb (ultralytics OBB labels, the default), coco "
                         "(annotations/instances_{train,val}.json), hf (a Hugging Face imagefolder: "
@@ -172,12 +176,19 @@ def _generate(args) -> int:
         DeckFaces.load(args.deck_faces)  # checked here, so a bad folder fails before any worker starts
         deck_faces = str(args.deck_faces.resolve())
 
+    photos = None
+    if args.photos is not None:
+        from sisepai.datasets.scenes.backgrounds import PHOTO_SUFFIXES, folder_photos  # lazy: NumPy, OpenCV
+
+        photos = str(args.photos.resolve())
+        if not folder_photos(photos):
+            raise SisepaiError(f"--photos {args.photos}: no {', '.join(PHOTO_SUFFIXES)} files in that folder")
     formats = check_formats(args.format)
     check_disk(args.out, estimate_bytes(len(indices), args.size, args.crops), args.force)
     opts = GenerateOptions(seed=args.seed, size=args.size, layouts=args.layouts, val=args.val, crops=args.crops,
                            font_split=args.fonts, max_tilt=args.max_tilt, deck_faces=deck_faces,
                            yolo="yolo-obb" in formats, printed=PRINTED_CHOICES[args.printed],
-                           family=args.family, without_family=args.without_family)
+                           family=args.family, without_family=args.without_family, photos=photos)
     out: Path = args.out
     try:
         prepare_folders(out, yolo=opts.yolo)
@@ -315,7 +326,16 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
             "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
             "max_tilt": args.max_tilt, "printed": args.printed, "family": args.family, "without_family": args.without_family, "formats": list(formats),
             "deck_faces": Path(deck_faces).name if deck_faces else None, "shard": list(args.shard),
+            **({"photos": _photo_files(args.photos)} if getattr(args, "photos", None) else {}),
             **({"deck_prints": _deck_prints(deck_faces)} if deck_faces else {})}
+
+
+def _photo_files(folder: Path) -> list[str]:
+    """The photographs a generation drew its photo tables from, by name under ``folder``."""
+    from sisepai.datasets.scenes.backgrounds import folder_photos  # lazy: NumPy, OpenCV
+
+    root = folder.resolve()
+    return [str(Path(p).relative_to(root)) for p in folder_photos(str(root))]
 
 
 def _deck_prints(folder: str) -> dict[str, str]:

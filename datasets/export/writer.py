@@ -50,6 +50,8 @@ class GenerateOptions:
     """Every deck a printing of this family (:data:`~.families.FAMILIES`), printed traits on."""
     without_family: str | None = None
     """No deck a printing of this family: a family left out of training."""
+    photos: str | None = None
+    """A folder of photographs a scene's table may be, besides scikit-image's."""
 
 
 @lru_cache(maxsize=4)
@@ -106,7 +108,7 @@ def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
     deck = _deck_faces(opts.deck_faces) if opts.deck_faces else None
     scene = make_scene(opts.seed, index, size=opts.size, layouts=opts.layouts, font_split=opts.font_split,
                        max_tilt=opts.max_tilt, deck=deck, printed=opts.printed,
-                       family=opts.family, without_family=opts.without_family)
+                       family=opts.family, without_family=opts.without_family, photos=opts.photos)
     split = split_of(opts.seed, index, opts.val)
     name = f"{index:06d}"
     bgr = scene.image[..., ::-1]

@@ -65,7 +65,7 @@ RED_INK = ((352, 368), (0.75, 1.0), (0.55, 0.85))
 """(hue, saturation, value) of the red ink families print on some suits (hue past 360 wraps)."""
 
 
-def _box_colour(rng: np.random.Generator, box) -> tuple[int, int, int]:
+def box_colour(rng: np.random.Generator, box) -> tuple[int, int, int]:
     (h0, h1), (s0, s1), (v0, v1) = box
     return hsv_colour(rng.uniform(h0, h1) % 360, rng.uniform(s0, s1), rng.uniform(v0, v1))
 
@@ -83,8 +83,8 @@ def draw_family(rng: np.random.Generator, name: str | None = None, without: str 
     name = name or str(rng.choice([f for f in FAMILIES if f != without]))
     if name not in FAMILIES:
         raise ValueError(f"unknown deck family {name!r} (known: {', '.join(FAMILIES)})")
-    papers = {s: _box_colour(rng, boxes[int(rng.integers(len(boxes)))]) for s, boxes in FAMILY_PAPERS[name].items()}
-    red = _box_colour(rng, RED_INK)
+    papers = {s: box_colour(rng, boxes[int(rng.integers(len(boxes)))]) for s, boxes in FAMILY_PAPERS[name].items()}
+    red = box_colour(rng, RED_INK)
     out = {"name": name, "papers": papers, "red_ink": {"suits": "", "colour": red}, "edge_bars": 0.0,
            "bar_ornament": None, "inner_frame": 0.0, "script": None, "brush": 0.0, "middle": None}
     if name == "vietnamese":
@@ -141,27 +141,18 @@ def draw_face_family(img: np.ndarray, family: dict, code: str, ink: tuple[int, i
     """What ``family`` prints on the face of ``code`` besides its characters (RGBA, in place):
     an inner frame, black edge bars with their ornaments, a coin on the Generals, an emblem."""
     h, w = img.shape[:2]
+    colour = tuple(int(v) for v in ink) + (255,)
     if family["inner_frame"]:
         inset = max(2, int(family["inner_frame"] * w))
-        cv2.rectangle(img, (inset, inset), (w - 1 - inset, h - 1 - inset), tuple(ink) + (255,), max(1, w // 50),
-                      cv2.LINE_AA)
+        thick = max(1, int(family["frame_width"] * w)) if "frame_width" in family else max(1, w // 50)
+        cv2.rectangle(img, (inset, inset), (w - 1 - inset, h - 1 - inset), colour, thick, cv2.LINE_AA)
+        if family.get("frame_lines", 1) == 2:
+            inner = inset + thick + max(2, w // 25)
+            cv2.rectangle(img, (inner, inner), (w - 1 - inner, h - 1 - inner), colour, 1, cv2.LINE_AA)
     if family["edge_bars"]:
-        bar = max(2, int(round(family["edge_bars"] * w)))
-        black = (20, 18, 16, 255)
-        img[:, :bar, :3] = black[:3]
-        img[:, w - bar:, :3] = black[:3]
-        light = tuple(int(c) for c in paper) + (255,)
-        step = max(4, int(w * 0.35))
-        if family["bar_ornament"] == "dots":
-            for y in range(step // 2, h, step):
-                for x in (bar // 2, w - 1 - bar // 2):
-                    cv2.circle(img, (x, y), max(1, bar // 3), light, -1, cv2.LINE_AA)
-        elif family["bar_ornament"] == "diamonds":
-            for y in range(step // 2, h, step):
-                for x in (bar // 2, w - 1 - bar // 2):
-                    r = max(1, bar // 2 - 1)
-                    cv2.fillConvexPoly(img, np.int32([[x, y - r], [x + r, y], [x, y + r], [x - r, y]]), light,
-                                       cv2.LINE_AA)
+        _edge_bars(img, family, colour, paper)
+    if family.get("corner_marks"):
+        _corner_marks(img, family["corner_marks"], colour)
     middle = family["middle"]
     if middle in (None, "word") or mid_bottom - mid_top < w * 0.5 or code == "J":
         return
@@ -209,6 +200,46 @@ def gloss(img: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndar
     rgb = out[..., :3].astype(np.float32)
     out[..., :3] = np.clip(rgb + (255 - rgb) * spot[..., None], 0, 255).astype(np.uint8)
     return out
+
+
+def _edge_bars(img: np.ndarray, family: dict, ink: tuple[int, ...], paper: tuple[int, int, int]) -> None:
+    """Bars along one or both long edges (black or in the ink), with light ornaments in them."""
+    h, w = img.shape[:2]
+    bar = max(2, int(round(family["edge_bars"] * w)))
+    colour = ink[:3] if family.get("bar_colour") == "ink" else (20, 18, 16)
+    sides = family.get("bar_sides", "both")
+    centres = [x for x, side in ((bar // 2, "left"), (w - 1 - bar // 2, "right")) if sides in (side, "both")]
+    if sides in ("left", "both"):
+        img[:, :bar, :3] = colour
+    if sides in ("right", "both"):
+        img[:, w - bar:, :3] = colour
+    light = tuple(int(c) for c in paper) + (255,)
+    step = max(4, int(w * 0.35))
+    if family["bar_ornament"] == "dots":
+        for y in range(step // 2, h, step):
+            for x in centres:
+                cv2.circle(img, (x, y), max(1, bar // 3), light, -1, cv2.LINE_AA)
+    elif family["bar_ornament"] == "diamonds":
+        for y in range(step // 2, h, step):
+            for x in centres:
+                r = max(1, bar // 2 - 1)
+                cv2.fillConvexPoly(img, np.int32([[x, y - r], [x + r, y], [x, y + r], [x - r, y]]), light, cv2.LINE_AA)
+
+
+def _corner_marks(img: np.ndarray, kind: str, ink: tuple[int, ...]) -> None:
+    """Marks in the four corners, inside the rounded edge: brackets, dots or small triangles."""
+    h, w = img.shape[:2]
+    m, size = max(2, w // 10), max(3, w // 7)
+    for x, dx in ((m, 1), (w - 1 - m, -1)):
+        for y, dy in ((m, 1), (h - 1 - m, -1)):
+            if kind == "brackets":
+                cv2.line(img, (x, y), (x + dx * size, y), ink, max(1, w // 60), cv2.LINE_AA)
+                cv2.line(img, (x, y), (x, y + dy * size), ink, max(1, w // 60), cv2.LINE_AA)
+            elif kind == "dots":
+                cv2.circle(img, (x + dx * size // 3, y + dy * size // 3), max(1, size // 4), ink, -1, cv2.LINE_AA)
+            else:
+                tri = np.int32([[x, y], [x + dx * size, y], [x, y + dy * size]])
+                cv2.fillConvexPoly(img, tri, ink, cv2.LINE_AA)
 
 
 def bend_shading(img: np.ndarray, rng: np.random.Generator, depth: float) -> np.ndarray:

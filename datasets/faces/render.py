@@ -31,6 +31,7 @@ from sisepai.faces.geometry import END_FRACTION  # the ends the reader reads
 from sisepai.datasets.faces.families import FAMILY_SHARE, apply_family, draw_face_family, draw_family
 from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.fonts import FontInfo, font_bank, load_font
+from sisepai.datasets.faces.free_designs import FREE_SHARE, draw_free_design
 from sisepai.datasets.faces.glyph_forms import regional_glyphs
 from sisepai.datasets.faces.printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
 from sisepai.datasets.faces.printed import hsv_colour as _hsv
@@ -147,6 +148,10 @@ class DeckStyle:
             family_rng = np.random.default_rng([style.seed, 0xFA11])  # a stream of its own, as above
             if family_rng.random() < FAMILY_SHARE or family is not None:
                 apply_family(style, draw_family(family_rng, family, without_family))
+            else:  # a printing beyond the families: each trait drawn on its own, from a stream of its own
+                free_rng = np.random.default_rng([style.seed, 0xF4EE])
+                if free_rng.random() < FREE_SHARE:
+                    apply_family(style, draw_free_design(free_rng))
             name = (style.printed.get("family") or {}).get("name")
             style.glyphs = regional_glyphs(style.glyphs, style.font.has, np.random.default_rng([style.seed, 0x6A1F]),
                                            name)

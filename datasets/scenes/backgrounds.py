@@ -1,4 +1,5 @@
-"""Table surfaces: procedural wood, felt and cloth, and real photographs shipped by scikit-image.
+"""Table surfaces: procedural wood, felt and cloth, real photographs shipped by scikit-image, and
+the photographs of a folder the user names (``dataset generate --photos``).
 
 >>> import numpy as np
 >>> background(np.random.default_rng(0), 64, 48).shape
@@ -107,11 +108,12 @@ def _skimage_data_folder() -> Path | None:
     return Path(list(spec.submodule_search_locations)[0]) / "data"
 
 
-def _photo_bg(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    names = list(_shipped_photos())
+def _photo_bg(rng: np.random.Generator, w: int, h: int, photos: str | None = None) -> np.ndarray:
+    names = list(_shipped_photos()) + (list(folder_photos(photos)) if photos else [])
     if not names:
         return _felt(rng, w, h)
-    img = _photo(names[int(rng.integers(len(names)))])
+    name = names[int(rng.integers(len(names)))]
+    img = _folder_photo(name) if name not in PHOTO_FILES else _photo(name)
     if img is None:
         return _felt(rng, w, h)
     ph, pw = img.shape[:2]
@@ -139,16 +141,50 @@ SURFACES = {**KINDS, "plastic": _plastic}
 """Every surface the generator knows; heaps name theirs (wood, felt, cloth or plastic)."""
 
 
-def background(rng: np.random.Generator, w: int, h: int, kind: str | None = None) -> np.ndarray:
+def background(rng: np.random.Generator, w: int, h: int, kind: str | None = None,
+               photos: str | None = None) -> np.ndarray:
     """A ``h x w`` RGB table surface of a random (or given) kind.
 
     Procedural surfaces are drawn at a quarter of the size and enlarged (their large-scale
-    structure is smooth), then given fine grain at full size: this keeps scenes fast.
+    structure is smooth), then given fine grain at full size: this keeps scenes fast. ``photos``
+    names a folder of photographs (JPEG or PNG, e.g. a wallpaper package's) that a photo surface
+    draws from besides scikit-image's.
     """
     kind = kind or str(rng.choice(list(KINDS), p=[0.3, 0.3, 0.15, 0.25]))
     if kind == "photo":
-        return _photo_bg(rng, w, h)
+        return _photo_bg(rng, w, h, photos)
     small = SURFACES[kind](rng, max(8, w // 4), max(8, h // 4))
     img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     grain = rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(2, 8)
     return np.clip(plus_plane(img.astype(np.float32), grain), 0, 255).astype(np.uint8)
+
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
+"""The files of a photo folder that a scene may lay as its table."""
+PHOTO_MAX_SIDE = 2048
+"""A folder's photo is shrunk to this longest side once decoded (a 5K wallpaper is 90 MB of pixels)."""
+
+
+@lru_cache(maxsize=8)
+def folder_photos(folder: str) -> tuple[str, ...]:
+    """The photographs of ``folder`` (and its subfolders), sorted: the same list on every machine
+    that has the same files.
+
+    >>> folder_photos("/nonexistent")
+    ()
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        return ()
+    return tuple(sorted(str(p) for p in root.rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES and p.is_file()))
+
+
+@lru_cache(maxsize=8)
+def _folder_photo(path: str) -> np.ndarray | None:
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        return None
+    scale = PHOTO_MAX_SIDE / max(img.shape[:2])
+    if scale < 1:
+        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(img[..., ::-1])

@@ -52,7 +52,7 @@ HEAP_SURFACES = ("wood", "felt", "cloth", "plastic")
 """The surfaces a heap is tipped out on."""
 LABEL_MIN_CHAR_VISIBLE = 0.5
 """A card is labelled only if at least this fraction of one of its characters is visible."""
-GENERATOR_VERSION = "1.8"
+GENERATOR_VERSION = "1.9"
 PLAIN_BACKGROUND = (255, 0, 255)
 
 CLUTTER_TEXT = "中國国人大天上下日月山水火木金土東西南北發发白紅红綠绿黃黄黑一二三四五六七八九十百千萬万元福壽"
@@ -362,7 +362,7 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int, int] = (1280, 720),
                font_split: str = "train", layouts: tuple[str, ...] = LAYOUTS, max_tilt: float = 45.0,
                plain: bool = False, deck: "DeckFaces | None" = None, printed: bool | None = None,
-               family: str | None = None, without_family: str | None = None) -> Scene:
+               family: str | None = None, without_family: str | None = None, photos: str | None = None) -> Scene:
     """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments).
 
     ``deck`` lays a real deck's faces (:class:`~sisepai.faces.deck.DeckFaces`) instead of
@@ -374,7 +374,8 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
     ``printed`` forces the printed-deck traits of :mod:`.printed` on or off (default: on for the
     training fonts only, :meth:`~.render.DeckStyle.random`); every other choice of the scene stays.
     ``family`` makes the deck a printing of that family (:mod:`.families`), in any font split;
-    ``without_family`` draws no deck of that family.
+    ``without_family`` draws no deck of that family. ``photos``: a folder of photographs a table may
+    be (:func:`~.backgrounds.background`).
     """
     rng = scene_rng(seed, index)
     w, h = size
@@ -396,7 +397,7 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
     # background: a plane texture larger than the frame, projected by the camera
     bw, bh = int(w * 0.9), int(h * 0.9)  # drawn at half scale over 1.8x the frame
     surface = str(rng.choice(HEAP_SURFACES)) if layout == "heap" else None
-    bg = np.full((bh, bw, 3), PLAIN_BACKGROUND, np.uint8) if plain else background(rng, bw, bh, surface)
+    bg = np.full((bh, bw, 3), PLAIN_BACKGROUND, np.uint8) if plain else background(rng, bw, bh, surface, photos)
     T = np.array([[2, 0, -bw], [0, 2, -bh], [0, 0, 1]], np.float64)
     frame = cv2.warpPerspective(bg, H @ T, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     idmap = np.full((h, w), -1, np.int32)

@@ -83,8 +83,11 @@ def test_printed_off_draws_the_plain_styles_and_says_so(tmp_path):
     da, dp = digest(auto), digest(plain)
     images = [k for k in da if k.startswith("images/")]
     assert len(images) == 3 and any(da[k] != dp[k] for k in images)
-    labels = [k for k in da if k.startswith("labels/")]
-    assert labels and all(da[k] == dp[k] for k in labels)  # the same cards in the same places
+    # the same cards in the same places, where the printed deck kept the plain style's proportions
+    # (a family or a free design sets its own)
+    unfamilied = [k for k in da if k.startswith("labels/") and json.loads(
+        (auto / k.replace("labels/", "annotations/").replace(".txt", ".json")).read_text())["deck"]["family"] is None]
+    assert unfamilied and all(da[k] == dp[k] for k in unfamilied)
 
 
 def test_an_absurd_count_is_refused_before_anything_is_made(tmp_path):
@@ -108,3 +111,20 @@ def test_a_dataset_the_disk_cannot_hold_is_refused_before_anything_is_written(tm
     assert main(["dataset", "generate", "--out", str(out), "--n", "200", "--seed", "1", "--crops"]) == 2
     assert "needs about 0.1 GB" in capsys.readouterr().err and not out.exists()
     assert dataset_cli.estimate_bytes(200, (1280, 720), True) > 50 * 10**6 > dataset_cli.estimate_bytes(20, (1280, 720), True)
+
+
+def test_a_photo_folder_is_checked_and_recorded(tmp_path):
+    import cv2
+    import numpy as np
+
+    photos = tmp_path / "photos"
+    (photos / "wood").mkdir(parents=True)
+    cv2.imwrite(str(photos / "wood" / "table.jpg"), np.full((200, 300, 3), 120, np.uint8))
+    proc = run("generate", "--out", str(tmp_path / "d"), "--n", "2", "--size", "320x180", "--workers", "1",
+               "--photos", str(photos))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "d" / "dataset.json").read_text())["photos"] == ["wood/table.jpg"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run("generate", "--out", str(tmp_path / "e"), "--n", "2", "--photos", str(empty))
+    assert proc.returncode == 2 and "no .jpg" in proc.stderr and "Traceback" not in proc.stderr
