@@ -37,6 +37,8 @@ PRINTED_CHOICES = {"auto": None, "on": True, "off": False}
 FAMILY_NAMES = ("vietnamese", "taiwanese", "singapore")
 """``--family``'s choices: :data:`sisepai.datasets.faces.families.FAMILIES`, named here so that ``--help``
 needs no OpenCV (``tests/datasets/faces/test_families.py`` checks the two agree)."""
+FREE_DESIGN = "free"
+"""``--family free``: every deck a free design (:mod:`sisepai.datasets.faces.free_designs`)."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -101,10 +103,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="printed-deck traits (printed papers, inner borders, a word between the ends, brush "
                         "strokes, print flaws): auto (default) draws them for the training fonts only; off "
                         "gives the plain generated styles, e.g. to replay them beside printed ones in training")
-    p.add_argument("--family", choices=FAMILY_NAMES, default=None,
+    p.add_argument("--family", choices=(*FAMILY_NAMES, FREE_DESIGN), default=None,
                    help="make every deck a printing of this family (printed traits on, in any --fonts), e.g. "
-                        "to see how a model reads Taiwanese-style decks; default: half the printed decks "
-                        "belong to a family drawn at random")
+                        "to see how a model reads Taiwanese-style decks, or free: every deck a design beyond "
+                        "the families, each trait drawn on its own; default: half the printed decks belong "
+                        "to a family drawn at random, and some of the rest are free designs")
     p.add_argument("--without-family", choices=FAMILY_NAMES, default=None, metavar="FAMILY",
                    help="draw no deck of this family: a training set that leaves one family out, so a candidate "
                         "can be measured on a printing it never saw (python -m sisepai.models.tuning.choose "

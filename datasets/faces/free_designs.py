@@ -30,6 +30,8 @@ import numpy as np
 from sisepai.datasets.faces.families import EMBLEMS, FAMILY_PAPERS, RED_INK, box_colour
 from sisepai.datasets.faces.printed import PRINTED_PAPERS
 
+FREE_DESIGN = "free"
+"""The name a free design goes by where a family's name would stand (``--family free``)."""
 FREE_SHARE = 0.4
 """A printed training deck of no family is a free design with this chance."""
 CORNER_MARKS = ("brackets", "dots", "triangles")
@@ -67,7 +69,7 @@ def draw_free_design(rng: np.random.Generator) -> dict:
     bars = float(rng.uniform(0.04, 0.13)) if rng.random() < 0.35 else 0.0
     frame = float(rng.uniform(0.03, 0.16)) if rng.random() < 0.5 else 0.0
     return {
-        "name": "free", "papers": papers, "red_ink": {"suits": red_suits, "colour": box_colour(rng, RED_INK)},
+        "name": FREE_DESIGN, "papers": papers, "red_ink": {"suits": red_suits, "colour": box_colour(rng, RED_INK)},
         "aspect": float(rng.uniform(2.8, 4.8)), "corner": float(rng.uniform(0.02, 0.2)),
         "char_scale": float(rng.uniform(0.45, 1.0)), "char_offset": float(rng.uniform(0.5, 0.64)),
         "stroke": int(rng.choice([-1, 0, 0, 1, 2])),

@@ -31,7 +31,7 @@ from sisepai.faces.geometry import END_FRACTION  # the ends the reader reads
 from sisepai.datasets.faces.families import FAMILY_SHARE, apply_family, draw_face_family, draw_family
 from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.fonts import FontInfo, font_bank, load_font
-from sisepai.datasets.faces.free_designs import FREE_SHARE, draw_free_design
+from sisepai.datasets.faces.free_designs import FREE_DESIGN, FREE_SHARE, draw_free_design
 from sisepai.datasets.faces.glyph_forms import regional_glyphs
 from sisepai.datasets.faces.printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
 from sisepai.datasets.faces.printed import hsv_colour as _hsv
@@ -103,7 +103,7 @@ class DeckStyle:
         printed-deck traits of :mod:`.printed`, drawn from their own stream so every other choice
         of a seed stays the same. ``family`` (one of :data:`~.families.FAMILIES`) makes the deck a
         printing of that family whatever the split (printed traits on), as the family tuning check
-        draws its decks in the tuning fonts. ``without_family`` is a family no deck is drawn in
+        draws its decks in the tuning fonts; ``"free"`` makes it a free design. ``without_family`` is a family no deck is drawn in
         (a leave-one-family-out training set)."""
         fonts = fonts_of(font_split)
         font = fonts[int(rng.integers(len(fonts)))]
@@ -146,7 +146,9 @@ class DeckStyle:
             style.printed = draw_printed_traits(np.random.default_rng([style.seed, 0x9E1]))
             style.palette.update(style.printed["papers"])
             family_rng = np.random.default_rng([style.seed, 0xFA11])  # a stream of its own, as above
-            if family_rng.random() < FAMILY_SHARE or family is not None:
+            if family == FREE_DESIGN:
+                apply_family(style, draw_free_design(family_rng))
+            elif family_rng.random() < FAMILY_SHARE or family is not None:
                 apply_family(style, draw_family(family_rng, family, without_family))
             else:  # a printing beyond the families: each trait drawn on its own, from a stream of its own
                 free_rng = np.random.default_rng([style.seed, 0xF4EE])

@@ -95,3 +95,13 @@ def test_a_share_of_printed_decks_of_no_family_are_free_designs_and_tuning_decks
     assert abs(free / (free + none) - FREE_SHARE) < 0.1, names
     plain = [DeckStyle.random(np.random.default_rng(s), font_split="tune").printed for s in range(50)]
     assert all(not p for p in plain)
+
+
+def test_family_free_makes_every_deck_a_free_design_and_the_cli_offers_it():
+    from sisepai.datasets.cli import FREE_DESIGN as CLI_FREE
+    from sisepai.datasets.faces.free_designs import FREE_DESIGN
+
+    assert CLI_FREE == FREE_DESIGN
+    for s in range(20):
+        style = DeckStyle.random(np.random.default_rng(s), font_split="tune", family=FREE_DESIGN)
+        assert style.printed["family"]["name"] == FREE_DESIGN
