@@ -33,10 +33,10 @@ from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.fonts import FontInfo, font_bank, load_font
 from sisepai.datasets.faces.free_designs import FREE_DESIGN, FREE_SHARE, draw_free_design
 from sisepai.datasets.faces.glyph_forms import regional_glyphs
+from sisepai.datasets.faces.planes import plus_channels
 from sisepai.datasets.faces.printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
 from sisepai.datasets.faces.printed import hsv_colour as _hsv
 from sisepai.datasets.faces.scripts import script_mask
-from sisepai.datasets.faces.planes import plus_channels
 
 
 STAMP_GLYPHS = "福祿壽禄寿喜財囍春吉"
@@ -103,8 +103,9 @@ class DeckStyle:
         printed-deck traits of :mod:`.printed`, drawn from their own stream so every other choice
         of a seed stays the same. ``family`` (one of :data:`~.families.FAMILIES`) makes the deck a
         printing of that family whatever the split (printed traits on), as the family tuning check
-        draws its decks in the tuning fonts; ``"free"`` makes it a free design. ``without_family`` is a family no deck is drawn in
-        (a leave-one-family-out training set)."""
+        draws its decks in the tuning fonts; ``"free"`` makes it a free design
+        (:mod:`.free_designs`). ``without_family`` is a family no deck is drawn in (a
+        leave-one-family-out training set)."""
         fonts = fonts_of(font_split)
         font = fonts[int(rng.integers(len(fonts)))]
         palette = suit_palette(rng)
