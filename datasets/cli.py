@@ -197,7 +197,7 @@ def _generate(args) -> int:
         prepare_folders(out, yolo=opts.yolo)
     except OSError as exc:
         raise SisepaiError(f"cannot write to {out}: {exc}") from None
-    meta = _meta(args, formats, deck_faces)
+    meta = _meta(args, formats, deck_faces, photos)
     (out / "dataset.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
     workers = args.workers or os.cpu_count() or 1
     bar = Progress(len(indices), "scenes")
@@ -321,7 +321,7 @@ def flat_meta(n: int, seed: int, val: float) -> dict:
     return {"kind": "flat", "generator": GENERATOR_VERSION, "n": n, "seed": seed, "val": val, "deck_faces": None}
 
 
-def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
+def _meta(args, formats: tuple[str, ...], deck_faces: str | None, photos: str | None) -> dict:
     """``dataset.json``: what made the dataset, the same for every shard of a generation."""
     from sisepai.datasets.scenes.scene import GENERATOR_VERSION  # lazy: NumPy, OpenCV, Pillow
 
@@ -329,16 +329,15 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None) -> dict:
             "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
             "max_tilt": args.max_tilt, "printed": args.printed, "family": args.family, "without_family": args.without_family, "formats": list(formats),
             "deck_faces": Path(deck_faces).name if deck_faces else None, "shard": list(args.shard),
-            **({"photos": _photo_files(args.photos)} if getattr(args, "photos", None) else {}),
+            **({"photos": _photo_files(photos)} if photos else {}),
             **({"deck_prints": _deck_prints(deck_faces)} if deck_faces else {})}
 
 
-def _photo_files(folder: Path) -> list[str]:
+def _photo_files(folder: str) -> list[str]:
     """The photographs a generation drew its photo tables from, by name under ``folder``."""
     from sisepai.datasets.scenes.backgrounds import folder_photos  # lazy: NumPy, OpenCV
 
-    root = folder.resolve()
-    return [str(Path(p).relative_to(root)) for p in folder_photos(str(root))]
+    return [str(Path(p).relative_to(folder)) for p in folder_photos(folder)]
 
 
 def _deck_prints(folder: str) -> dict[str, str]:

@@ -70,6 +70,12 @@ def box_colour(rng: np.random.Generator, box) -> tuple[int, int, int]:
     return hsv_colour(rng.uniform(h0, h1) % 360, rng.uniform(s0, s1), rng.uniform(v0, v1))
 
 
+AS_FAMILIES_PRINT = {"frame_lines": 1, "frame_width": None, "bar_sides": "both", "bar_colour": "black",
+                     "corner_marks": None}
+"""The traits every family prints one way and a free design (:mod:`.free_designs`) varies: a frame of
+one line ``w // 50`` thick (``frame_width`` None), black bars on both long edges, no corner marks."""
+
+
 def draw_family(rng: np.random.Generator, name: str | None = None, without: str | None = None) -> dict:
     """The traits of one deck of family ``name`` (default: one drawn at random, never ``without``:
     a family left out of a candidate's training, to measure it on a printing it never saw).
@@ -78,7 +84,7 @@ def draw_family(rng: np.random.Generator, name: str | None = None, without: str 
     ``name``, ``papers``, ``red_ink`` (the suits printed in red ink and its colour), ``aspect``,
     ``corner``, ``char_scale``, ``char_offset``, ``stroke``, ``brush``, ``script``, ``inner_frame``,
     ``middle`` (``word``, ``coin``, or an emblem), ``edge_bars`` (a fraction of the width; 0: none)
-    and ``bar_ornament``.
+    and ``bar_ornament``, and the traits every family prints one way (:data:`AS_FAMILIES_PRINT`).
     """
     name = name or str(rng.choice([f for f in FAMILIES if f != without]))
     if name not in FAMILIES:
@@ -86,7 +92,8 @@ def draw_family(rng: np.random.Generator, name: str | None = None, without: str 
     papers = {s: box_colour(rng, boxes[int(rng.integers(len(boxes)))]) for s, boxes in FAMILY_PAPERS[name].items()}
     red = box_colour(rng, RED_INK)
     out = {"name": name, "papers": papers, "red_ink": {"suits": "", "colour": red}, "edge_bars": 0.0,
-           "bar_ornament": None, "inner_frame": 0.0, "script": None, "brush": 0.0, "middle": None}
+           "bar_ornament": None, "inner_frame": 0.0, "script": None, "brush": 0.0, "middle": None,
+           **AS_FAMILIES_PRINT}
     if name == "vietnamese":
         # drawn wide, so that the real tuning deck (the printing this family was first drawn from:
         # seal script, an inner frame, 1:3.2) is one point inside the family, not its centre
@@ -144,14 +151,14 @@ def draw_face_family(img: np.ndarray, family: dict, code: str, ink: tuple[int, i
     colour = tuple(int(v) for v in ink) + (255,)
     if family["inner_frame"]:
         inset = max(2, int(family["inner_frame"] * w))
-        thick = max(1, int(family["frame_width"] * w)) if "frame_width" in family else max(1, w // 50)
+        thick = max(1, int(family["frame_width"] * w)) if family["frame_width"] else max(1, w // 50)
         cv2.rectangle(img, (inset, inset), (w - 1 - inset, h - 1 - inset), colour, thick, cv2.LINE_AA)
-        if family.get("frame_lines", 1) == 2:
+        if family["frame_lines"] == 2:
             inner = inset + thick + max(2, w // 25)
             cv2.rectangle(img, (inner, inner), (w - 1 - inner, h - 1 - inner), colour, 1, cv2.LINE_AA)
     if family["edge_bars"]:
         _edge_bars(img, family, colour, paper)
-    if family.get("corner_marks"):
+    if family["corner_marks"]:
         _corner_marks(img, family["corner_marks"], colour)
     middle = family["middle"]
     if middle in (None, "word") or mid_bottom - mid_top < w * 0.5 or code == "J":
@@ -206,8 +213,8 @@ def _edge_bars(img: np.ndarray, family: dict, ink: tuple[int, ...], paper: tuple
     """Bars along one or both long edges (black or in the ink), with light ornaments in them."""
     h, w = img.shape[:2]
     bar = max(2, int(round(family["edge_bars"] * w)))
-    colour = ink[:3] if family.get("bar_colour") == "ink" else (20, 18, 16)
-    sides = family.get("bar_sides", "both")
+    colour = ink[:3] if family["bar_colour"] == "ink" else (20, 18, 16)
+    sides = family["bar_sides"]
     centres = [x for x, side in ((bar // 2, "left"), (w - 1 - bar // 2, "right")) if sides in (side, "both")]
     if sides in ("left", "both"):
         img[:, :bar, :3] = colour

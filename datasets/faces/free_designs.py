@@ -58,8 +58,8 @@ def paper_boxes(suit: str) -> list:
 
 
 def draw_free_design(rng: np.random.Generator) -> dict:
-    """One free design: the keys of :func:`~.families.draw_family`'s decks and the traits only free
-    designs vary (``bar_sides``, ``bar_colour``, ``frame_lines``, ``frame_width``, ``corner_marks``)."""
+    """One free design, described by the keys of :func:`~.families.draw_family`'s decks: those every
+    family prints one way (:data:`~.families.AS_FAMILIES_PRINT`) drawn too."""
     papers = {}
     for suit in "GWYR":
         boxes = paper_boxes(suit)
