@@ -39,44 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from busy_bench import wilson  # noqa: E402
 from live_bench import watch  # noqa: E402
 
-from sisepai.datasets.faces.splits import FONTS, LIVE_SCALE_SEEDS, LIVE_SCALE_VIDEOS, REAL_DECKS, STANDIN_DECKS, real_deck_folder  # noqa: E402
-
-CARDS = (10, 30, 60)
-
-
-def plan(split: str, n: int, first: int = 0) -> list[dict]:
-    """Videos ``first`` to ``first + n - 1`` of ``split``: each one's seed, deck (``design``,
-    ``standin-K`` or a real deck's name) and cards in view.
-
-    >>> [(v["deck"], v["cards"]) for v in plan("test", 4)]
-    [('design', 10), ('standin-0', 30), ('standin-1', 60), ('standin-2', 10)]
-    >>> [v["seed"] for v in plan("test", 2, first=16)]
-    [8216, 8217]
-    """
-    decks = ["design"] + [f"standin-{k}" for k in range(STANDIN_DECKS[split])]
-    decks += [name for name in REAL_DECKS[split] if real_deck_folder(name) is not None]
-    if first < 0 or first + n > LIVE_SCALE_VIDEOS:
-        raise SystemExit(f"videos 0 to {LIVE_SCALE_VIDEOS - 1} a split (splits.LIVE_SCALE_VIDEOS)")
-    return [{"seed": LIVE_SCALE_SEEDS[split] + k, "deck": decks[k % len(decks)], "cards": CARDS[k % len(CARDS)]}
-            for k in range(first, first + n)]
-
-
-def make_video(split: str, item: dict, folder: Path) -> tuple[Path, list[dict]]:
-    """The video of one plan item and its truth, written once into ``folder``."""
-    from sisepai.datasets.faces.standin import standin_style
-    from sisepai.datasets.video.game import TurnVideo
-    from sisepai.faces.deck import DeckFaces
-
-    name = f"{split}-{item['seed']}-{item['deck']}-{item['cards']}"
-    video, truth = folder / f"{name}.mp4", folder / f"{name}.json"
-    if not truth.exists():
-        deck = item["deck"]
-        style = standin_style(int(deck.split("-")[1]), split)[0] if deck.startswith("standin-") else None
-        faces = DeckFaces.load(real_deck_folder(deck)) if deck != "design" and style is None else None
-        record = TurnVideo(seed=item["seed"], cards=item["cards"], font_split=FONTS[split], style=style, deck=faces,
-                           life=True).write(video)
-        truth.write_text(json.dumps(record["events"]))
-    return video, json.loads(truth.read_text())
+from sisepai.engine.errors import SisepaiError  # noqa: E402
+from sisepai.models.evaluation.live_videos import LIFE_CARDS as CARDS, life_plan as plan, life_video as make_video  # noqa: E402
 
 
 def summarise(rows: list[dict]) -> dict:
@@ -114,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     loads = [x.strip() for x in args.load.split(",") if x.strip()]
     if not loads or any(x not in ("quiet", "busy") for x in loads):
         p.error("--load takes quiet, busy or both")
-    items = plan(args.split, args.videos, args.first)
+    try:
+        items = plan(args.split, args.videos, args.first)
+    except SisepaiError as exc:
+        p.error(str(exc))
     seeds = [item.get("seed") for item in items]
     key = begin_test("live_scale", None, seeds, args.again) if args.split == "test" and not args.make_only else None
     folder = args.work / "videos"

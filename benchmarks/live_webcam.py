@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.faces.splits import FONTS as FONT_SPLITS, WEBCAM_SEEDS, WEBCAM_VIDEOS
-from sisepai.datasets.video.game import TurnVideo
+from sisepai.datasets.faces.splits import FONTS as FONT_SPLITS
 from sisepai.models.evaluation.live_eval import match_events
+from sisepai.models.evaluation.live_videos import WEBCAM_CARDS, WEBCAM_SECONDS, webcam_seeds, webcam_video
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.live.camera import open_source
 from sisepai.vision.live.session import VideoSession
@@ -41,20 +41,17 @@ from sisepai.vision.recognition.recognize import Recognizer
 SPLIT = os.environ.get("WEBCAM_SPLIT", "tune")
 if SPLIT != "tune":
     sys.exit("live_webcam measures tuning videos only: the hidden videos are the test")
-SEEDS = [WEBCAM_SEEDS[SPLIT] + k for k in range(WEBCAM_VIDEOS)]
+SEEDS = webcam_seeds(SPLIT)
 WORK = Path(os.environ.get("WEBCAM_WORK") or Path(tempfile.gettempdir()) / "sisepai-live-webcam")
-SECONDS, CARDS = 60.0, 30
+SECONDS, CARDS = WEBCAM_SECONDS, WEBCAM_CARDS
 DESIGNS = {"block change": False, "aligned": True}
 
 
 def video_of(seed: int) -> tuple[Path, dict]:
-    path = WORK / f"{SPLIT}-{seed}.mp4"
-    truth = path.with_suffix(".json")
+    path, truth = WORK / f"{SPLIT}-{seed}.mp4", WORK / f"{SPLIT}-{seed}.json"
     if not truth.exists():
-        WORK.mkdir(parents=True, exist_ok=True)
         print(f"webcam  making video {seed} (once)", flush=True)
-        TurnVideo(seed=seed, cards=CARDS, seconds=SECONDS, font_split=FONT_SPLITS[SPLIT], webcam=True).write(path, truth)
-    return path, json.loads(truth.read_text())
+    return path, {"events": webcam_video(SPLIT, seed, WORK)[1]}
 
 
 def run(path: Path, truth: dict, recognizer, align: bool) -> dict:

@@ -75,3 +75,44 @@ def test_a_recognizer_with_a_setting_shares_the_networks():
     assert rec.detector.agnostic is False and rec.profile.covered_sure == 0.5
     assert rec.for_video().profile.covered_sure == 0.5  # a video reads with the same sureness
     assert (rec.min_confidence, rec.min_end_confidence) == (0.25, 0.3)  # the floors stay
+
+
+def test_looks_afresh_at_a_steady_table_as_often_as_the_setting_says(tmp_path):
+    import cv2
+
+    from sisepai.models.tuning.redetect_tune import read_video
+    from sisepai.vision.recognition.recognize import Recognition
+
+    class Nothing:  # finds no card, counts its looks
+        def for_video(self):
+            return self
+
+        def recognize(self, image, zoom_out=False, memory=None):
+            return Recognition(Detections.empty(), np.zeros((0, 4, 2)), image.shape[1], image.shape[0], 1.0)
+
+    video = tmp_path / "still.mp4"  # 6 s of a still, empty table at 10 fps
+    out = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 10, (128, 72))
+    for _ in range(60):
+        out.write(np.full((72, 128, 3), 90, np.uint8))
+    out.release()
+    counts = {s: read_video(Nothing(), video, [], s) for s in (1.0, 2.0, 3.0)}
+    assert [counts[s]["looked"] for s in (1.0, 2.0, 3.0)] == [6, 3, 2]
+    assert all(c["frames"] == 60 and c["found"] == 0 and c["false"] == 0 for c in counts.values())
+
+
+def test_the_redetect_choice_never_trades_a_card_for_fewer_looks():
+    import argparse
+
+    import pytest
+
+    from sisepai.models.tuning.redetect_tune import choose, settings_of
+
+    today = {"found": 56, "false": 1, "looked": 480}
+    assert choose({1.0: today, 2.0: {"found": 55, "false": 1, "looked": 300}}, today=1.0) == 1.0  # a card lost
+    assert choose({1.0: today, 2.0: {"found": 56, "false": 2, "looked": 300}}, today=1.0) == 1.0  # a false event more
+    assert choose({1.0: today, 2.0: {"found": 56, "false": 1, "looked": 300},
+                   3.0: {"found": 57, "false": 0, "looked": 280}}, today=1.0) == 3.0
+    with pytest.raises(argparse.ArgumentTypeError):
+        settings_of("0,2")
+    with pytest.raises(argparse.ArgumentTypeError):
+        settings_of("often")

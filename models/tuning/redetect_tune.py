@@ -1,0 +1,142 @@
+"""Choose how often live video looks afresh at a frame that has not changed, on tuning videos only.
+
+A live session looks at a frame (detects and reads it) when it changed since the last one looked
+at, and, even when nothing changed, once every :data:`~sisepai.vision.live.session.REDETECT_SECONDS`.
+Those looks at a steady table are most of the work where little moves, so the setting trades work
+for the chance of a card that slipped in under the change threshold. Each setting is measured by
+reading every frame of the tuning videos with the shipped models and the shipped live pipeline
+(only the setting differs), in one run, on:
+
+- the four desk-webcam tuning videos (a fraction-of-a-pixel tremble and sensor noise; 30 cards),
+- the first ``--life`` tuning videos of a table's life (cards slid in, hands over the cards, light
+  that drifts, lamps switched, a camera bumped; 10, 30 and 60 cards; the real tuning deck among
+  them): :mod:`sisepai.models.evaluation.live_videos`.
+
+For each setting: card_shown events found (card and seat within 1.5 s) of the truth, false
+card_shown events, frames looked at, and the work for video time (the session's own seconds; on a
+busy machine compare settings, not times). The choice: the fewest frames looked at among the
+settings that find as many cards as today's and announce no more false ones; else today's.
+Writes the record ``redetect_tune`` (split ``tune``) and prints the table::
+
+    python -m sisepai.models.tuning.redetect_tune WORK --settings 1,2,3 --life 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from pathlib import Path
+
+from sisepai.engine.errors import SisepaiError
+from sisepai.vision.live.camera import open_source
+from sisepai.vision.live.session import REDETECT_SECONDS, VideoSession
+from sisepai.vision.live.watch import watch
+from sisepai.vision.recognition.recognize import Recognizer
+
+from ..evaluation.live_eval import match_events
+from ..evaluation.live_videos import life_plan, life_video, webcam_seeds, webcam_video
+from ..evaluation.records import require_clean_tree, write_record
+
+
+def tuning_videos(work: Path, life: int) -> list[tuple[str, Path, list[dict]]]:
+    """(name, video file, true events) of the webcam tuning videos and the first ``life`` of a
+    table's life, made once into ``work``."""
+    videos = [(f"webcam-{seed}", *webcam_video("tune", seed, work / "webcam")) for seed in webcam_seeds("tune")]
+    for item in life_plan("tune", life):
+        videos.append((f"life-{item['seed']}-{item['deck']}-{item['cards']}", *life_video("tune", item, work / "life")))
+    return videos
+
+
+def read_video(recognizer, video: Path, truth: list[dict], redetect: float) -> dict:
+    """One video read every frame with looks afresh every ``redetect`` seconds: its counts."""
+    session = VideoSession(recognizer, redetect_seconds=redetect)
+    out = io.StringIO()
+    watch(open_source(str(video), pace="every"), session, out=out, as_json=True)
+    said = [json.loads(line) for line in out.getvalue().splitlines()]
+    score = match_events([e for e in truth if e.get("type", "card_shown") == "card_shown"], said)
+    return {"found": score.found, "truth": score.truth, "false": score.false, "looked": session.looked,
+            "frames": session.frames, "work_s": round(sum(session.seconds.values()), 2)}
+
+
+def totals(rows: list[dict], fps: float = 10.0) -> dict:
+    """A setting's counts summed over its videos, with the share looked at and work for video time.
+
+    >>> totals([{"found": 13, "truth": 14, "false": 1, "looked": 120, "frames": 600, "work_s": 30.0},
+    ...         {"found": 14, "truth": 14, "false": 0, "looked": 60, "frames": 600, "work_s": 18.0}])
+    {'found': 27, 'truth': 28, 'false': 1, 'looked': 180, 'frames': 1200, 'work_s': 48.0, 'looked_share': 0.15, 'work_for_video_time': 0.4}
+    """
+    out = {k: sum(r[k] for r in rows) for k in ("found", "truth", "false", "looked", "frames")}
+    out["work_s"] = round(sum(r["work_s"] for r in rows), 2)
+    out["looked_share"] = round(out["looked"] / max(out["frames"], 1), 3)
+    out["work_for_video_time"] = round(out["work_s"] / max(out["frames"] / fps, 1e-9), 3)
+    return out
+
+
+def choose(figures: dict[float, dict], today: float = REDETECT_SECONDS) -> float:
+    """The setting with the fewest frames looked at among those finding as many cards as
+    ``today``'s with no more false events (``today`` when none does better).
+
+    >>> choose({1.0: {"found": 56, "false": 1, "looked": 480}, 2.0: {"found": 55, "false": 2, "looked": 390},
+    ...         1.5: {"found": 56, "false": 1, "looked": 420}})
+    1.5
+    """
+    base = figures[today]
+    fit = [s for s, f in figures.items() if f["found"] >= base["found"] and f["false"] <= base["false"]]
+    return min(fit, key=lambda s: (figures[s]["looked"], abs(s - today)))
+
+
+def settings_of(text: str) -> list[float]:
+    """``--settings``: seconds, comma-separated, each above 0 (today's is always added).
+
+    >>> settings_of("2,1.5")
+    [1.0, 1.5, 2.0]
+    """
+    try:
+        values = {float(x) for x in text.split(",") if x.strip()}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--settings takes seconds separated by commas, not {text[:40]!r}") from None
+    if not values or min(values) <= 0:
+        raise argparse.ArgumentTypeError("--settings takes seconds above 0")
+    return sorted(values | {REDETECT_SECONDS})
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m sisepai.models.tuning.redetect_tune", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("work", type=Path, help="a folder for the tuning videos (made once, reused)")
+    p.add_argument("--settings", type=settings_of, default=settings_of("1.5,2,3"),
+                   help="seconds between looks at a steady frame to measure (default 1.5,2,3; today's is added)")
+    p.add_argument("--life", type=int, default=8, help="tuning videos of a table's life to read (default 8)")
+    args = p.parse_args(argv)
+    require_clean_tree()  # the record names a clean commit: refused before the readings, not after
+    try:
+        videos = tuning_videos(args.work, args.life)
+    except SisepaiError as exc:
+        p.error(str(exc))
+    recognizer = Recognizer.load()
+    rows: dict[float, list[dict]] = {s: [] for s in args.settings}
+    for name, video, truth in videos:
+        for s in args.settings:
+            r = read_video(recognizer, video, truth, s)
+            rows[s].append({"video": name, **r})
+            print(f"redetect {s:4.1f} s {name}: {r['found']}/{r['truth']} found, {r['false']} false, "
+                  f"looked at {r['looked']}/{r['frames']}", flush=True)
+    figures = {s: totals(rs) for s, rs in rows.items()}
+    chosen = choose(figures)
+    for s, f in figures.items():
+        print(f"redetect {s:4.1f} s: {f['found']}/{f['truth']} found, {f['false']} false, looked at "
+              f"{f['looked_share']:.1%} of frames, work {f['work_for_video_time']:.3f}x video time"
+              + ("  <- chosen" if s == chosen else ""))
+    path = write_record("redetect_tune", "python -m sisepai.models.tuning.redetect_tune " + " ".join(argv or sys.argv[1:]),
+                        {"settings": {str(s): {**f, "videos": rows[s]} for s, f in figures.items()},
+                         "chosen": chosen, "today": REDETECT_SECONDS}, split="tune",
+                        options={"videos": [v[0] for v in videos], "life": args.life, "pace": "every",
+                                 "seeds": webcam_seeds("tune") + [item["seed"] for item in life_plan("tune", args.life)]})
+    print(f"record: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
