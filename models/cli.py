@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sisepai.faces import require_vision
 from sisepai.engine.errors import SisepaiError
-from sisepai.models.training.train import train_detector
+from sisepai.models.training.train import DETECTOR_ARCHS, train_detector
 from sisepai.vision.recognition.reader_net import ARCHS
 
 MODELS = Path(__file__).resolve().parent
@@ -65,6 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--detector-init", type=Path, metavar="PT",
                    help="fine-tune the detector from these weights (e.g. vision/weights/detector.pt) instead of from scratch")
+    p.add_argument("--detector-arch", choices=DETECTOR_ARCHS, default=None,
+                   help="the detector's network: yolov8n (YOLOv8n-OBB, the shipped one's, the default) or lite0 "
+                        "(its neck and head on EfficientNet-Lite0's backbone from ImageNet photographs); with "
+                        "--detector-init of the other kind, the new network's neck and head start from those weights")
     p.add_argument("--detector-lr", type=float, default=None,
                    help="initial learning rate (default 0.01 from scratch, 0.004 when fine-tuning)")
     p.add_argument("--reader-epochs", type=int, default=8)
@@ -140,7 +144,7 @@ def _train(args) -> int:
         trained["detector"] = train_detector(
             yaml, runs, epochs=args.detector_epochs, imgsz=args.imgsz, batch=args.batch, init=args.detector_init,
             lr0=lr, device=args.device, workers=args.workers, hours=args.detector_hours,
-            cache="ram" if args.device != "cpu" else False)
+            cache="ram" if args.device != "cpu" else False, arch=args.detector_arch)
     if "reader" in steps:
         from sisepai.models.training.prepare import none_crops  # lazy: NumPy, OpenCV
         from sisepai.models.training.train_reader import COLOUR_AUGMENT, train_reader  # lazy: NumPy, OpenCV

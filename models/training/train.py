@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sisepai.engine.errors import SisepaiError
 from sisepai.vision.recognition.yolo_env import setup_offline
 
 CARD_AUGMENT = {"fliplr": 0.0, "flipud": 0.0, "degrees": 0.0, "scale": 0.4, "translate": 0.1}
@@ -41,9 +42,16 @@ def train_detector(
     device: str = "cpu",
     hours: float | None = None,
     cache: bool | str = False,
+    arch: str | None = None,
 ) -> Path:
     """Train (or resume) the OBB detector from a model YAML, or fine-tune it from ``init`` weights
     (no warm-up, ``lr0`` falling tenfold); returns the best weights.
+
+    ``arch`` is the network (:data:`DETECTOR_ARCHS`): ``yolov8n`` (``model_yaml``, the shipped
+    detector's) or ``lite0`` (:mod:`.detector_lite0`: EfficientNet-Lite0's ImageNet backbone under
+    YOLOv8n-OBB's neck and head). Left out, it is ``init``'s (or ``yolov8n``). A ``lite0`` run
+    from a ``yolov8n`` ``init`` is a new network whose neck and head start from ``init``'s, with
+    the usual warm-up; from a ``lite0`` ``init`` it is a fine-tune.
 
     The optimizer is named (SGD, momentum 0.937): ultralytics' ``optimizer="auto"`` picks its own
     optimizer and learning rate and ignores ``lr0``.
@@ -57,26 +65,68 @@ def train_detector(
     _results_without_polars()
     last = runs / name / "weights" / "last.pt"
 
-    if resume and last.exists():
+    if resume and last.exists() and not _finished(last):
         model = YOLO(str(last))
         if device == "cpu":
             use_every_core(model)
         try:
-            model.train(resume=True)
+            model.train(resume=True, **_lite0_trainer(last))
         except AssertionError as exc:  # the run already finished
             if "finished" not in str(exc):
                 raise
-    else:
-        model = YOLO(str(init) if init else model_yaml)
+    elif not (resume and last.exists()):  # a finished run (its optimizer stripped) is kept as it is
+        init_arch = detector_arch(init) if init else None
+        arch = arch or init_arch or "yolov8n"
+        if arch not in DETECTOR_ARCHS:
+            raise ValueError(f"unknown detector arch {arch!r} (one of {', '.join(DETECTOR_ARCHS)})")
+        if init_arch == "lite0" and arch != "lite0":
+            raise SisepaiError(f"{init} holds a lite0 detector: a {arch} run cannot start from it")
+        fine_tune = init is not None and init_arch == arch
+        model = YOLO(str(init) if fine_tune else model_yaml)
         if device == "cpu":
             use_every_core(model)
-        model.train(**(fine_tune_schedule(lr0) if init else {"lr0": lr0}), **OFFLINE_RUN, **CARD_AUGMENT,
+        extra = {}
+        if arch == "lite0":
+            from .detector_lite0 import trainer  # lazy: only lite0 runs build it
+
+            extra = {"trainer": trainer(neck_from=None if fine_tune else init)}
+        model.train(**(fine_tune_schedule(lr0) if fine_tune else {"lr0": lr0}), **OFFLINE_RUN, **CARD_AUGMENT,
                     data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
                     mosaic=1.0, close_mosaic=max(1, epochs // 5), project=str(runs), name=name, exist_ok=True,
                     seed=0, patience=100, save_period=1, verbose=True, cache=cache,
-                    **({"time": hours} if hours else {}))
+                    **({"time": hours} if hours else {}), **extra)
     best = runs / name / "weights" / "best.pt"
     return best if best.exists() else last
+
+
+DETECTOR_ARCHS = ("yolov8n", "lite0")
+"""The detector's networks: YOLOv8n-OBB (shipped), or its neck and head on EfficientNet-Lite0's
+ImageNet backbone (:mod:`.detector_lite0`)."""
+
+
+def _finished(checkpoint: Path) -> bool:
+    """Whether an ultralytics checkpoint is a finished run's: its optimizer stripped, nothing to
+    resume (ultralytics would start a new run on its own default data instead)."""
+    import torch
+
+    return torch.load(checkpoint, map_location="cpu", weights_only=False).get("optimizer") is None
+
+
+def detector_arch(weights: Path) -> str:
+    """The network an ultralytics OBB checkpoint holds (:data:`DETECTOR_ARCHS`)."""
+    from .detector_lite0 import checkpoint_is_lite0  # lazy: torch, ultralytics
+
+    return "lite0" if checkpoint_is_lite0(weights) else "yolov8n"
+
+
+def _lite0_trainer(checkpoint: Path) -> dict:
+    """``{"trainer": ...}`` when resuming a ``lite0`` run (ultralytics would rebuild YOLOv8n from
+    the YAML and keep only the weights that fit it), else nothing."""
+    if detector_arch(checkpoint) != "lite0":
+        return {}
+    from .detector_lite0 import trainer  # lazy: only lite0 runs build it
+
+    return {"trainer": trainer()}
 
 
 def use_every_core(model) -> None:

