@@ -90,7 +90,10 @@ def train_detector(
             from .detector_lite0 import trainer  # lazy: only lite0 runs build it
 
             extra = {"trainer": trainer(neck_from=None if fine_tune else init)}
-        model.train(**(fine_tune_schedule(lr0) if fine_tune else {"lr0": lr0}), **OFFLINE_RUN, **CARD_AUGMENT,
+        # a lite0 network from a YOLOv8n checkpoint: only the projections into the neck start new, so one
+        # epoch of warm-up, not ultralytics' three
+        schedule = fine_tune_schedule(lr0) if fine_tune else {"lr0": lr0, **({"warmup_epochs": 1} if init else {})}
+        model.train(**schedule, **OFFLINE_RUN, **CARD_AUGMENT,
                     data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
                     mosaic=1.0, close_mosaic=max(1, epochs // 5), project=str(runs), name=name, exist_ok=True,
                     seed=0, patience=100, save_period=1, verbose=True, cache=cache,
