@@ -1,9 +1,11 @@
-"""Choose how often live video looks afresh at a frame that has not changed, on tuning videos only.
+"""Choose how often live video looks at a frame, on tuning videos only.
 
 A live session looks at a frame (detects and reads it) when it changed since the last one looked
-at, and, even when nothing changed, once every :data:`~sisepai.vision.live.session.REDETECT_SECONDS`.
-Those looks at a steady table are most of the work where little moves, so the setting trades work
-for the chance of a card that slipped in under the change threshold. Each setting is measured by
+at, and, even when nothing changed, once every :data:`~sisepai.vision.live.session.REDETECT_SECONDS`;
+while the table is moving (a hand over the cards, a card sliding in) it looks no more often than
+every :data:`~sisepai.vision.live.session.MOVING_LOOK_SECONDS` (0: every changed frame). A setting
+is the pair ``REDETECT/MOVING`` in seconds (``1.5`` alone keeps today's moving looks). Each setting
+trades work for the chance of a card read late or in a worse frame. Each is measured by
 reading every frame of the tuning videos with the shipped models and the shipped live pipeline
 (only the setting differs), in one run, on:
 
@@ -18,7 +20,7 @@ busy machine compare settings, not times). The choice: the fewest frames looked 
 settings that find as many cards as today's and announce no more false ones; else today's.
 Writes the record ``redetect_tune`` (split ``tune``) and prints the table::
 
-    python -m sisepai.models.tuning.redetect_tune WORK --settings 1,2,3 --life 8
+    python -m sisepai.models.tuning.redetect_tune WORK --settings 1.5,2,3,1/0.3 --life 8
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
 from sisepai.vision.live.camera import open_source
-from sisepai.vision.live.session import REDETECT_SECONDS, VideoSession
+from sisepai.vision.live.session import MOVING_LOOK_SECONDS, REDETECT_SECONDS, VideoSession
 from sisepai.vision.live.watch import watch
 from sisepai.vision.recognition.recognize import Recognizer
 
@@ -49,9 +51,14 @@ def tuning_videos(work: Path, life: int) -> list[tuple[str, Path, list[dict]]]:
     return videos
 
 
-def read_video(recognizer, video: Path, truth: list[dict], redetect: float) -> dict:
-    """One video read every frame with looks afresh every ``redetect`` seconds: its counts."""
-    session = VideoSession(recognizer, redetect_seconds=redetect)
+Setting = tuple[float, float]
+"""(seconds between looks at a steady frame, seconds between looks while the table moves)"""
+TODAY: Setting = (REDETECT_SECONDS, MOVING_LOOK_SECONDS)
+
+
+def read_video(recognizer, video: Path, truth: list[dict], setting: Setting) -> dict:
+    """One video read every frame with looks as ``setting`` says: its counts."""
+    session = VideoSession(recognizer, redetect_seconds=setting[0], moving_look_seconds=setting[1])
     out = io.StringIO()
     watch(open_source(str(video), pace="every"), session, out=out, as_json=True)
     said = [json.loads(line) for line in out.getvalue().splitlines()]
@@ -74,32 +81,44 @@ def totals(rows: list[dict], fps: float = 10.0) -> dict:
     return out
 
 
-def choose(figures: dict[float, dict], today: float = REDETECT_SECONDS) -> float:
+def choose(figures: dict[Setting, dict], today: Setting = TODAY) -> Setting:
     """The setting with the fewest frames looked at among those finding as many cards as
     ``today``'s with no more false events (``today`` when none does better).
 
-    >>> choose({1.0: {"found": 56, "false": 1, "looked": 480}, 2.0: {"found": 55, "false": 2, "looked": 390},
-    ...         1.5: {"found": 56, "false": 1, "looked": 420}})
-    1.5
+    >>> choose({(1.0, 0.0): {"found": 56, "false": 1, "looked": 480}, (2.0, 0.0): {"found": 55, "false": 2, "looked": 390},
+    ...         (1.5, 0.0): {"found": 56, "false": 1, "looked": 420}}, today=(1.0, 0.0))
+    (1.5, 0.0)
     """
     base = figures[today]
     fit = [s for s, f in figures.items() if f["found"] >= base["found"] and f["false"] <= base["false"]]
-    return min(fit, key=lambda s: (figures[s]["looked"], abs(s - today)))
+    return min(fit, key=lambda s: (figures[s]["looked"], abs(s[0] - today[0]) + abs(s[1] - today[1])))
 
 
-def settings_of(text: str) -> list[float]:
-    """``--settings``: seconds, comma-separated, each above 0 (today's is always added).
+def settings_of(text: str) -> list[Setting]:
+    """``--settings``: ``REDETECT`` or ``REDETECT/MOVING`` seconds, comma-separated (REDETECT above
+    0, MOVING at least 0, today's when left out); today's setting is always added.
 
-    >>> settings_of("2,1.5")
-    [1.0, 1.5, 2.0]
+    >>> settings_of("2,1.5/0.3") == sorted({(2.0, MOVING_LOOK_SECONDS), (1.5, 0.3), TODAY})
+    True
     """
     try:
-        values = {float(x) for x in text.split(",") if x.strip()}
+        pairs = {(float(a), float(b[0]) if b else MOVING_LOOK_SECONDS)
+                 for a, *b in (x.strip().split("/", 1) for x in text.split(",") if x.strip())}
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--settings takes seconds separated by commas, not {text[:40]!r}") from None
-    if not values or min(values) <= 0:
-        raise argparse.ArgumentTypeError("--settings takes seconds above 0")
-    return sorted(values | {REDETECT_SECONDS})
+        raise argparse.ArgumentTypeError(f"--settings takes REDETECT or REDETECT/MOVING seconds separated by commas, "
+                                         f"not {text[:40]!r}") from None
+    if not pairs or min(a for a, _ in pairs) <= 0 or min(b for _, b in pairs) < 0:
+        raise argparse.ArgumentTypeError("--settings takes REDETECT above 0 and MOVING at least 0 seconds")
+    return sorted(pairs | {TODAY})
+
+
+def label(setting: Setting) -> str:
+    """A setting as ``--settings`` writes it.
+
+    >>> label((1.5, 0.0)), label((1.0, 0.3))
+    ('1.5/0', '1/0.3')
+    """
+    return "/".join(f"{x:g}" for x in setting)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("work", type=Path, help="a folder for the tuning videos (made once, reused)")
     p.add_argument("--settings", type=settings_of, default=settings_of("1.5,2,3"),
-                   help="seconds between looks at a steady frame to measure (default 1.5,2,3; today's is added)")
+                   help="REDETECT or REDETECT/MOVING seconds to measure: between looks at a steady frame, and "
+                        "while the table moves (default 1.5,2,3; today's is added)")
     p.add_argument("--life", type=int, default=8, help="tuning videos of a table's life to read (default 8)")
     args = p.parse_args(argv)
     require_clean_tree()  # the record names a clean commit: refused before the readings, not after
@@ -116,22 +136,22 @@ def main(argv: list[str] | None = None) -> int:
     except SisepaiError as exc:
         p.error(str(exc))
     recognizer = Recognizer.load()
-    rows: dict[float, list[dict]] = {s: [] for s in args.settings}
+    rows: dict[Setting, list[dict]] = {s: [] for s in args.settings}
     for name, video, truth in videos:
         for s in args.settings:
             r = read_video(recognizer, video, truth, s)
             rows[s].append({"video": name, **r})
-            print(f"redetect {s:4.1f} s {name}: {r['found']}/{r['truth']} found, {r['false']} false, "
+            print(f"looks {label(s):>8s} s {name}: {r['found']}/{r['truth']} found, {r['false']} false, "
                   f"looked at {r['looked']}/{r['frames']}", flush=True)
     figures = {s: totals(rs) for s, rs in rows.items()}
     chosen = choose(figures)
     for s, f in figures.items():
-        print(f"redetect {s:4.1f} s: {f['found']}/{f['truth']} found, {f['false']} false, looked at "
+        print(f"looks {label(s):>8s} s: {f['found']}/{f['truth']} found, {f['false']} false, looked at "
               f"{f['looked_share']:.1%} of frames, work {f['work_for_video_time']:.3f}x video time"
               + ("  <- chosen" if s == chosen else ""))
     path = write_record("redetect_tune", "python -m sisepai.models.tuning.redetect_tune " + " ".join(argv or sys.argv[1:]),
-                        {"settings": {str(s): {**f, "videos": rows[s]} for s, f in figures.items()},
-                         "chosen": chosen, "today": REDETECT_SECONDS}, split="tune",
+                        {"settings": {label(s): {**f, "videos": rows[s]} for s, f in figures.items()},
+                         "chosen": label(chosen), "today": label(TODAY)}, split="tune",
                         options={"videos": [v[0] for v in videos], "life": args.life, "pace": "every",
                                  "seeds": webcam_seeds("tune") + [item["seed"] for item in life_plan("tune", args.life)]})
     print(f"record: {path}")

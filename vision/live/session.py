@@ -53,6 +53,11 @@ LOOK_BLUR = 1.0
 its edges' contrast when a desk webcam trembles by half a pixel (an edge moves within its block);
 the blur spreads each edge over several blocks, so a tremble moves the look smoothly, and
 alignment can take it away. A card placed, moved or turned changes tens of blocks by far more."""
+MOVING_LOOK_SECONDS = 0.0
+"""While the table is moving (a frame changed from the frame just before it, not only from the last
+one looked at: a hand over the cards, a card sliding in), it is looked at no more often than this;
+the first frame after the movement stops is looked at as any changed frame. 0 looks at every
+changed frame."""
 MAX_TREMBLE = 0.5
 """The largest shift, in pixels of the 160-pixel copy (4 pixels of a 1280-pixel frame), that
 alignment takes away before looks are compared. A larger one (the camera bumped) is a change, so
@@ -119,7 +124,8 @@ class VideoSession:
     """The live pipeline of one camera (or one page connection): frames in, state and events out."""
 
     def __init__(self, recognizer, assistant: TableAssistant | None = None,
-                 frame_change: float = FRAME_CHANGE, redetect_seconds: float = REDETECT_SECONDS, align: bool = True):
+                 frame_change: float = FRAME_CHANGE, redetect_seconds: float = REDETECT_SECONDS, align: bool = True,
+                 moving_look_seconds: float = MOVING_LOOK_SECONDS):
         self.recognizer = recognizer.for_video()
         self.memory = VideoMemory()  # this video's still readings and deck palette
         self.assistant = assistant or TableAssistant()
@@ -132,12 +138,21 @@ class VideoSession:
         self.skipped = 0  # frames the source left out, as last told
         self.behind = 0.0  # the most seconds a frame was late
         self.seconds = {"look": 0.0, "detect": 0.0, "read": 0.0, "follow": 0.0}  # where the time went
+        self.moving_look_seconds = moving_look_seconds
         self._look: np.ndarray | None = None
         self._looked_at = float("-inf")
+        self._previous: np.ndarray | None = None  # the frame just before's look
 
     def _steady(self, look: np.ndarray, t: float) -> bool:
         return (self._look is not None and t - self._looked_at < self.redetect_seconds
                 and look_change(look, self._look, self.align) <= self.frame_change)
+
+    def _moving(self, look: np.ndarray, t: float) -> bool:
+        """Whether a changed frame is one of a movement looked at less than
+        ``moving_look_seconds`` ago (so it is left for a later frame)."""
+        return (self.moving_look_seconds > 0 and self._previous is not None
+                and t - self._looked_at < self.moving_look_seconds
+                and look_change(look, self._previous, self.align) > self.frame_change)
 
     def step(self, frame: np.ndarray, t: float, skipped: int = 0, behind: float = 0.0) -> Step:
         """Follow one BGR frame taken ``t`` seconds after the source started; ``skipped`` (frames
@@ -145,12 +160,13 @@ class VideoSession:
         t0 = time.perf_counter()
         look = frame_look(frame, LOOK_BLUR if self.align else 0.0)
         self.seconds["look"] += time.perf_counter() - t0
-        if not self._steady(look, t):
+        if not self._steady(look, t) and not self._moving(look, t):
             self._last = self.recognizer.recognize(frame, zoom_out=False, memory=self.memory)
             self._look, self._looked_at = look, t
             self.looked += 1
             self.seconds["detect"] += self._last.detect_ms / 1000
             self.seconds["read"] += (self._last.ms - self._last.detect_ms) / 1000
+        self._previous = look
         self.frames += 1
         h, w = frame.shape[:2]
         t1 = time.perf_counter()

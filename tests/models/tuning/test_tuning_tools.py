@@ -95,7 +95,7 @@ def test_looks_afresh_at_a_steady_table_as_often_as_the_setting_says(tmp_path):
     for _ in range(60):
         out.write(np.full((72, 128, 3), 90, np.uint8))
     out.release()
-    counts = {s: read_video(Nothing(), video, [], s) for s in (1.0, 2.0, 3.0)}
+    counts = {s: read_video(Nothing(), video, [], (s, 0.0)) for s in (1.0, 2.0, 3.0)}
     assert [counts[s]["looked"] for s in (1.0, 2.0, 3.0)] == [6, 3, 2]
     assert all(c["frames"] == 60 and c["found"] == 0 and c["false"] == 0 for c in counts.values())
 
@@ -107,12 +107,14 @@ def test_the_redetect_choice_never_trades_a_card_for_fewer_looks():
 
     from sisepai.models.tuning.redetect_tune import choose, settings_of
 
+    now, slow, slower, moving = (1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (1.0, 0.3)
     today = {"found": 56, "false": 1, "looked": 480}
-    assert choose({1.0: today, 2.0: {"found": 55, "false": 1, "looked": 300}}, today=1.0) == 1.0  # a card lost
-    assert choose({1.0: today, 2.0: {"found": 56, "false": 2, "looked": 300}}, today=1.0) == 1.0  # a false event more
-    assert choose({1.0: today, 2.0: {"found": 56, "false": 1, "looked": 300},
-                   3.0: {"found": 57, "false": 0, "looked": 280}}, today=1.0) == 3.0
-    with pytest.raises(argparse.ArgumentTypeError):
-        settings_of("0,2")
-    with pytest.raises(argparse.ArgumentTypeError):
-        settings_of("often")
+    assert choose({now: today, slow: {"found": 55, "false": 1, "looked": 300}}, today=now) == now  # a card lost
+    assert choose({now: today, slow: {"found": 56, "false": 2, "looked": 300}}, today=now) == now  # a false event more
+    assert choose({now: today, slow: {"found": 56, "false": 1, "looked": 300},
+                   slower: {"found": 57, "false": 0, "looked": 280},
+                   moving: {"found": 56, "false": 1, "looked": 290}}, today=now) == slower
+    assert (1.5, 0.3) in settings_of("1.5/0.3")
+    for bad in ("0,2", "often", "1/-1", "1/x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            settings_of(bad)

@@ -54,3 +54,29 @@ def test_a_machine_that_keeps_up_is_not_told_it_did_not():
     summary = watch(SkippingSource(60, every=0), VideoSession(Nothing()), out=io.StringIO())
     assert summary["skipped"] == 0 and summary["source_frames"] == summary["frames"] == 60
     assert "keep up" not in summary_line(summary) and KEEPS_UP_BELOW > 0
+
+
+def test_a_moving_table_is_looked_at_as_often_as_the_setting_says():
+    from sisepai.vision.live.session import VideoSession
+
+    class Counting(Nothing):
+        calls = 0
+
+        def recognize(self, image, zoom_out=False, memory=None):
+            Counting.calls += 1
+            return super().recognize(image, zoom_out, memory)
+
+    rng = np.random.default_rng(3)
+    frames = [rng.integers(0, 255, (72, 128, 3), dtype=np.uint8) for _ in range(20)]  # 2 s of movement at 10 fps
+    frames += [frames[-1]] * 5  # then half a second still
+    looks = {}
+    for moving in (0.0, 0.25):
+        Counting.calls = 0
+        session = VideoSession(Counting(), moving_look_seconds=moving)
+        for k, frame in enumerate(frames):
+            session.step(frame, k / 10)
+        looks[moving] = (Counting.calls, session.looked)
+    assert looks[0.0] == (20, 20)  # every changed frame; the still frames keep the last look
+    # a look every third frame while it moves (0, 0.3 ... 1.8), and one at the first still frame (2.0),
+    # which differs from the last looked at
+    assert looks[0.25] == (8, 8)
