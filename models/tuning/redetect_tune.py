@@ -125,9 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m sisepai.models.tuning.redetect_tune", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("work", type=Path, help="a folder for the tuning videos (made once, reused)")
-    p.add_argument("--settings", type=settings_of, default=settings_of("1.5,2,3"),
+    p.add_argument("--settings", type=settings_of, default=settings_of("1/0,2/0.5,1.5/0.8"),
                    help="REDETECT or REDETECT/MOVING seconds to measure: between looks at a steady frame, and "
-                        "while the table moves (default 1.5,2,3; today's is added)")
+                        "while the table moves (default 1/0,2/0.5,1.5/0.8; today's is added)")
     p.add_argument("--life", type=int, default=8, help="tuning videos of a table's life to read (default 8)")
     args = p.parse_args(argv)
     require_clean_tree()  # the record names a clean commit: refused before the readings, not after

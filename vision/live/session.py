@@ -24,8 +24,8 @@ and the recognition of that frame. Its cost follows what changes on the table, n
 >>> session = VideoSession(Nothing())
 >>> frame = np.full((72, 128, 3), 90, np.uint8)
 >>> kinds = [e.type for k in range(30) for e in session.step(frame, k / 10).events]
->>> kinds, Nothing.calls  # a still, empty table: one table event; looked at once a second
-(['table'], 3)
+>>> kinds, Nothing.calls  # a still, empty table: one table event; looked at every 1.5 s
+(['table'], 2)
 """
 
 from __future__ import annotations
@@ -45,19 +45,22 @@ from sisepai.vision.recognition.recognize import Recognition
 FRAME_CHANGE = 8.0
 """A frame has changed when some part of its look (:func:`frame_look`), aligned to the look of
 the frame last looked at, moved by more than this many grey levels from it."""
-REDETECT_SECONDS = 1.0
-"""Even a steady frame is looked at afresh this often."""
+REDETECT_SECONDS = 1.5
+"""Even a steady frame is looked at afresh this often. Chosen with :data:`MOVING_LOOK_SECONDS` on
+the tuning videos (``models/tuning/redetect_tune.py``, record ``redetect_tune``): the fewest looks
+that find as many cards as 1 s and every moving frame did, with no more false events."""
 LOOK_WIDTH = 160
 LOOK_BLUR = 1.0
 """The look's blur, in pixels of the 160-pixel copy. A block average alone changes by a tenth of
 its edges' contrast when a desk webcam trembles by half a pixel (an edge moves within its block);
 the blur spreads each edge over several blocks, so a tremble moves the look smoothly, and
 alignment can take it away. A card placed, moved or turned changes tens of blocks by far more."""
-MOVING_LOOK_SECONDS = 0.0
+MOVING_LOOK_SECONDS = 0.5
 """While the table is moving (a frame changed from the frame just before it, not only from the last
 one looked at: a hand over the cards, a card sliding in), it is looked at no more often than this;
 the first frame after the movement stops is looked at as any changed frame. 0 looks at every
-changed frame."""
+changed frame. On the tuning videos 0.5 s halved the frames looked at (24.0% to 11.6%) and found
+the same cards with the same false events; 0.8 s lost a card (``docs/training-logs/live-thresholds.md``)."""
 MAX_TREMBLE = 0.5
 """The largest shift, in pixels of the 160-pixel copy (4 pixels of a 1280-pixel frame), that
 alignment takes away before looks are compared. A larger one (the camera bumped) is a change, so
