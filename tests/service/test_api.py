@@ -185,7 +185,9 @@ def test_live_websocket_drops_stale_frames_and_sessions_are_separate(tmp_path):
                 a.send_bytes(jpeg(shade=20 + 40 * k))  # each unlike the last (a steady frame is not looked at again)
             import time
 
-            time.sleep(0.3)
+            # held past MOVING_LOOK_SECONDS: the newest frame, unlike the first, would otherwise be a
+            # moving table looked at too soon after the last look
+            time.sleep(0.6)
             rec.release.set()
             first, second = a.receive_json(), a.receive_json()
             assert first["type"] == second["type"] == "state" and "cards" in first and "events" in first
