@@ -19,7 +19,6 @@ Environment: WEBCAM_SPLIT=tune (default; the test split is read only on purpose)
 folder that keeps the videos between runs (default: the system's temp folder).
 """
 
-import io
 import json
 import os
 import sys
@@ -30,12 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from sisepai.datasets.faces.splits import FONTS as FONT_SPLITS
-from sisepai.models.evaluation.live_eval import match_events
+from sisepai.models.evaluation.live_eval import read_every_frame
 from sisepai.models.evaluation.live_videos import WEBCAM_CARDS, WEBCAM_SECONDS, webcam_seeds, webcam_video
 from sisepai.models.evaluation.records import write_record
-from sisepai.vision.live.camera import open_source
-from sisepai.vision.live.session import VideoSession
-from sisepai.vision.live.watch import watch
 from sisepai.vision.recognition.recognize import Recognizer
 
 SPLIT = os.environ.get("WEBCAM_SPLIT", "tune")
@@ -47,19 +43,8 @@ SECONDS, CARDS = WEBCAM_SECONDS, WEBCAM_CARDS
 DESIGNS = {"block change": False, "aligned": True}
 
 
-def video_of(seed: int) -> tuple[Path, dict]:
-    path, truth = WORK / f"{SPLIT}-{seed}.mp4", WORK / f"{SPLIT}-{seed}.json"
-    if not truth.exists():
-        print(f"webcam  making video {seed} (once)", flush=True)
-    return path, {"events": webcam_video(SPLIT, seed, WORK)[1]}
-
-
-def run(path: Path, truth: dict, recognizer, align: bool) -> dict:
-    session = VideoSession(recognizer, align=align)
-    out = io.StringIO()
-    watch(open_source(str(path), pace="every"), session, out=out, as_json=True)
-    said = [json.loads(line) for line in out.getvalue().splitlines()]
-    score = match_events([e for e in truth["events"] if e["type"] == "card_shown"], said)
+def run(path: Path, truth: list[dict], recognizer, align: bool) -> dict:
+    score, session = read_every_frame(recognizer, path, truth, align=align)
     work = sum(session.seconds.values())
     return {"work_s": round(work, 2), "looked": session.looked, "frames": session.frames,
             "found": score.found, "truth": score.truth, "false": score.false}
@@ -69,7 +54,8 @@ def main() -> None:
     recognizer = Recognizer.load()
     rows = {name: [] for name in DESIGNS}
     for seed in SEEDS:
-        path, truth = video_of(seed)
+        print(f"webcam  video {seed} (made once into {WORK}, then reused)", flush=True)
+        path, truth = webcam_video(SPLIT, seed, WORK)
         for name, align in DESIGNS.items():
             r = run(path, truth, recognizer, align)
             rows[name].append(r)

@@ -14,6 +14,9 @@ announced ``card_shown`` events that match nothing are false events.
 
 from __future__ import annotations
 
+import io
+import json
+from pathlib import Path
 from typing import NamedTuple, Sequence
 
 WINDOW = 1.5
@@ -40,3 +43,19 @@ def match_events(truth: Sequence[dict], events: Sequence[dict], window: float = 
                 delays.append(round(e["t"] - g["t"], 3))
                 break
     return EventScore(len(delays) / max(len(truth), 1), len(shown) - len(used), delays, len(delays), len(truth))
+
+
+def read_every_frame(recognizer, video: Path, truth: Sequence[dict], **session_options):
+    """``watch`` as a user runs it on every frame of ``video`` (none skipped), in this process, with a
+    :class:`~sisepai.vision.live.session.VideoSession` of ``session_options``: ``(score, session)``,
+    the announcements scored against ``truth``'s ``card_shown`` events, and the session (its frames
+    looked at and where the time went)."""
+    from sisepai.vision.live.camera import open_source  # lazy: OpenCV
+    from sisepai.vision.live.session import VideoSession  # lazy: OpenCV, the recogniser
+    from sisepai.vision.live.watch import watch  # lazy: OpenCV
+
+    session = VideoSession(recognizer, **session_options)
+    out = io.StringIO()
+    watch(open_source(str(video), pace="every"), session, out=out, as_json=True)
+    said = [json.loads(line) for line in out.getvalue().splitlines()]
+    return match_events([e for e in truth if e.get("type", "card_shown") == "card_shown"], said), session

@@ -26,18 +26,14 @@ Writes the record ``redetect_tune`` (split ``tune``) and prints the table::
 from __future__ import annotations
 
 import argparse
-import io
-import json
 import sys
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
-from sisepai.vision.live.camera import open_source
-from sisepai.vision.live.session import MOVING_LOOK_SECONDS, REDETECT_SECONDS, VideoSession
-from sisepai.vision.live.watch import watch
+from sisepai.vision.live.session import MOVING_LOOK_SECONDS, REDETECT_SECONDS
 from sisepai.vision.recognition.recognize import Recognizer
 
-from ..evaluation.live_eval import match_events
+from ..evaluation.live_eval import read_every_frame
 from ..evaluation.live_videos import life_plan, life_video, webcam_seeds, webcam_video
 from ..evaluation.records import require_clean_tree, write_record
 
@@ -58,11 +54,8 @@ TODAY: Setting = (REDETECT_SECONDS, MOVING_LOOK_SECONDS)
 
 def read_video(recognizer, video: Path, truth: list[dict], setting: Setting) -> dict:
     """One video read every frame with looks as ``setting`` says: its counts."""
-    session = VideoSession(recognizer, redetect_seconds=setting[0], moving_look_seconds=setting[1])
-    out = io.StringIO()
-    watch(open_source(str(video), pace="every"), session, out=out, as_json=True)
-    said = [json.loads(line) for line in out.getvalue().splitlines()]
-    score = match_events([e for e in truth if e.get("type", "card_shown") == "card_shown"], said)
+    score, session = read_every_frame(recognizer, video, truth, redetect_seconds=setting[0],
+                                      moving_look_seconds=setting[1])
     return {"found": score.found, "truth": score.truth, "false": score.false, "looked": session.looked,
             "frames": session.frames, "work_s": round(sum(session.seconds.values()), 2)}
 
