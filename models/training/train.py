@@ -65,16 +65,20 @@ def train_detector(
     _results_without_polars()
     last = runs / name / "weights" / "last.pt"
 
-    if resume and last.exists() and not _finished(last):
+    resuming = resume and last.exists()
+    checkpoint = _checkpoint(last) if resuming else None
+    if checkpoint is not None and checkpoint.get("optimizer") is None:
+        pass  # a finished run (its optimizer stripped): kept as it is, ultralytics would start anew on its own data
+    elif checkpoint is not None:
         model = YOLO(str(last))
         if device == "cpu":
             use_every_core(model)
         try:
-            model.train(resume=True, **_lite0_trainer(last))
+            model.train(resume=True, **_trainer_of(checkpoint))
         except AssertionError as exc:  # the run already finished
             if "finished" not in str(exc):
                 raise
-    elif not (resume and last.exists()):  # a finished run (its optimizer stripped) is kept as it is
+    else:
         init_arch = detector_arch(init) if init else None
         arch = arch or init_arch or "yolov8n"
         if arch not in DETECTOR_ARCHS:
@@ -107,12 +111,11 @@ DETECTOR_ARCHS = ("yolov8n", "lite0")
 ImageNet backbone (:mod:`.detector_lite0`)."""
 
 
-def _finished(checkpoint: Path) -> bool:
-    """Whether an ultralytics checkpoint is a finished run's: its optimizer stripped, nothing to
-    resume (ultralytics would start a new run on its own default data instead)."""
+def _checkpoint(path: Path) -> dict:
+    """An ultralytics checkpoint file as it was saved (its network, optimizer state and epoch)."""
     import torch
 
-    return torch.load(checkpoint, map_location="cpu", weights_only=False).get("optimizer") is None
+    return torch.load(path, map_location="cpu", weights_only=False)
 
 
 def detector_arch(weights: Path) -> str:
@@ -122,14 +125,12 @@ def detector_arch(weights: Path) -> str:
     return "lite0" if checkpoint_is_lite0(weights) else "yolov8n"
 
 
-def _lite0_trainer(checkpoint: Path) -> dict:
+def _trainer_of(checkpoint: dict) -> dict:
     """``{"trainer": ...}`` when resuming a ``lite0`` run (ultralytics would rebuild YOLOv8n from
     the YAML and keep only the weights that fit it), else nothing."""
-    if detector_arch(checkpoint) != "lite0":
-        return {}
-    from .detector_lite0 import trainer  # lazy: only lite0 runs build it
+    from .detector_lite0 import is_lite0, trainer  # lazy: torch, ultralytics
 
-    return {"trainer": trainer()}
+    return {"trainer": trainer()} if is_lite0(checkpoint.get("ema") or checkpoint.get("model")) else {}
 
 
 def use_every_core(model) -> None:
