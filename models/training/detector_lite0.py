@@ -31,7 +31,7 @@ from pathlib import Path
 import torch
 import torch.nn as nn
 
-from sisepai.vision.recognition.reader_lite0 import MBConv, MEAN, STAGES, STD, imagenet_weights_path
+from sisepai.vision.recognition.reader_lite0 import MBConv, MEAN, STD, block_args, imagenet_weights_path
 
 PARTS = ((0, 5), (5, 8))
 """Lite0's first eight blocks in two parts, ending at strides 8 (40 channels) and 16 (80): the
@@ -42,16 +42,6 @@ NECK_CHANNELS = (64, 128, 256)
 """What YOLOv8n's neck takes at strides 8, 16 and 32."""
 NECK_FIRST = 10
 """The first layer of YOLOv8n-OBB's neck: layers from here on are the YAML's own."""
-
-
-def _blocks() -> list[tuple[int, int, int, int, int]]:
-    """Lite0's sixteen blocks as (in, out, kernel, stride, expansion)."""
-    out, cin = [], 32
-    for kernel, stride, expand, cout, repeats in STAGES:
-        for r in range(repeats):
-            out.append((cin, cout, kernel, stride if r == 0 else 1, expand))
-            cin = cout
-    return out
 
 
 class Lite0Part(nn.Module):
@@ -68,7 +58,7 @@ class Lite0Part(nn.Module):
             self._conv_stem = nn.Conv2d(3, 32, 3, 2, padding=1, bias=False)
             self._bn0 = nn.BatchNorm2d(32, momentum=0.01, eps=1e-3)
             self.act = nn.ReLU6(inplace=True)
-        self.blocks = nn.Sequential(*(MBConv(*b[:2], *b[2:]) for b in _blocks()[first:last]))
+        self.blocks = nn.Sequential(*(MBConv(*args) for args in block_args()[first:last]))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.stem:
@@ -128,7 +118,6 @@ def lite0_obb(nc: int = 3, imagenet: bool = True, neck_from: Path | None = None,
     layers = [_placed(m, i, f) for i, (m, f) in enumerate(backbone)] + list(model.model)[NECK_FIRST:]
     model.model = nn.Sequential(*layers)
     model.save = sorted(set(model.save) | {0, 1, 2, 3, 5})  # the outputs later layers read
-    model.yaml = {**model.yaml, "backbone_arch": "lite0"}
     if imagenet:
         load_imagenet(parts)
     if neck_from is not None:

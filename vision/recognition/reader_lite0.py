@@ -33,6 +33,21 @@ MEAN = (0.485, 0.456, 0.406)
 STD = (0.229, 0.224, 0.225)
 
 
+def block_args() -> list[tuple[int, int, int, int, int]]:
+    """EfficientNet-Lite0's sixteen blocks in order, each as :class:`MBConv`'s arguments (in
+    channels, out channels, kernel, stride, expansion).
+
+    >>> len(block_args()), block_args()[0], block_args()[-1]
+    (16, (32, 16, 3, 1, 1), (192, 320, 3, 1, 6))
+    """
+    out, cin = [], 32
+    for kernel, stride, expand, cout, repeats in STAGES:
+        for r in range(repeats):
+            out.append((cin, cout, kernel, stride if r == 0 else 1, expand))
+            cin = cout
+    return out
+
+
 class MBConv(nn.Module):
     """An inverted residual block (expand, depthwise, project), named as the pretrained file names it."""
 
@@ -66,12 +81,7 @@ class Lite0Reader(nn.Module):
         self.register_buffer("std", torch.tensor(STD).view(1, 3, 1, 1))
         self._conv_stem = nn.Conv2d(3, 32, 3, stem_stride, padding=1, bias=False)
         self._bn0 = nn.BatchNorm2d(32, momentum=0.01, eps=1e-3)
-        blocks, cin = [], 32
-        for kernel, stride, expand, cout, repeats in STAGES:
-            for r in range(repeats):
-                blocks.append(MBConv(cin, cout, kernel, stride if r == 0 else 1, expand))
-                cin = cout
-        blocks = blocks[:kept_blocks]
+        blocks = [MBConv(*args) for args in block_args()[:kept_blocks]]
         self._blocks = nn.Sequential(*blocks)
         self.head_conv = nn.Conv2d(blocks[-1]._project_conv.out_channels, HEAD, 1, bias=False)
         self.head_bn = nn.BatchNorm2d(HEAD)
