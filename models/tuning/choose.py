@@ -60,7 +60,7 @@ from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETEC
 from sisepai.vision.recognition.profile import STILL_PROFILE, ReadingProfile
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER, Reader
 from sisepai.vision.recognition.recognize import Recognizer
-from sisepai.vision.recognition.runtime import RUNTIMES, resolve
+from sisepai.vision.recognition.runtime import QUANTIZED, RUNTIMES, exported_detector, resolve
 
 from ..evaluation.deck_eval import write_scenes
 from ..evaluation.evaluate import evaluate_recognizer
@@ -244,6 +244,21 @@ def _hash(model: Path | None, default: Path) -> str:
     return file_hash(model or default)
 
 
+def runtime_tag(runtime: str) -> str:
+    """How a runtime's readings of the shipped detector are named in the cache: the 8-bit model is
+    made offline and may be made again from the same weights (other calibration, other layers kept
+    in 32 bits), so its own file's hash is part of the name; the other runtimes are exported from
+    the weights alone.
+
+    >>> runtime_tag("openvino")
+    'openvino'
+    """
+    if runtime != QUANTIZED:
+        return runtime
+    model = exported_detector(DEFAULT_DETECTOR, QUANTIZED)
+    return f"{runtime}-{file_hash(model / (DEFAULT_DETECTOR.stem + '.bin'))}"
+
+
 ROUND_START = {"commit": "182f043", "detector": "4ae63553041b2558", "reader": "3bdccb10c3d79d9f"}
 """The models shipped when this round began (their clean choose record was made at this commit):
 every candidate is also measured against them, and no set may end the round below its start with
@@ -332,8 +347,10 @@ def main(argv: list[str] | None = None) -> int:
         for set_name, data in sets.items():
             reference = bool(setting and setting[0] == "round")  # the round's first models, read as they are
             tag = f"-{setting[0]}-{setting[1]}".lower() if setting and not reference else ""
+            if setting and setting[0] == "runtime":
+                tag = f"-runtime-{runtime_tag(setting[1])}"
             if det is None and not (setting and setting[0] == "runtime") and default_runtime != "openvino":
-                tag += f"-runtime-{default_runtime}"  # the shipped detector's readings are its runtime's
+                tag += f"-runtime-{runtime_tag(default_runtime)}"  # the shipped detector's readings are its runtime's
             cache = args.work / "readings" / f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}{tag}-{data.name}.json"
             if not cache.exists():  # each model pair reads each set once, whatever run asks again
                 if setting and setting[0] == "runtime":
