@@ -6,7 +6,8 @@ the detector sees it (:class:`~sisepai.vision.recognition.direct.DirectOpenVINO`
 correction. What stays in 32 bits (``--keep``): ``post``, the head's decoding after its last
 convolutions (ultralytics' own recipe: the head's adds, subtractions, products and quotients, its
 distribution focal loss and its sigmoid); ``ends`` (the default), that and the first convolution,
-which sees the picture itself; ``head``, the whole head.
+which sees the picture itself; ``head``, the whole head; ``head-ends``, the whole head and the first
+convolution.
 
 The result is written beside the weights, as
 ``DIR/detector-int8-HASH-640/detector_openvino_model/`` (HASH: the weights' own,
@@ -32,7 +33,7 @@ from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS
 from sisepai.vision.recognition.direct import DirectOpenVINO
 from sisepai.vision.recognition.runtime import exported_detector, file_hash, quantized_folder
 
-KEEPS = ("ends", "post", "head")
+KEEPS = ("ends", "post", "head", "head-ends")
 
 
 def calibration_pictures(folders: list[Path], count: int) -> list[Path]:
@@ -49,7 +50,8 @@ def calibration_pictures(folders: list[Path], count: int) -> list[Path]:
 
 
 def ignored_scope(keep: str):
-    """What stays in 32 bits: the head's decoding (``post``) or the whole head (``head``)."""
+    """What stays in 32 bits: the head's decoding (``post``), the whole head (``head``), either with
+    the first convolution (``ends``, ``head-ends``)."""
     import nncf
 
     head = "__module.model.22"
@@ -59,6 +61,9 @@ def ignored_scope(keep: str):
                                  types=["Sigmoid"], validate=False)
     if keep == "head":
         return nncf.IgnoredScope(patterns=[rf"{head}[./].*"], types=["Sigmoid"], validate=False)
+    if keep == "head-ends":  # the whole head, and the first convolution
+        return nncf.IgnoredScope(patterns=[rf"{head}[./].*", r"__module\.model\.0[./].*"], types=["Sigmoid"],
+                                 validate=False)
     return nncf.IgnoredScope(patterns=[rf"{head}/.*/Add", rf"{head}/.*/Sub.*", rf"{head}/.*/Mul.*",
                                        rf"{head}/.*/Div.*", rf"{head}\.dfl.*"], types=["Sigmoid"], validate=False)
 
