@@ -69,6 +69,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the detector's network: yolov8n (YOLOv8n-OBB, the shipped one's, the default) or lite0 "
                         "(its neck and head on EfficientNet-Lite0's backbone from ImageNet photographs); with "
                         "--detector-init of the other kind, the new network's neck and head start from those weights")
+    p.add_argument("--detector-freeze", type=int, default=0, metavar="N",
+                   help="keep the detector's first N layers as they start: 2 holds lite0's ImageNet backbone "
+                        "(only its projections, neck and head learn), 10 YOLOv8n's backbone (default 0: none)")
     p.add_argument("--detector-lr", type=float, default=None,
                    help="initial learning rate (default 0.01 from scratch, 0.004 when fine-tuning)")
     p.add_argument("--reader-epochs", type=int, default=8)
@@ -125,6 +128,8 @@ def _check_train_args(args, steps: list[str]) -> None:
     for n, name in ((args.detector_epochs, "--detector-epochs"), (args.reader_epochs, "--reader-epochs")):
         if n < 1:
             raise SisepaiError(f"{name} must be at least 1")
+    if not 0 <= args.detector_freeze <= 22:
+        raise SisepaiError("--detector-freeze takes 0 to 22 layers (the detector has 23; its head is the last)")
 
 
 def _train(args) -> int:
@@ -144,7 +149,7 @@ def _train(args) -> int:
         trained["detector"] = train_detector(
             yaml, runs, epochs=args.detector_epochs, imgsz=args.imgsz, batch=args.batch, init=args.detector_init,
             lr0=lr, device=args.device, workers=args.workers, hours=args.detector_hours,
-            cache="ram" if args.device != "cpu" else False, arch=args.detector_arch)
+            cache="ram" if args.device != "cpu" else False, arch=args.detector_arch, freeze=args.detector_freeze)
     if "reader" in steps:
         from sisepai.models.training.prepare import none_crops  # lazy: NumPy, OpenCV
         from sisepai.models.training.train_reader import COLOUR_AUGMENT, train_reader  # lazy: NumPy, OpenCV

@@ -43,6 +43,7 @@ def train_detector(
     hours: float | None = None,
     cache: bool | str = False,
     arch: str | None = None,
+    freeze: int = 0,
 ) -> Path:
     """Train (or resume) the OBB detector from a model YAML, or fine-tune it from ``init`` weights
     (no warm-up, ``lr0`` falling tenfold); returns the best weights.
@@ -58,6 +59,9 @@ def train_detector(
 
     ``device`` is ultralytics' (``"cpu"``, ``"0"`` for the first CUDA GPU). ``hours`` fits the run into
     that time instead of ``epochs`` (ultralytics re-plans the epochs after the first one).
+    ``freeze`` keeps the network's first layers as they start (ultralytics' ``freeze``): 2 holds a
+    ``lite0`` detector's whole ImageNet backbone, its batch norms' statistics too (ultralytics keeps
+    a frozen layer's), so only the projections, neck and head learn; 10 holds YOLOv8n's backbone.
     """
     setup_offline()
     from ultralytics import YOLO
@@ -101,7 +105,7 @@ def train_detector(
                     data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
                     mosaic=1.0, close_mosaic=max(1, epochs // 5), project=str(runs), name=name, exist_ok=True,
                     seed=0, patience=100, save_period=1, verbose=True, cache=cache,
-                    **({"time": hours} if hours else {}), **extra)
+                    **({"time": hours} if hours else {}), **({"freeze": freeze} if freeze else {}), **extra)
     best = runs / name / "weights" / "best.pt"
     return best if best.exists() else last
 

@@ -82,3 +82,24 @@ def test_a_lite0_run_trains_resumes_and_its_weights_detect_and_export(tiny_scene
     for runtime in ("torch", "openvino"):
         found = Detector.load(last, runtime=runtime).detect([picture])[0]
         assert found.polygons.shape[1:] == (4, 2)
+
+
+@pytest.mark.slow
+def test_a_frozen_lite0_backbone_keeps_its_imagenet_weights_and_statistics(tiny_scenes, tmp_path, monkeypatch):
+    from ultralytics.nn.tasks import load_checkpoint
+
+    from sisepai.models.training.detector_lite0 import lite0_obb
+    from sisepai.models.training.train import train_detector
+
+    monkeypatch.setenv("YOLO_CONFIG_DIR", str(tmp_path / "yolo"))
+    train_detector(tiny_scenes, tmp_path / "runs", epochs=1, imgsz=320, batch=2, workers=0, init=SHIPPED, arch="lite0",
+                   lr0=0.01, freeze=2)
+    trained = load_checkpoint(str(tmp_path / "runs" / "detector" / "weights" / "last.pt"))[0].float().state_dict()
+    start = lite0_obb(nc=3, imagenet=True, neck_from=SHIPPED).state_dict()
+
+    def kept(key: str) -> bool:  # as it started, to the half precision a checkpoint stores
+        return torch.allclose(trained[key], start[key].half().float(), rtol=1e-3, atol=1e-5)
+
+    backbone = [k for k in start if k.split(".")[1] in ("0", "1") and not k.endswith("num_batches_tracked")]
+    assert any(k.endswith("running_mean") for k in backbone) and all(kept(k) for k in backbone)
+    assert not kept("model.4.conv.weight")  # the projections into the neck learned
