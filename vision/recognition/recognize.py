@@ -46,7 +46,7 @@ from sisepai.vision.recognition.palette import (
     split_by_deck_colours,
     uncovered_paper_colour,
 )
-from sisepai.vision.recognition.profile import STILL_PROFILE, VIDEO_PROFILE, ReadingProfile, VideoMemory
+from sisepai.vision.recognition.profile import REFRAME_MARGINS, STILL_PROFILE, VIDEO_PROFILE, ReadingProfile, VideoMemory
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READ
 from sisepai.vision.recognition.reader import NUM_CARDS, Reader
 from sisepai.vision.recognition.second_look import (
@@ -267,6 +267,8 @@ class Recognizer:
             rows.probs[fresh] = self.reader.read([rows.crops[r] for r in fresh])
         if turns > 0:
             self._turn_doubtful(rows, turns)
+        if self.profile.reframe_below > 0:
+            self._reframe_doubtful(rgb, rows, self.profile.reframe_below)
         for k, old in enumerate(reused):
             if old is not None:
                 rows.card_probs(k)[:] = old.probs
@@ -338,15 +340,29 @@ class Recognizer:
         """The candidates that pass this recogniser's floors (:func:`.candidates.passing`)."""
         return passing(cand, self.min_card_prob, self.min_confidence, self.min_end_confidence)
 
-    def _turn_doubtful(self, rows: EndRows, below: float) -> None:
-        """Read again, at the other quarter turns, each doubtful end (top class under ``below``)
-        of a card its two ends leave doubtful, and each doubtful lone end; in ``rows.probs``."""
+    @staticmethod
+    def _doubtful_rows(rows: EndRows, below: float) -> list[int]:
+        """The fresh rows read less surely than ``below`` (top class) on a card its two ends leave
+        doubtful, and the doubtful lone ends."""
         cards = [k for k in range(rows.card_count)
                  if rows.crops[rows.card_rows(k)[0]] is not None and joint_belief(rows.card_probs(k)).max() < below]
         candidates = [r for k in cards for r in rows.card_rows(k)] + list(rows.rows_after_cards())
-        doubtful = [r for r in candidates if rows.crops[r] is not None and rows.probs[r].max() < below]
+        return [r for r in candidates if rows.crops[r] is not None and rows.probs[r].max() < below]
+
+    def _turn_doubtful(self, rows: EndRows, below: float) -> None:
+        """Read again, at the other quarter turns, each doubtful end (:meth:`_doubtful_rows`); in ``rows.probs``."""
+        doubtful = self._doubtful_rows(rows, below)
         if doubtful:
             rows.probs[doubtful] = (rows.probs[doubtful] + 3 * self.reader.read_turned([rows.crops[r] for r in doubtful])) / 4
+
+    def _reframe_doubtful(self, rgb: np.ndarray, rows: EndRows, below: float) -> None:
+        """Read each doubtful end (:meth:`_doubtful_rows`) cut again at :data:`REFRAME_MARGINS`, the
+        three readings averaged; in ``rows.probs``."""
+        doubtful = self._doubtful_rows(rows, below)
+        if doubtful:
+            crops = [straighten(rgb, rows.quads[r], self.crop, margin=m) for m in REFRAME_MARGINS for r in doubtful]
+            again = self.reader.read(crops).reshape(len(REFRAME_MARGINS), len(doubtful), -1)
+            rows.probs[doubtful] = (rows.probs[doubtful] + again.sum(axis=0)) / (1 + len(REFRAME_MARGINS))
 
     def _rerank_by_palette(self, cand: list[Candidate], colours: list,
                            palette: SuitPalette | None = None) -> list[Candidate]:
