@@ -21,11 +21,6 @@ TURNS_BELOW = 0.0
 than this (or a lone end), is read again at the three other quarter turns and the four readings
 are averaged (:meth:`~sisepai.vision.recognition.reader.Reader.read_turned`); 0 never does. Chosen
 on the tuning scenes (``docs/training-logs/recognizer-floors.md``). Live video never turns."""
-REFRAME_BELOW = 0.0
-"""A still picture's doubtful end (as for :data:`TURNS_BELOW`) is cut again a little tighter and a
-little looser (:data:`REFRAME_MARGINS`) and the three readings are averaged; 0 never does."""
-REFRAME_MARGINS = (0.0, 0.16)
-"""The margins of an end's two other cuts (the first cut's is 0.08, as the reader learned)."""
 PAIRED_KINDS = tuple(CARD_CODES)
 """The card kinds whose two lone ends may be paired into one card (:mod:`.end_pairs`) when the
 picture's card length is not known: every kind. Chosen on the tuning scenes and videos
@@ -55,8 +50,6 @@ class ReadingProfile:
     """Where the deck's suit colours are learned (:data:`PALETTE_MODES`)."""
     turns_below: float = TURNS_BELOW
     """Doubtful ends are read again at the other quarter turns (0: never)."""
-    reframe_below: float = REFRAME_BELOW
-    """Doubtful ends are cut again tighter and looser and read again (0: never)."""
     covered_sure: float = COVERED_SURE
     """How sure two disagreeing ends must be for :func:`covered_ends` to look for a card over one."""
     one_colour_per_suit: bool = True

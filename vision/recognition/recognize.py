@@ -46,7 +46,7 @@ from sisepai.vision.recognition.palette import (
     split_by_deck_colours,
     uncovered_paper_colour,
 )
-from sisepai.vision.recognition.profile import REFRAME_MARGINS, STILL_PROFILE, VIDEO_PROFILE, ReadingProfile, VideoMemory
+from sisepai.vision.recognition.profile import STILL_PROFILE, VIDEO_PROFILE, ReadingProfile, VideoMemory
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READ
 from sisepai.vision.recognition.reader import NUM_CARDS, Reader
 from sisepai.vision.recognition.second_look import (
@@ -267,8 +267,6 @@ class Recognizer:
             rows.probs[fresh] = self.reader.read([rows.crops[r] for r in fresh])
         if turns > 0:
             self._turn_doubtful(rows, turns)
-        if self.profile.reframe_below > 0:
-            self._reframe_doubtful(rgb, rows, self.profile.reframe_below)
         for k, old in enumerate(reused):
             if old is not None:
                 rows.card_probs(k)[:] = old.probs
@@ -354,15 +352,6 @@ class Recognizer:
         doubtful = self._doubtful_rows(rows, below)
         if doubtful:
             rows.probs[doubtful] = (rows.probs[doubtful] + 3 * self.reader.read_turned([rows.crops[r] for r in doubtful])) / 4
-
-    def _reframe_doubtful(self, rgb: np.ndarray, rows: EndRows, below: float) -> None:
-        """Read each doubtful end (:meth:`_doubtful_rows`) cut again at :data:`REFRAME_MARGINS`, the
-        three readings averaged; in ``rows.probs``."""
-        doubtful = self._doubtful_rows(rows, below)
-        if doubtful:
-            crops = [straighten(rgb, rows.quads[r], self.crop, margin=m) for m in REFRAME_MARGINS for r in doubtful]
-            again = self.reader.read(crops).reshape(len(REFRAME_MARGINS), len(doubtful), -1)
-            rows.probs[doubtful] = (rows.probs[doubtful] + again.sum(axis=0)) / (1 + len(REFRAME_MARGINS))
 
     def _rerank_by_palette(self, cand: list[Candidate], colours: list,
                            palette: SuitPalette | None = None) -> list[Candidate]:
