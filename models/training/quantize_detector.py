@@ -33,7 +33,18 @@ from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS
 from sisepai.vision.recognition.direct import DirectOpenVINO
 from sisepai.vision.recognition.runtime import exported_detector, file_hash, quantized_folder
 
-KEEPS = ("ends", "post", "head", "head-ends")
+HEAD = "__module.model.22"
+DECODING = (rf"{HEAD}/.*/Add", rf"{HEAD}/.*/Sub.*", rf"{HEAD}/.*/Mul.*", rf"{HEAD}/.*/Div.*", rf"{HEAD}\.dfl.*")
+"""The head's decoding after its last convolutions: its adds, subtractions, products and
+quotients and its distribution focal loss (ultralytics' own recipe keeps them in 32 bits)."""
+WHOLE_HEAD = (rf"{HEAD}[./].*",)
+FIRST_CONVOLUTION = (r"__module\.model\.0[./].*",)
+"""The first convolution, which sees the picture itself."""
+KEEPS = {"ends": DECODING + FIRST_CONVOLUTION, "post": DECODING, "head": WHOLE_HEAD,
+         "head-ends": WHOLE_HEAD + FIRST_CONVOLUTION}
+"""What each ``--keep`` holds in 32 bits (name patterns of the OpenVINO graph's operations), with
+every sigmoid: ``ends`` (the default) the decoding and the first convolution, ``post`` the
+decoding, ``head`` the whole head, ``head-ends`` the whole head and the first convolution."""
 
 
 def calibration_pictures(folders: list[Path], count: int) -> list[Path]:
@@ -50,22 +61,10 @@ def calibration_pictures(folders: list[Path], count: int) -> list[Path]:
 
 
 def ignored_scope(keep: str):
-    """What stays in 32 bits: the head's decoding (``post``), the whole head (``head``), either with
-    the first convolution (``ends``, ``head-ends``)."""
+    """What stays in 32 bits (:data:`KEEPS`), as NNCF's ignored scope."""
     import nncf
 
-    head = "__module.model.22"
-    if keep == "ends":  # the decoding, and the first convolution, which sees the picture itself
-        return nncf.IgnoredScope(patterns=[rf"{head}/.*/Add", rf"{head}/.*/Sub.*", rf"{head}/.*/Mul.*",
-                                           rf"{head}/.*/Div.*", rf"{head}\.dfl.*", r"__module\.model\.0[./].*"],
-                                 types=["Sigmoid"], validate=False)
-    if keep == "head":
-        return nncf.IgnoredScope(patterns=[rf"{head}[./].*"], types=["Sigmoid"], validate=False)
-    if keep == "head-ends":  # the whole head, and the first convolution
-        return nncf.IgnoredScope(patterns=[rf"{head}[./].*", r"__module\.model\.0[./].*"], types=["Sigmoid"],
-                                 validate=False)
-    return nncf.IgnoredScope(patterns=[rf"{head}/.*/Add", rf"{head}/.*/Sub.*", rf"{head}/.*/Mul.*",
-                                       rf"{head}/.*/Div.*", rf"{head}\.dfl.*"], types=["Sigmoid"], validate=False)
+    return nncf.IgnoredScope(patterns=list(KEEPS[keep]), types=["Sigmoid"], validate=False)
 
 
 def quantize(weights: Path, folders: list[Path], out_dir: Path, count: int = 600, keep: str = "ends",
