@@ -344,14 +344,17 @@ def main(argv: list[str] | None = None) -> int:
         recognizer = None
         results[name] = {"detector": str(det) if det else None, "reader": str(rd) if rd else None, "sets": {},
                          "setting": dict([setting]) if setting else None}
-        for set_name, data in sets.items():
+        # how this pair's readings are named in the cache, the same for every set
+        if setting and setting[0] == "runtime":
+            tag = f"-runtime-{runtime_tag(setting[1])}"
+        else:
             reference = bool(setting and setting[0] == "round")  # the round's first models, read as they are
             tag = f"-{setting[0]}-{setting[1]}".lower() if setting and not reference else ""
-            if setting and setting[0] == "runtime":
-                tag = f"-runtime-{runtime_tag(setting[1])}"
-            if det is None and not (setting and setting[0] == "runtime") and default_runtime != "openvino":
+            if det is None and default_runtime != "openvino":
                 tag += f"-runtime-{runtime_tag(default_runtime)}"  # the shipped detector's readings are its runtime's
-            cache = args.work / "readings" / f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}{tag}-{data.name}.json"
+        readings = f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}{tag}"
+        for set_name, data in sets.items():
+            cache = args.work / "readings" / f"{readings}-{data.name}.json"
             if not cache.exists():  # each model pair reads each set once, whatever run asks again
                 if setting and setting[0] == "runtime":
                     recognizer = recognizer or Recognizer(Detector.load(DEFAULT_DETECTOR, runtime=setting[1]),

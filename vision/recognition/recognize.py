@@ -338,18 +338,13 @@ class Recognizer:
         """The candidates that pass this recogniser's floors (:func:`.candidates.passing`)."""
         return passing(cand, self.min_card_prob, self.min_confidence, self.min_end_confidence)
 
-    @staticmethod
-    def _doubtful_rows(rows: EndRows, below: float) -> list[int]:
-        """The fresh rows read less surely than ``below`` (top class) on a card its two ends leave
-        doubtful, and the doubtful lone ends."""
+    def _turn_doubtful(self, rows: EndRows, below: float) -> None:
+        """Read again, at the other quarter turns, each doubtful end (top class under ``below``)
+        of a card its two ends leave doubtful, and each doubtful lone end; in ``rows.probs``."""
         cards = [k for k in range(rows.card_count)
                  if rows.crops[rows.card_rows(k)[0]] is not None and joint_belief(rows.card_probs(k)).max() < below]
         candidates = [r for k in cards for r in rows.card_rows(k)] + list(rows.rows_after_cards())
-        return [r for r in candidates if rows.crops[r] is not None and rows.probs[r].max() < below]
-
-    def _turn_doubtful(self, rows: EndRows, below: float) -> None:
-        """Read again, at the other quarter turns, each doubtful end (:meth:`_doubtful_rows`); in ``rows.probs``."""
-        doubtful = self._doubtful_rows(rows, below)
+        doubtful = [r for r in candidates if rows.crops[r] is not None and rows.probs[r].max() < below]
         if doubtful:
             rows.probs[doubtful] = (rows.probs[doubtful] + 3 * self.reader.read_turned([rows.crops[r] for r in doubtful])) / 4
 
