@@ -265,6 +265,20 @@ every candidate is also measured against them, and no set may end the round belo
 an interval wholly below -:data:`SET_FLOOR`, however small each ship's own step."""
 
 
+def record_command(args: argparse.Namespace) -> str:
+    """The command a record names: every option that changes what was measured.
+
+    >>> record_command(argparse.Namespace(detector=[], reader=[Path("rd.pt")], setting=[], runtime=[],
+    ...                                   left_out="vietnamese"))
+    'python -m sisepai.models.tuning.choose WORK --reader rd.pt --left-out vietnamese'
+    """
+    return ("python -m sisepai.models.tuning.choose WORK " + " ".join(
+        f"--{kind} {p}" for kind in ("detector", "reader") for p in getattr(args, kind))
+        + "".join(f" --setting {k}={v}".lower() for k, v in args.setting)
+        + "".join(f" --runtime {r}" for r in args.runtime)
+        + (f" --left-out {args.left_out}" if args.left_out else ""))
+
+
 def round_start_models(work: Path) -> tuple[Path | None, Path | None]:
     """The round's first detector and reader as files (``None`` for one that is still shipped),
     taken from git at :data:`ROUND_START`'s commit into ``WORK/round-start``."""
@@ -396,10 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     models = {name: {"detector": _hash(Path(r["detector"]) if r["detector"] else None, DEFAULT_DETECTOR),
                      "reader": _hash(Path(r["reader"]) if r["reader"] else None, DEFAULT_READER)}
               for name, r in results.items()}
-    record = write_record("choose_tune", "python -m sisepai.models.tuning.choose WORK " + " ".join(
-        f"--{kind} {p}" for kind in ("detector", "reader") for p in getattr(args, kind)) + "".join(
-        f" --setting {k}={v}".lower() for k, v in args.setting) + "".join(f" --runtime {r}" for r in args.runtime),
-        figures, split="tune", models=models,
+    record = write_record("choose_tune", record_command(args), figures, split="tune", models=models,
         options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets),
                  **({"left_out": args.left_out} if args.left_out else {}),
                  **({"settings": {k: v for k, v in args.setting}} if args.setting else {}),
