@@ -240,6 +240,20 @@ def profile_setting(text: str) -> tuple[str, object]:
     raise argparse.ArgumentTypeError(f"{name} cannot be set from the command line")
 
 
+def scenes_generator(folder: Path) -> str:
+    """The generator version that made a scene set (its first scene's record says it): a set is made
+    once and kept, so one made by an older generator says so in the records that read it.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); (d / "annotations" / "val").mkdir(parents=True)
+    >>> _ = (d / "annotations" / "val" / "000000.json").write_text('{"generator": "1.9"}')
+    >>> scenes_generator(d)
+    '1.9'
+    """
+    first = min((folder / "annotations" / "val").glob("*.json"), default=None)
+    return json.loads(first.read_text()).get("generator", "unknown") if first else "unknown"
+
+
 def _hash(model: Path | None, default: Path) -> str:
     return file_hash(model or default)
 
@@ -412,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
               for name, r in results.items()}
     record = write_record("choose_tune", record_command(args), figures, split="tune", models=models,
         options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets),
+                 "generator": sorted({scenes_generator(folder) for folder in sets.values()}),
                  **({"left_out": args.left_out} if args.left_out else {}),
                  **({"settings": {k: v for k, v in args.setting}} if args.setting else {}),
                  **({"runtimes": args.runtime} if args.runtime else {})})
