@@ -39,12 +39,6 @@ FAMILY_FORMS: dict[str, dict[tuple[str, str], tuple[str, float]]] = {
 }
 """The forms a family's printings favour (docs/datasets.md gives a source for each)."""
 
-SOLDIER_SWAP = 0.15
-"""The share of printed decks that swap the soldiers, 兵 on Green and White and 卒 on Yellow and
-Red (``RULES.md``: "Some decks swap the soldiers"). Drawn last on the deck's forms stream, so a
-deck that does not swap writes what it wrote before; the forms drawn one army at a time
-(:data:`FORMS`) give one army's swap alone."""
-
 FALLBACK = {"礮": "砲", "包": "砲", "砲": "炮", "炮": "砲", "将": "將", "帅": "帥", "车": "車", "马": "馬",
             "俥": "車", "傌": "馬", "仕": "士", "相": "象", "象": "相", "兵": "卒", "卒": "兵", "將": "将", "帥": "帅"}
 
@@ -52,14 +46,7 @@ FALLBACK = {"礮": "砲", "包": "砲", "砲": "炮", "炮": "砲", "将": "將"
 def regional_glyphs(glyphs: dict[str, str], has: Callable[[str], bool], rng: np.random.Generator,
                     family: str | None = None) -> dict[str, str]:
     """``glyphs`` (card code -> character) with regional forms drawn by ``rng`` and ``family``'s
-    favoured ones; ``has(char)`` says whether the deck's font draws a character. A share of decks
-    (:data:`SOLDIER_SWAP`) swap the soldiers.
-
-    >>> base = {"GP": "卒", "WP": "卒", "YP": "兵", "RP": "兵"}
-    >>> swapped = [regional_glyphs(base, lambda g: True, np.random.default_rng(s)) for s in range(400)]
-    >>> round(sum(g["GP"] == g["WP"] == "兵" and g["YP"] == g["RP"] == "卒" for g in swapped) / 400, 2)
-    0.19
-    """
+    favoured ones; ``has(char)`` says whether the deck's font draws a character."""
     out = dict(glyphs)
     for piece, armies in FORMS.items():
         for army, suits in (("black", "GW"), ("red", "YR")):
@@ -76,9 +63,4 @@ def regional_glyphs(glyphs: dict[str, str], has: Callable[[str], bool], rng: np.
             if has(form):
                 for suit in suits:
                     out[suit + piece] = form
-    if rng.random() < SOLDIER_SWAP:
-        for suits, form in (("GW", "兵"), ("YR", "卒")):
-            if has(form):
-                for suit in suits:
-                    out[suit + "P"] = form
     return out

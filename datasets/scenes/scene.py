@@ -52,7 +52,7 @@ HEAP_SURFACES = ("wood", "felt", "cloth", "plastic")
 """The surfaces a heap is tipped out on."""
 LABEL_MIN_CHAR_VISIBLE = 0.5
 """A card is labelled only if at least this fraction of one of its characters is visible."""
-GENERATOR_VERSION = "1.10"
+GENERATOR_VERSION = "1.9"
 PLAIN_BACKGROUND = (255, 0, 255)
 
 CLUTTER_TEXT = "中國国人大天上下日月山水火木金土東西南北發发白紅红綠绿黃黄黑一二三四五六七八九十百千萬万元福壽"
