@@ -212,9 +212,10 @@ class SuitPalette:
         self.learn(colours, probs)
         return self.rerank_all(probs, colours)
 
-    def find_split(self, colours: Sequence[np.ndarray | None], probs: Sequence[np.ndarray]) -> None:
+    def find_split(self, colours: Sequence[np.ndarray | None], probs: Sequence[np.ndarray],
+                   radius: float = SPLIT_RADIUS) -> None:
         """One deck prints each suit on one paper. When one frame's sure readings of a suit S lie
-        on two papers (groups of at least two within chains of :data:`SPLIT_RADIUS`, at least
+        on two papers (groups of at least two within chains of ``radius``, at least
         :data:`SPLIT_GAP` apart), while a suit T is read nowhere in the frame, and the step from
         one paper to the other points from S's usual colour to T's (``SUIT_PROTOTYPES``, cosine
         at least :data:`SPLIT_COSINE`), the second paper is T's: a reader sure of S on a deck
@@ -227,7 +228,7 @@ class SuitPalette:
                 continue
             idx = [i for i, (c, b) in enumerate(zip(colours, beliefs))
                    if c is not None and int(np.argmax(b)) == s and b[s] >= self.sure]
-            groups = [[idx[k] for k in g] for g in colour_groups([colours[i] for i in idx], SPLIT_RADIUS)
+            groups = [[idx[k] for k in g] for g in colour_groups([colours[i] for i in idx], radius)
                       if len(g) >= 2]
             if len(groups) < 2:
                 continue

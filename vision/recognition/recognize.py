@@ -364,9 +364,13 @@ class Recognizer:
             shared = one_colour_per_suit([c.probs for c in cand], colours)
             cand = [c.with_probs(p) for c, p in zip(cand, shared)]
         if palette is None:  # one picture: its sure readings teach a palette of its own
-            palette = SuitPalette()
-            palette.learn(colours, [c.probs for c in cand])
-            reranked = palette.rerank_all([c.probs for c in cand], colours)
+            probs = [c.probs for c in cand]
+            palette = SuitPalette(split_frames=1)
+            if self.profile.split_in_picture and not deck:
+                palette.find_split(colours, probs, self.profile.split_in_picture)
+                probs = palette.unsplit(probs, colours)
+            palette.learn(colours, probs)
+            reranked = palette.rerank_all(probs, colours)
         else:  # a video's: learned over its frames, a suit read on two papers split (palette.SuitPalette.observe)
             reranked = palette.observe(colours, [c.probs for c in cand])
         return [c.with_probs(p) for c, p in zip(cand, reranked)]

@@ -164,6 +164,20 @@ def test_no_split_while_the_other_suit_is_read_in_the_frame():
     assert codes(out) == ["WK", "WP", "WH", "WA", "GK"] and palette.splits == {}
 
 
+def test_one_picture_splits_a_suit_read_on_two_papers_when_asked_and_only_in_chains_of_the_radius():
+    """A still picture (``ReadingProfile.split_in_picture``): a palette that takes a split at once,
+    its papers' cards chained within the radius given."""
+    pink, brown = np.array([43.0, -1.0]), np.array([15.0, 27.0])  # a dim light: yellow papers look brown
+    colours = [pink, pink + [6.0, 0.5], brown, brown + [1.0, -1.5], brown + [-1.5, -3.0]]
+    probs = [sure(c) for c in ("RP", "RP", "RA", "RH", "RP")]
+    tight = SuitPalette(split_frames=1)
+    tight.find_split(colours, probs)  # the video's radius: the two pink papers are 6 apart, no group
+    assert tight.splits == {}
+    wide = SuitPalette(split_frames=1)
+    wide.find_split(colours, probs, radius=8.0)
+    assert codes(wide.unsplit(probs, colours)) == ["RP", "RP", "YA", "YH", "YP"]
+
+
 def test_one_paper_under_a_changing_light_is_not_split():
     """A lamp switched moves every white paper at once: two frames, one paper each, no split."""
     palette = SuitPalette()
