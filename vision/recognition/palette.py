@@ -165,6 +165,10 @@ SPLIT_COSINE = 0.8
 """... and the step between them points from one suit's usual colour to the other's this well."""
 SPLIT_FRAMES = 5
 """Frames that must show a split before the palette takes it."""
+STILL_SPLIT_RADIUS = 8.0
+"""A still picture's papers of one suit lie within chains of steps under this (a*b* units): one
+picture's light spreads a paper wider than the steps between a video's frames
+(:attr:`~.profile.ReadingProfile.split_in_picture`)."""
 
 
 class SuitPalette:
@@ -213,10 +217,10 @@ class SuitPalette:
         return self.rerank_all(probs, colours)
 
     def find_split(self, colours: Sequence[np.ndarray | None], probs: Sequence[np.ndarray],
-                   radius: float = SPLIT_RADIUS) -> None:
+                   radius: float = SPLIT_RADIUS, gap: float = SPLIT_GAP) -> None:
         """One deck prints each suit on one paper. When one frame's sure readings of a suit S lie
-        on two papers (groups of at least two within chains of ``radius``, at least
-        :data:`SPLIT_GAP` apart), while a suit T is read nowhere in the frame, and the step from
+        on two papers (groups of at least two within chains of ``radius``, at least ``gap``
+        apart), while a suit T is read nowhere in the frame, and the step from
         one paper to the other points from S's usual colour to T's (``SUIT_PROTOTYPES``, cosine
         at least :data:`SPLIT_COSINE`), the second paper is T's: a reader sure of S on a deck
         whose T paper it never saw. After ``split_frames`` such frames the palette takes it: T's
@@ -234,7 +238,7 @@ class SuitPalette:
                 continue
             a, b = groups[:2]
             ca, cb = (np.median([colours[i] for i in g], axis=0) for g in (a, b))
-            if float(np.linalg.norm(cb - ca)) < SPLIT_GAP:
+            if float(np.linalg.norm(cb - ca)) < gap:
                 continue
             best: tuple | None = None  # (cosine, T, S's group and paper, T's group and paper)
             for own, other, c_own, c_other in ((a, b, ca, cb), (b, a, cb, ca)):

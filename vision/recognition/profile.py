@@ -55,10 +55,11 @@ class ReadingProfile:
     one_colour_per_suit: bool = True
     """Still pictures: the picture's colour groups shared out among the suits (one picture, one deck)."""
     split_in_picture: float = 0.0
-    """Still pictures: one suit read surely on two papers while another suit is read nowhere is
-    two suits, taken from the picture alone (:meth:`~.palette.SuitPalette.find_split` after one
-    picture, where a video waits for :data:`~.palette.SPLIT_FRAMES` frames); each paper's cards
-    lie within chains of steps under this (a*b* units; 0: never)."""
+    """Still pictures: one suit read surely on two papers at least this far apart (a*b* units; 0:
+    never), while another suit is read nowhere, is two suits, taken from the picture alone
+    (:meth:`~.palette.SuitPalette.find_split` after one picture, each paper's cards within chains of
+    :data:`~.palette.STILL_SPLIT_RADIUS`), where a video waits for :data:`~.palette.SPLIT_FRAMES`
+    frames."""
     split_by_deck_colours: bool = True
     """An enrolled deck's reader: its papers told apart in each picture."""
     uncovered_paper: bool = True

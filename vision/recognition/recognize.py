@@ -39,6 +39,7 @@ from sisepai.vision.recognition.end_pairs import pair_lone_ends, picture_card_le
 from sisepai.vision.recognition.geometry import card_ends, first_holder, order_upright, straighten
 from sisepai.vision.recognition.images import ImageError, ImageTooLargeError, check_image, decode_image, load_image  # noqa: F401 - public here too
 from sisepai.vision.recognition.palette import (
+    STILL_SPLIT_RADIUS,
     SuitPalette,
     crop_paper_colour,
     one_colour_per_suit,
@@ -367,7 +368,7 @@ class Recognizer:
             probs = [c.probs for c in cand]
             palette = SuitPalette(split_frames=1)
             if self.profile.split_in_picture and not deck:
-                palette.find_split(colours, probs, self.profile.split_in_picture)
+                palette.find_split(colours, probs, STILL_SPLIT_RADIUS, self.profile.split_in_picture)
                 probs = palette.unsplit(probs, colours)
             palette.learn(colours, probs)
             reranked = palette.rerank_all(probs, colours)

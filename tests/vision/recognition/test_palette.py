@@ -174,8 +174,18 @@ def test_one_picture_splits_a_suit_read_on_two_papers_when_asked_and_only_in_cha
     tight.find_split(colours, probs)  # the video's radius: the two pink papers are 6 apart, no group
     assert tight.splits == {}
     wide = SuitPalette(split_frames=1)
-    wide.find_split(colours, probs, radius=8.0)
+    wide.find_split(colours, probs, radius=8.0, gap=20.0)
     assert codes(wide.unsplit(probs, colours)) == ["RP", "RP", "YA", "YH", "YP"]
+
+
+def test_two_near_papers_of_one_suit_are_not_split_past_the_gap_asked():
+    """Two white papers 12 apart, the second a little greener: a gap of 20 keeps them white."""
+    white, greyish = np.array([16.0, -7.0]), np.array([7.0, 1.5])
+    colours, probs = [white, white, greyish, greyish], [sure(c) for c in ("WK", "WK", "WE", "WE")]
+    for gap, split in ((10.0, {1: 0}), (20.0, {})):
+        palette = SuitPalette(split_frames=1)
+        palette.find_split(colours, probs, radius=8.0, gap=gap)
+        assert palette.splits == split
 
 
 def test_one_paper_under_a_changing_light_is_not_split():
