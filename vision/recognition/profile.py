@@ -54,12 +54,13 @@ class ReadingProfile:
     """How sure two disagreeing ends must be for :func:`covered_ends` to look for a card over one."""
     one_colour_per_suit: bool = True
     """Still pictures: the picture's colour groups shared out among the suits (one picture, one deck)."""
-    split_in_picture: float = 0.0
+    split_in_picture: float = 15.0
     """Still pictures: one suit read surely on two papers at least this far apart (a*b* units; 0:
     never), while another suit is read nowhere, is two suits, taken from the picture alone
     (:meth:`~.palette.SuitPalette.find_split` after one picture, each paper's cards within chains of
     :data:`~.palette.STILL_SPLIT_RADIUS`), where a video waits for :data:`~.palette.SPLIT_FRAMES`
-    frames."""
+    frames. Chosen on the tuning sets by the shipping rule (15 against 20 and 25;
+    ``docs/training-logs/recognizer-floors.md``)."""
     split_by_deck_colours: bool = True
     """An enrolled deck's reader: its papers told apart in each picture."""
     uncovered_paper: bool = True
