@@ -59,7 +59,7 @@ class ReadingProfile:
     never), while another suit is read nowhere, is two suits, taken from the picture alone
     (:meth:`~.palette.SuitPalette.find_split` after one picture, each paper's cards within chains of
     :data:`~.palette.STILL_SPLIT_RADIUS`), where a video waits for :data:`~.palette.SPLIT_FRAMES`
-    frames. Chosen on the tuning sets by the shipping rule (15 against 20 and 25;
+    frames. Chosen on the tuning sets by the shipping rule (15 against 10, 20 and 25;
     ``docs/training-logs/recognizer-floors.md``)."""
     split_by_deck_colours: bool = True
     """An enrolled deck's reader: its papers told apart in each picture."""
