@@ -71,6 +71,26 @@ def _layouts(text: str) -> tuple[str, ...]:
     return names
 
 
+def _scripts(text: str) -> tuple[str, ...]:
+    from sisepai.datasets.faces.scripts import ALL_SCRIPTS  # lazy: NumPy, OpenCV
+
+    names = tuple(x.strip() for x in text.split(",") if x.strip())
+    bad = [x for x in names if x not in ALL_SCRIPTS]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"unknown script(s) {', '.join(bad) or text!r}; choose from {', '.join(ALL_SCRIPTS)}")
+    return names
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not a share between 0 and 1")
+    return value
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     ds = sub.add_parser("dataset", help="generate labelled synthetic scenes (YOLO OBB, COCO, Hugging Face), merge shards",
                         description="Synthetic labelled Four Color Cards scenes.", epilog=EPILOG,
@@ -116,6 +136,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a folder of photographs (JPEG, PNG; subfolders too) that a quarter of the tables may be, "
                         "besides scikit-image's samples: real surfaces the detector learns to ignore, e.g. "
                         "/usr/share/backgrounds/mate/nature after apt-get install mate-backgrounds")
+    p.add_argument("--scripts", type=_scripts, default=None, metavar="LIST",
+                   help="the scripts a printed deck beyond the families may be drawn in, comma-separated: round, "
+                        "clerical, seal (the default three), nib (a broad pen's thick and thin), flared (thin "
+                        "strokes with heavy ends); see datasets/faces/scripts.py")
+    p.add_argument("--script-share", type=_share, default=None, metavar="P",
+                   help="the share of those decks drawn in one of --scripts (default 0.35)")
     p.add_argument("--format", default="yolo-obb", metavar="LIST",
                    help="label formats, comma-separated: yolo-obb (ultralytics OBB labels, the default), coco "
                         "(annotations/instances_{train,val}.json), hf (a Hugging Face imagefolder: "
@@ -191,7 +217,8 @@ def _generate(args) -> int:
     opts = GenerateOptions(seed=args.seed, size=args.size, layouts=args.layouts, val=args.val, crops=args.crops,
                            font_split=args.fonts, max_tilt=args.max_tilt, deck_faces=deck_faces,
                            yolo="yolo-obb" in formats, printed=PRINTED_CHOICES[args.printed],
-                           family=args.family, without_family=args.without_family, photos=photos)
+                           family=args.family, without_family=args.without_family, photos=photos,
+                           scripts=args.scripts, script_share=args.script_share)
     out: Path = args.out
     try:
         prepare_folders(out, yolo=opts.yolo)
@@ -328,6 +355,8 @@ def _meta(args, formats: tuple[str, ...], deck_faces: str | None, photos: str | 
     return {"generator": GENERATOR_VERSION, "n": args.n, "seed": args.seed, "layouts": list(args.layouts),
             "size": list(args.size), "val": args.val, "crops": bool(args.crops), "fonts": args.fonts,
             "max_tilt": args.max_tilt, "printed": args.printed, "family": args.family, "without_family": args.without_family, "formats": list(formats),
+            **({"scripts": list(args.scripts)} if args.scripts else {}),
+            **({"script_share": args.script_share} if args.script_share is not None else {}),
             "deck_faces": Path(deck_faces).name if deck_faces else None, "shard": list(args.shard),
             **({"photos": _photo_files(photos)} if photos else {}),
             **({"deck_prints": _deck_prints(deck_faces)} if deck_faces else {})}

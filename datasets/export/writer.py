@@ -52,6 +52,10 @@ class GenerateOptions:
     """No deck a printing of this family: a family left out of training."""
     photos: str | None = None
     """A folder of photographs a scene's table may be, besides scikit-image's."""
+    scripts: tuple[str, ...] | None = None
+    """The scripts printed decks beyond the families are drawn in (default :data:`~.scripts.SCRIPTS`)."""
+    script_share: float | None = None
+    """The share of those decks drawn in a script (default :data:`~.printed.SCRIPT_SHARE`)."""
 
 
 @lru_cache(maxsize=4)
@@ -108,7 +112,8 @@ def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
     deck = _deck_faces(opts.deck_faces) if opts.deck_faces else None
     scene = make_scene(opts.seed, index, size=opts.size, layouts=opts.layouts, font_split=opts.font_split,
                        max_tilt=opts.max_tilt, deck=deck, printed=opts.printed,
-                       family=opts.family, without_family=opts.without_family, photos=opts.photos)
+                       family=opts.family, without_family=opts.without_family, photos=opts.photos,
+                       scripts=opts.scripts, script_share=opts.script_share)
     split = split_of(opts.seed, index, opts.val)
     name = f"{index:06d}"
     bgr = scene.image[..., ::-1]

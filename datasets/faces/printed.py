@@ -67,8 +67,14 @@ def printed_paper(rng: np.random.Generator, suit: str) -> tuple[int, int, int]:
     return hsv_colour(rng.uniform(h0, h1) % 360, rng.uniform(s0, s1), rng.uniform(v0, v1))
 
 
-def draw_printed_traits(rng: np.random.Generator) -> dict:
-    """The printed traits of one deck: each present about half the time (``None`` when absent)."""
+SCRIPT_SHARE = 0.35
+"""The share of printed decks (beyond the families and free designs) drawn in a script."""
+
+
+def draw_printed_traits(rng: np.random.Generator, scripts: tuple[str, ...] = SCRIPTS,
+                        script_share: float = SCRIPT_SHARE) -> dict:
+    """The printed traits of one deck: each present about half the time (``None`` when absent);
+    a script (:mod:`.scripts`) from ``scripts`` on ``script_share`` of the decks."""
     return {
         "papers": {s: printed_paper(rng, s) for s in "GWYR" if rng.random() < PAPER_SHARE},
         "border": str(rng.choice(BORDERS)) if rng.random() < 0.45 else None,
@@ -77,7 +83,7 @@ def draw_printed_traits(rng: np.random.Generator) -> dict:
         "brush": float(rng.uniform(0.3, 1.0)) if rng.random() < 0.3 else 0.0,
         "soldier": "卆" if rng.random() < 0.25 else None,
         # drawn after the traits above, so a seed's earlier traits stay what they were
-        "script": str(rng.choice(SCRIPTS)) if rng.random() < 0.35 else None,
+        "script": str(rng.choice(scripts)) if rng.random() < script_share else None,
         "end_frame": bool(rng.random() < 0.25),
         "far_end": "upright" if rng.random() < 0.15 else "turned",
         "word_mark": str(rng.choice(("dots", "stars"))),

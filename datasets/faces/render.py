@@ -34,9 +34,9 @@ from sisepai.datasets.faces.fonts import FontInfo, font_bank, load_font
 from sisepai.datasets.faces.free_designs import FREE_DESIGN, FREE_SHARE, draw_free_design
 from sisepai.datasets.faces.glyph_forms import regional_glyphs
 from sisepai.datasets.faces.planes import plus_channels
-from sisepai.datasets.faces.printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
+from sisepai.datasets.faces.printed import SCRIPT_SHARE, SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
 from sisepai.datasets.faces.printed import hsv_colour as _hsv
-from sisepai.datasets.faces.scripts import script_mask
+from sisepai.datasets.faces.scripts import SCRIPTS, script_mask
 
 
 STAMP_GLYPHS = "福祿壽禄寿喜財囍春吉"
@@ -98,14 +98,17 @@ class DeckStyle:
 
     @classmethod
     def random(cls, rng: np.random.Generator, font_split: str = "train", printed: bool | None = None,
-               family: str | None = None, without_family: str | None = None) -> "DeckStyle":
+               family: str | None = None, without_family: str | None = None,
+               scripts: tuple[str, ...] | None = None, script_share: float | None = None) -> "DeckStyle":
         """A random deck style. ``printed`` (default: for the training fonts only) adds the
         printed-deck traits of :mod:`.printed`, drawn from their own stream so every other choice
         of a seed stays the same. ``family`` (one of :data:`~.families.FAMILIES`) makes the deck a
         printing of that family whatever the split (printed traits on), as the family tuning check
         draws its decks in the tuning fonts; ``"free"`` makes it a free design
         (:mod:`.free_designs`). ``without_family`` is a family no deck is drawn in (a
-        leave-one-family-out training set)."""
+        leave-one-family-out training set). ``scripts`` and ``script_share``: the scripts a printed
+        deck beyond the families may be drawn in, and on what share of them (default
+        :data:`.scripts.SCRIPTS` on :data:`.printed.SCRIPT_SHARE`)."""
         fonts = fonts_of(font_split)
         font = fonts[int(rng.integers(len(fonts)))]
         palette = suit_palette(rng)
@@ -144,7 +147,8 @@ class DeckStyle:
             seed=int(rng.integers(2**31)),
         )
         if family is not None or (printed if printed is not None else font_split == "train"):
-            style.printed = draw_printed_traits(np.random.default_rng([style.seed, 0x9E1]))
+            style.printed = draw_printed_traits(np.random.default_rng([style.seed, 0x9E1]), scripts or SCRIPTS,
+                                                SCRIPT_SHARE if script_share is None else script_share)
             style.palette.update(style.printed["papers"])
             family_rng = np.random.default_rng([style.seed, 0xFA11])  # a stream of its own, as above
             if family == FREE_DESIGN:

@@ -52,7 +52,7 @@ HEAP_SURFACES = ("wood", "felt", "cloth", "plastic")
 """The surfaces a heap is tipped out on."""
 LABEL_MIN_CHAR_VISIBLE = 0.5
 """A card is labelled only if at least this fraction of one of its characters is visible."""
-GENERATOR_VERSION = "1.9"
+GENERATOR_VERSION = "1.10"
 PLAIN_BACKGROUND = (255, 0, 255)
 
 CLUTTER_TEXT = "中國国人大天上下日月山水火木金土東西南北發发白紅红綠绿黃黄黑一二三四五六七八九十百千萬万元福壽"
@@ -362,7 +362,8 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int, int] = (1280, 720),
                font_split: str = "train", layouts: tuple[str, ...] = LAYOUTS, max_tilt: float = 45.0,
                plain: bool = False, deck: "DeckFaces | None" = None, printed: bool | None = None,
-               family: str | None = None, without_family: str | None = None, photos: str | None = None) -> Scene:
+               family: str | None = None, without_family: str | None = None, photos: str | None = None,
+               scripts: tuple[str, ...] | None = None, script_share: float | None = None) -> Scene:
     """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments).
 
     ``deck`` lays a real deck's faces (:class:`~sisepai.faces.deck.DeckFaces`) instead of
@@ -375,12 +376,14 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
     training fonts only, :meth:`~.render.DeckStyle.random`); every other choice of the scene stays.
     ``family`` makes the deck a printing of that family (:mod:`.families`), in any font split;
     ``without_family`` draws no deck of that family. ``photos``: a folder of photographs a table may
-    be (:func:`~.backgrounds.background`).
+    be (:func:`~.backgrounds.background`). ``scripts`` and ``script_share``: the scripts printed
+    decks beyond the families are drawn in, and on what share (:meth:`~.render.DeckStyle.random`).
     """
     rng = scene_rng(seed, index)
     w, h = size
     layout = layout or str(layouts[int(rng.integers(len(layouts)))])
-    style = DeckStyle.random(rng, font_split, printed=printed, family=family, without_family=without_family)
+    style = DeckStyle.random(rng, font_split, printed=printed, family=family, without_family=without_family,
+                             scripts=scripts, script_share=script_share)
     if deck is not None:
         style.aspect = deck.aspect
     camera = Camera.random(rng, w, h, max_tilt=max_tilt)

@@ -128,3 +128,14 @@ def test_a_photo_folder_is_checked_and_recorded(tmp_path):
     empty.mkdir()
     proc = run("generate", "--out", str(tmp_path / "e"), "--n", "2", "--photos", str(empty))
     assert proc.returncode == 2 and "no .jpg" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_scripts_are_checked_and_recorded(tmp_path):
+    proc = run("generate", "--out", str(tmp_path / "d"), "--n", "2", "--size", "320x180", "--workers", "1",
+               "--printed", "on", "--scripts", "nib,flared", "--script-share", "0.9")
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads((tmp_path / "d" / "dataset.json").read_text())
+    assert meta["scripts"] == ["nib", "flared"] and meta["script_share"] == 0.9
+    for bad, says in ((["--scripts", "cursive"], "unknown script"), (["--script-share", "1.5"], "between 0 and 1")):
+        proc = run("generate", "--out", str(tmp_path / "e"), "--n", "2", *bad)
+        assert proc.returncode == 2 and says in proc.stderr and "Traceback" not in proc.stderr

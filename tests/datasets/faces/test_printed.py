@@ -7,7 +7,7 @@ import pytest
 from sisepai.datasets.faces import printed, standin
 from sisepai.datasets.faces.fonts import FontBank, draws_ink
 from sisepai.datasets.faces.render import DeckStyle, render_face
-from sisepai.datasets.faces.scripts import SCRIPTS
+from sisepai.datasets.faces.scripts import ALL_SCRIPTS, SCRIPTS
 from tests.datasets.faces.hsv import hsv, in_box
 
 
@@ -52,7 +52,7 @@ def test_a_scene_with_printed_off_is_the_same_scene_in_plain_styles():
 
 @pytest.mark.parametrize("trait,value", [("border", b) for b in printed.BORDERS] + [("middle", m) for m in printed.MIDDLES]
                          + [("flaw", f) for f in printed.FLAWS] + [("brush", 1.0)]
-                         + [("script", k) for k in SCRIPTS] + [("end_frame", True)])
+                         + [("script", k) for k in ALL_SCRIPTS] + [("end_frame", True)])
 def test_each_trait_changes_the_face_and_keeps_the_character(trait, value):
     style = DeckStyle.random(np.random.default_rng(11), printed=False)
     style.aspect, style.ornament, style.stamp, style.frame = 5.0, 0, None, 0
@@ -89,7 +89,7 @@ def test_an_upright_far_end_prints_the_near_end_again():
     assert np.abs(near - far).mean() < np.abs(near - far[::-1, ::-1]).mean()  # the same way up, not turned
 
 
-@pytest.mark.parametrize("kind", SCRIPTS)
+@pytest.mark.parametrize("kind", ALL_SCRIPTS)
 def test_each_script_keeps_the_ink_of_a_character(kind):
     from sisepai.datasets.faces.scripts import script_mask
 
@@ -101,3 +101,24 @@ def test_each_script_keeps_the_ink_of_a_character(kind):
     assert drawn.shape == mask.shape
     share = (drawn > 127).sum() / max(1, (mask > 127).sum())
     assert 0.3 < share < 3.0  # a redrawn character, neither erased nor a blot
+
+
+def test_default_decks_draw_the_default_scripts_only():
+    rng = np.random.default_rng(21)
+    drawn = {s.printed.get("script") for s in (DeckStyle.random(rng, printed=True) for _ in range(200))}
+    assert drawn - {None} <= set(SCRIPTS)
+
+
+def test_named_scripts_are_drawn_on_the_share_given():
+    rng = np.random.default_rng(22)
+    styles = [DeckStyle.random(rng, printed=True, scripts=("nib", "flared"), script_share=1.0) for _ in range(200)]
+    own = [s for s in styles if not s.printed.get("family")]  # families and free designs keep their own
+    assert own and all(s.printed["script"] in ("nib", "flared") for s in own)
+    assert {s.printed["script"] for s in own} == {"nib", "flared"}
+
+
+def test_default_traits_stay_what_they_were():
+    """Naming the default scripts and share draws the same decks as naming nothing."""
+    a = DeckStyle.random(np.random.default_rng(23), printed=True)
+    b = DeckStyle.random(np.random.default_rng(23), printed=True, scripts=SCRIPTS, script_share=printed.SCRIPT_SHARE)
+    assert a.printed == b.printed and a.glyphs == b.glyphs
