@@ -36,7 +36,7 @@ an unreadable image gives {"image": ..., "error": "..."}; the others go on; the 
     p.add_argument("--json", action="store_true", help="one JSON object a line (default: a readable summary)")
     p.add_argument("--annotate", type=Path, metavar="DIR", help="also write each image with its cards drawn")
     p.add_argument("--min-confidence", type=float, default=None, metavar="P",
-                   help="report cards of at least this confidence (default 0.25, and 0.3 for a card seen "
+                   help="report cards of at least this confidence (default 0.25, and 0.4 for a card seen "
                         "only by one end, as in a fan; P sets both; 0 shows every reading)")
     p.add_argument("--detector", type=Path, default=None, help="detector weights (default: the shipped model)")
     p.add_argument("--reader", type=Path, default=None, help="reader weights (default: the shipped model)")

@@ -132,6 +132,20 @@ def test_recognize_cli_contract(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+def test_recognize_help_states_the_floors_in_use():
+    import argparse
+
+    from sisepai.vision import cli as vision_cli
+    from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE
+
+    parser = argparse.ArgumentParser()
+    vision_cli.register(parser.add_subparsers())
+    option = next(a for a in parser._subparsers._group_actions[0].choices["recognize"]._actions
+                  if "--min-confidence" in a.option_strings)
+    assert f"default {MIN_CONFIDENCE:g}, and {MIN_END_CONFIDENCE:g} for a card seen only by one end" in \
+        " ".join(option.help.split())
+
+
 @pytest.mark.model
 def test_weak_readings_are_left_out(recognizer):
     from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE
