@@ -61,24 +61,29 @@ def _shard(text: str) -> tuple[int, int]:
     return k, n
 
 
+def _names(text: str, known: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """A comma-separated list of ``known`` names, or a one-line error naming the unknown ones.
+
+    >>> _names("a, b", ("a", "b", "c"), "letter")
+    ('a', 'b')
+    """
+    names = tuple(x.strip() for x in text.split(",") if x.strip())
+    bad = [x for x in names if x not in known]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"unknown {what}(s) {', '.join(bad) or text!r}; choose from {', '.join(known)}")
+    return names
+
+
 def _layouts(text: str) -> tuple[str, ...]:
     from sisepai.datasets.scenes.scene import ALL_LAYOUTS  # lazy: NumPy, OpenCV, Pillow
 
-    names = tuple(x.strip() for x in text.split(",") if x.strip())
-    bad = [x for x in names if x not in ALL_LAYOUTS]
-    if bad or not names:
-        raise argparse.ArgumentTypeError(f"unknown layout(s) {', '.join(bad) or text!r}; choose from {', '.join(ALL_LAYOUTS)}")
-    return names
+    return _names(text, ALL_LAYOUTS, "layout")
 
 
 def _scripts(text: str) -> tuple[str, ...]:
     from sisepai.datasets.faces.scripts import ALL_SCRIPTS  # lazy: NumPy, OpenCV
 
-    names = tuple(x.strip() for x in text.split(",") if x.strip())
-    bad = [x for x in names if x not in ALL_SCRIPTS]
-    if bad or not names:
-        raise argparse.ArgumentTypeError(f"unknown script(s) {', '.join(bad) or text!r}; choose from {', '.join(ALL_SCRIPTS)}")
-    return names
+    return _names(text, ALL_SCRIPTS, "script")
 
 
 def _share(text: str) -> float:
