@@ -71,10 +71,13 @@ SCRIPT_SHARE = 0.35
 """The share of printed decks (beyond the families and free designs) drawn in a script."""
 
 
-def draw_printed_traits(rng: np.random.Generator, scripts: tuple[str, ...] = SCRIPTS,
-                        script_share: float = SCRIPT_SHARE) -> dict:
+def draw_printed_traits(rng: np.random.Generator, scripts: tuple[str, ...] | None = None,
+                        script_share: float | None = None) -> dict:
     """The printed traits of one deck: each present about half the time (``None`` when absent);
-    a script (:mod:`.scripts`) from ``scripts`` on ``script_share`` of the decks."""
+    a script (:mod:`.scripts`) from ``scripts`` (default :data:`~.scripts.SCRIPTS`) on
+    ``script_share`` of the decks (default :data:`SCRIPT_SHARE`)."""
+    scripts = scripts or SCRIPTS
+    script_share = SCRIPT_SHARE if script_share is None else script_share
     return {
         "papers": {s: printed_paper(rng, s) for s in "GWYR" if rng.random() < PAPER_SHARE},
         "border": str(rng.choice(BORDERS)) if rng.random() < 0.45 else None,

@@ -34,9 +34,9 @@ from sisepai.datasets.faces.fonts import FontInfo, font_bank, load_font
 from sisepai.datasets.faces.free_designs import FREE_DESIGN, FREE_SHARE, draw_free_design
 from sisepai.datasets.faces.glyph_forms import regional_glyphs
 from sisepai.datasets.faces.planes import plus_channels
-from sisepai.datasets.faces.printed import SCRIPT_SHARE, SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
+from sisepai.datasets.faces.printed import SEAL_GLYPHS, WORD_GLYPHS, abbreviated_soldier, brush_mask, draw_border, draw_middle, draw_printed_traits, print_flaw
 from sisepai.datasets.faces.printed import hsv_colour as _hsv
-from sisepai.datasets.faces.scripts import SCRIPTS, script_mask
+from sisepai.datasets.faces.scripts import script_mask
 
 
 STAMP_GLYPHS = "福祿壽禄寿喜財囍春吉"
@@ -147,8 +147,7 @@ class DeckStyle:
             seed=int(rng.integers(2**31)),
         )
         if family is not None or (printed if printed is not None else font_split == "train"):
-            style.printed = draw_printed_traits(np.random.default_rng([style.seed, 0x9E1]), scripts or SCRIPTS,
-                                                SCRIPT_SHARE if script_share is None else script_share)
+            style.printed = draw_printed_traits(np.random.default_rng([style.seed, 0x9E1]), scripts, script_share)
             style.palette.update(style.printed["papers"])
             family_rng = np.random.default_rng([style.seed, 0xFA11])  # a stream of its own, as above
             if family == FREE_DESIGN:

@@ -49,10 +49,18 @@ def skeleton(mask: np.ndarray) -> np.ndarray:
     return out
 
 
+def round_pen(radius: int) -> np.ndarray:
+    """A round pen's footprint, ``2 * radius + 1`` px across, for :func:`cv2.dilate`.
+
+    >>> round_pen(1).shape
+    (3, 3)
+    """
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+
+
 def round_strokes(mask: np.ndarray, width: float) -> np.ndarray:
     """The glyph redrawn with a round pen ``width`` px wide along its skeleton."""
-    r = max(1, int(round(width / 2)))
-    pen = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    pen = round_pen(max(1, int(round(width / 2))))
     return cv2.GaussianBlur(cv2.dilate(skeleton(mask), pen), (0, 0), 0.6)
 
 
@@ -109,9 +117,8 @@ def flared_strokes(mask: np.ndarray, width: float, end: float) -> np.ndarray:
     """The glyph redrawn with thin round strokes ``width`` px wide, each stroke ending in a
     heavier round terminal ``end`` px across."""
     skel = thin_skeleton(mask, prune=int(end / 2))
-    thin = cv2.dilate(skel, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * max(1, int(width / 2)) + 1,) * 2))
-    r = max(1, int(round(end / 2)))
-    blobs = cv2.dilate(stroke_ends(skel), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    thin = cv2.dilate(skel, round_pen(max(1, int(width / 2))))
+    blobs = cv2.dilate(stroke_ends(skel), round_pen(max(1, int(round(end / 2)))))
     return cv2.GaussianBlur(cv2.max(thin, blobs), (0, 0), 0.6)
 
 
