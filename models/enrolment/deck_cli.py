@@ -258,12 +258,35 @@ def _progress(mode: str):
     return None
 
 
-def _stop_cleanly_on_term() -> None:
+TERM_GRACE_S = 20.0
+"""Seconds a SIGTERM'd enrolment has to stop cleanly before it is ended at once."""
+
+
+def _stop_cleanly_on_term(name: str, grace_s: float = TERM_GRACE_S) -> None:
     """SIGTERM (the service stopping, ``kill``) ends enrolment as Ctrl-C does: the half-built
-    folder is removed and the workers stop. (After SIGKILL, the next enrolment removes it.)"""
+    folder is removed and the workers stop. Should that stop hang (an interrupt can land inside a
+    worker pool's own bookkeeping), a watchdog ends the process after ``grace_s`` seconds, having
+    stopped the workers and removed deck ``name``'s half-built folder itself. (After SIGKILL, the
+    next enrolment removes it.)"""
     import signal
 
+    def last_resort() -> None:
+        import multiprocessing
+        import shutil
+
+        from sisepai.vision.decks.folder import build_folder
+
+        time.sleep(grace_s)
+        for child in multiprocessing.active_children():
+            child.kill()
+        shutil.rmtree(build_folder(name), ignore_errors=True)
+        print("enrolment stopped", file=sys.stderr, flush=True)
+        os._exit(128 + signal.SIGTERM)
+
     def stop(signum, frame):
+        import threading
+
+        threading.Thread(target=last_resort, name="sigterm-watchdog", daemon=True).start()
         raise KeyboardInterrupt
 
     if hasattr(signal, "SIGTERM"):
@@ -306,7 +329,7 @@ def _add(args) -> int:
         detector_opts = DetectorOptions(steps=args.adapt_detector, workers=opts.workers)
         if args.adapt_detector < 100:  # a quick look: fewer scenes to write
             detector_opts.deck_scenes, detector_opts.replay_scenes = 6, 2
-    _stop_cleanly_on_term()
+    _stop_cleanly_on_term(args.name)
     deck = load_source(args.source, args.as_cut)
     print(f"deck {args.name}: {len(deck.faces)} faces, aspect 1:{deck.aspect:.1f}"
           f"{', with a joker' if deck.has_joker else ', no joker face'}; adapting the reader", file=sys.stderr)

@@ -61,6 +61,15 @@ def write_deck_json(folder: Path, info: dict) -> None:
     (Path(folder) / DECK_FILE).write_text(json.dumps(kept, indent=1) + "\n")
 
 
+def build_folder(name: str, pid: int | None = None) -> Path:
+    """The hidden folder process ``pid`` (default: this one) builds deck ``name`` in.
+
+    >>> build_folder("family", 42).name
+    '.family.tmp-42'
+    """
+    return decks_dir() / f".{name}.tmp-{os.getpid() if pid is None else pid}"
+
+
 @contextmanager
 def building(name: str, force: bool = False) -> Iterator[Path]:
     """A fresh hidden folder to build deck ``name`` in; when the block ends without an error, the
@@ -69,7 +78,7 @@ def building(name: str, force: bool = False) -> Iterator[Path]:
     check_new_deck(name, force)
     decks_dir().mkdir(parents=True, exist_ok=True)
     remove_stale_builds()  # what a killed enrolment left
-    tmp = decks_dir() / f".{name}.tmp-{os.getpid()}"
+    tmp = build_folder(name)
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:

@@ -160,6 +160,46 @@ def test_enrolment_with_the_default_workers_always_finishes(phone_grid_faces, tm
     assert not list(tmp.iterdir())
 
 
+HUNG_STOP = """
+import multiprocessing, signal, sys, threading, time
+from sisepai.models.enrolment import deck_cli
+from sisepai.vision.decks.folder import build_folder
+
+if __name__ == "__main__":
+    build_folder("k").mkdir(parents=True)
+    worker = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(600,))
+    worker.start()
+    deck_cli._stop_cleanly_on_term("k", grace_s=1.0)
+    print("ready", flush=True)
+    try:
+        time.sleep(600)
+    except KeyboardInterrupt:
+        threading.Event().wait()  # a stop that hangs, as inside a worker pool's locks
+"""
+
+
+def test_a_sigterm_whose_clean_stop_hangs_still_ends_and_removes_the_build(tmp_path):
+    import signal
+
+    home = own_home(tmp_path / "home")
+    script = tmp_path / "hung_stop.py"
+    script.write_text(HUNG_STOP)
+    p = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "SISEPAI_HOME": str(home)}, start_new_session=True)
+    try:
+        assert p.stdout.readline().strip() == "ready"
+        assert [d.name for d in (home / "decks").iterdir()] == [f".k.tmp-{p.pid}"]
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(60) == 128 + signal.SIGTERM
+    finally:
+        os.killpg(p.pid, signal.SIGKILL) if p.poll() is None else None
+    assert "enrolment stopped" in p.stderr.read()
+    assert not list((home / "decks").iterdir())
+    group = subprocess.run(["ps", "-o", "stat=,args=", "-s", str(p.pid)], capture_output=True, text=True).stdout
+    leftover = [line for line in group.splitlines() if not line.startswith("Z")]  # dead, waiting to be reaped
+    assert not leftover, f"the worker outlived the stop: {leftover}"
+
+
 @pytest.mark.slow
 def test_a_killed_enrolment_leaves_nothing_and_starts_again(faces, tmp_path):
     import signal
