@@ -33,13 +33,15 @@ or one or a few photos of one card of each kind laid out in a grid on a plain ta
   row 5:  J                               (a joker, when the deck has them)
   Several photos are read in order, as one tall photo (rows 1-2, then rows 3-4).
 
-Enrolment lays the deck's faces on generated tables, fans and finished hands, and adapts the
-reader to them: about 5 minutes on a 2-core CPU. Decks live in $SISEPAI_HOME/decks/NAME (without
-SISEPAI_HOME: ~/.local/share/sisepai/decks on Linux).
+Enrolment lays the deck's faces on generated tables, fans, finished hands and heaps, and adapts
+the reader to them, then the detector (so it finds the deck's cards, fanned ones too): at most
+10 minutes on a 2-core CPU; --quick adapts the reader only, in about 4. Decks live in
+$SISEPAI_HOME/decks/NAME (without SISEPAI_HOME: ~/.local/share/sisepai/decks on Linux).
 
 examples:
   sisepai deck add family ~/scans/family-deck/          # a folder GK.png ... RP.png
   sisepai deck add club grid-1.jpg grid-2.jpg           # photos of the grid
+  sisepai deck add try family-faces/ --quick            # the reader only: a first look, sooner
   sisepai deck show family                              # writes a contact sheet to check the faces
   sisepai recognize table.jpg --deck family
   sisepai serve --deck family
@@ -78,10 +80,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", metavar="NAME", help="a name for the deck: letters, digits, - or _")
     p.add_argument("source", nargs="+", metavar="SOURCE", help="a folder of face images, or grid photos")
     p.add_argument("--steps", type=int, default=None, metavar="N",
-                   help="adaptation steps (default 240: about 4 minutes on a quiet 2-core CPU, and the same "
+                   help="the reader's adaptation steps (default 240: about 4 minutes on a quiet 2-core CPU, and the same "
                         "deck reader on any machine, however busy); the time left is shown as it goes")
     p.add_argument("--minutes", type=float, default=None, metavar="M",
-                   help="a time budget for the adaptation instead of --steps: as many steps as fit "
+                   help="a time budget for the reader's adaptation instead of --steps: as many steps as fit "
                         "(a busy machine then gives a less adapted reader)")
     p.add_argument("--scenes", type=int, default=None, metavar="N", help="scenes of the deck to learn from (default 240)")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="processes making scenes (default: all cores)")
@@ -89,11 +91,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--as-cut", action="store_true",
                    help="the folder's faces are cut already (by 'deck cut' or the page's My deck): take them as "
                         "they are, without trimming a scanner's margin again")
-    p.add_argument("--adapt-detector", type=int, default=0, metavar="STEPS",
-                   help="also fine-tune the detector on the deck's scenes for about STEPS image-steps (400: about "
-                        "4 more minutes) and keep it with the deck; off by default, as on three tuning decks it "
-                        "measured no better than the shipped detector (docs/training-logs/"
-                        "enrolment-detector-adaptation.md)")
+    p.add_argument("--quick", action="store_true",
+                   help="adapt the reader only (about 4 minutes): the shipped detector then finds the deck's cards")
+    p.add_argument("--adapt-detector", type=int, default=None, metavar="STEPS",
+                   help="image-steps of the detector's fine-tune on the deck's scenes (default 400, ending early "
+                        "where the whole enrolment would pass 10 minutes; given, it runs them all)")
     p.add_argument("--check-scenes", type=int, default=None, metavar="N",
                    help="whole scenes of each layout (tables, finished hands, fans, held fans) read before and "
                         "after enrolment, with the faces as given and never trained on (default 5)")
@@ -321,18 +323,27 @@ def _add(args) -> int:
             raise SisepaiError("--check-scenes must be between 1 and 200")
         opts.check_scenes = args.check_scenes
     detector_opts = None
-    if args.adapt_detector:
-        if not 8 <= args.adapt_detector <= 20000:
-            raise SisepaiError("--adapt-detector takes 8 to 20000 image-steps")
+    if args.quick and args.adapt_detector is not None:
+        raise SisepaiError("--quick adapts the reader only: leave out --adapt-detector")
+    if not args.quick:
         from .enrol_detector import DetectorOptions  # lazy: NumPy, OpenCV, Pillow
 
-        detector_opts = DetectorOptions(steps=args.adapt_detector, workers=opts.workers)
-        if args.adapt_detector < 100:  # a quick look: fewer scenes to write
-            detector_opts.deck_scenes, detector_opts.replay_scenes = 6, 2
+        detector_opts = DetectorOptions(workers=opts.workers)
+        if args.adapt_detector is None:
+            from .enrol_deck import detector_deadline
+
+            detector_opts.deadline = detector_deadline(time.perf_counter())
+        elif not 8 <= args.adapt_detector <= 20000:
+            raise SisepaiError("--adapt-detector takes 8 to 20000 image-steps")
+        else:
+            detector_opts.steps = args.adapt_detector
+            if args.adapt_detector < 100:  # a quick look: fewer scenes to write
+                detector_opts.deck_scenes, detector_opts.replay_scenes = 6, 2
     _stop_cleanly_on_term(args.name)
     deck = load_source(args.source, args.as_cut)
     print(f"deck {args.name}: {len(deck.faces)} faces, aspect 1:{deck.aspect:.1f}"
-          f"{', with a joker' if deck.has_joker else ', no joker face'}; adapting the reader", file=sys.stderr)
+          f"{', with a joker' if deck.has_joker else ', no joker face'}; adapting the reader"
+          + ("" if args.quick else ", then the detector"), file=sys.stderr)
     info = enrol(args.name, deck, opts, _progress(args.progress), force=args.force, detector_opts=detector_opts)
     before, after = info["reading_before"]["accuracy"], info["reading_after"]["accuracy"]
     aside = info.get("held_aside", {})
@@ -343,8 +354,12 @@ def _add(args) -> int:
           + (f" ({len(cut)} faces had a scanner bed cut off: {' '.join(cut[:8])}{' ...' if len(cut) > 8 else ''})" if cut else "")
           + f"; check the faces with: sisepai deck show {args.name}")
     print(check_line(info["scene_check"]))
-    if info.get("detector_adaptation"):
-        print(f"its own detector was adapted over {info['detector_adaptation']['image_steps']} image-steps")
+    adapted = info.get("detector_adaptation") or {}
+    if "image_steps" in adapted:
+        print(f"its own detector was adapted over {adapted['image_steps']} image-steps"
+              + (" (stopped early to finish in time)" if adapted["epochs"] < adapted["epochs_planned"] else ""))
+    elif adapted.get("skipped"):
+        print(f"the detector was not adapted: {adapted['skipped']}; the shipped one finds its cards")
     return 0
 
 

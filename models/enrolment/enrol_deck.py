@@ -1,4 +1,4 @@
-"""Enrol a deck: its faces, its adapted reader (and detector, when asked), its whole-scene check
+"""Enrol a deck: its faces, its adapted reader and detector, its whole-scene check
 and ``deck.json``, built aside and moved into place whole. ``sisepai deck add`` and the page's
 My deck (through that command) call :func:`enrol`.
 
@@ -23,8 +23,25 @@ if TYPE_CHECKING:
     from .enrol_detector import DetectorOptions
 
 
-READER_SHARE = 0.5
+READER_SHARE = 0.4
 """The share of an enrolment's progress that adapting the reader takes when the detector is adapted too."""
+ENROL_SECONDS = 600
+"""What ``sisepai deck add`` takes at most with its default options on a 2-core machine: the
+detector's fine-tune ends early where it would pass :data:`CHECK_SECONDS` before this."""
+CHECK_SECONDS = 90
+"""Kept for the whole-scene check after the detector's fine-tune."""
+MIN_DETECTOR_SECONDS = 120
+"""The detector is not adapted when less than this is left before its deadline (one epoch would not fit)."""
+
+
+def detector_deadline(start: float, seconds: float = ENROL_SECONDS) -> float:
+    """The ``time.perf_counter()`` value by which an enrolment begun at ``start`` ends the detector's
+    fine-tune, so that the whole takes at most ``seconds``.
+
+    >>> detector_deadline(100.0)
+    610.0
+    """
+    return start + seconds - CHECK_SECONDS
 
 
 def within(progress: Progress, start: float, end: float) -> Progress:
@@ -77,6 +94,12 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
             reader_end = READER_SHARE if detector_opts is not None else checked_from
             report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, within(progress, 0.0, reader_end))
             detector_report = None
+            if detector_opts is not None and detector_opts.deadline is not None \
+                    and detector_opts.deadline - time.perf_counter() < MIN_DETECTOR_SECONDS:
+                info_skipped = {"skipped": "the reader's adaptation left too little of the enrolment's time"}
+                detector_opts = None
+            else:
+                info_skipped = None
             if detector_opts is not None:
                 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR  # lazy: NumPy, OpenCV
 
@@ -95,8 +118,8 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
                     "held_aside": report["held_aside"], "scene_check": check,
                     "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
                                                           "replay_crops", "crop_seconds", "options")}}
-            if detector_report:
-                info["detector_adaptation"] = detector_report
+            if detector_report or info_skipped:
+                info["detector_adaptation"] = detector_report or info_skipped
             write_deck_json(tmp, info)
         return info
     finally:

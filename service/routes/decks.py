@@ -50,6 +50,8 @@ class EnrolRequest(BaseModel):
     steps: int = Field(240, ge=5, le=5000, description="adaptation steps: the same deck reader however busy the server")
     minutes: float | None = Field(None, ge=0.05, le=30, description="a time budget instead of steps")
     replace: bool = Field(False, description="replace an enrolled deck of this name (otherwise such a request gets 409)")
+    quick: bool = Field(False, description="adapt the reader only (about 4 minutes); otherwise the detector too "
+                                           "(at most 10 minutes on a 2-core server)")
 
 
 @router.get("", summary="The enrolled decks the recogniser can read",
@@ -107,10 +109,11 @@ async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, d
 
 
 def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | None = None,
-                  replace: bool = False) -> list[str]:
+                  replace: bool = False, quick: bool = False) -> list[str]:
     """The command line that enrols the faces in ``folder`` as ``name``: the service runs the
     ``sisepai deck add`` command in a process of its own and imports no training code itself.
-    An enrolled deck of that name is replaced only when ``replace`` says so.
+    An enrolled deck of that name is replaced only when ``replace`` says so; ``quick`` adapts the
+    reader only.
 
     The faces in ``folder`` are the page's cut, saved once: ``--as-cut`` takes them as they are.
 
@@ -118,10 +121,12 @@ def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | No
     ['deck', 'add', 'fam', '/tmp/f', '--as-cut', '--steps', '240', '--progress', 'lines']
     >>> enrol_command("fam", Path("/tmp/f"), minutes=0.5, replace=True)[-5:-2]
     ['--force', '--minutes', '0.5']
+    >>> enrol_command("fam", Path("/tmp/f"), quick=True)[-5:-2]
+    ['--quick', '--steps', '240']
     """
     budget = ["--minutes", str(minutes)] if minutes else ["--steps", str(steps)]
     return [sys.executable, "-m", "sisepai.engine.cli", "deck", "add", name, str(folder), "--as-cut",
-            *(["--force"] if replace else []), *budget, "--progress", "lines"]
+            *(["--force"] if replace else []), *(["--quick"] if quick else []), *budget, "--progress", "lines"]
 
 
 async def _follow(job: EnrolJob, process: asyncio.subprocess.Process, folder: Path) -> None:
@@ -162,7 +167,7 @@ async def enrol(body: EnrolRequest, drafts: DeckDraftsDep, jobs: DeckJobsDep) ->
         folder = await run_in_threadpool(new_faces_folder)
         await run_in_threadpool(faces.save, folder)
         process = await asyncio.create_subprocess_exec(
-            *enrol_command(body.name, folder, body.steps, body.minutes, body.replace), stdin=asyncio.subprocess.DEVNULL,
+            *enrol_command(body.name, folder, body.steps, body.minutes, body.replace, body.quick), stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     except OSError as exc:
         job.error = f"could not start the enrolment: {exc}"

@@ -261,7 +261,7 @@ def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_pa
 
     monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path / "home")))
     full = decks.enrol_command
-    monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--scenes", "10", "--workers", "1",
+    monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--quick", "--scenes", "10", "--workers", "1",
                                                                           "--check-scenes", "1"])
     png = cv2.imencode(".png", grid_photo(standin_deck(0, "tune", width=70), joker=True))[1].tobytes()
     with client(tmp_path) as c:
@@ -297,7 +297,7 @@ def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_pa
         assert c.delete(f"/api/decks/jobs/{job}").status_code == 409
         assert [d["name"] for d in c.get("/api/decks").json()["decks"]] == ["fam"]
         # a failing command is reported as its own last line, and the next enrolment may start
-        monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--scenes", "1"])
+        monkeypatch.setattr(decks, "enrol_command", lambda *a: full(*a) + ["--quick", "--scenes", "1"])
         job = c.post("/api/decks", json={"draft": draft, "name": "fam2", "minutes": 0.05}).json()["job"]
         deadline = time.monotonic() + 60
         while not (state := c.get(f"/api/decks/jobs/{job}").json())["error"] and time.monotonic() < deadline:

@@ -31,7 +31,7 @@ def faces(tmp_path_factory):
 @pytest.fixture(scope="module")
 def enrolled(tmp_path_factory, faces):
     home = tmp_path_factory.mktemp("home")
-    r = run(home, "deck", "add", "tiny", str(faces), "--steps", "40", "--scenes", "12", "--workers", "1",
+    r = run(home, "deck", "add", "tiny", str(faces), "--quick", "--steps", "40", "--scenes", "12", "--workers", "1",
             "--check-scenes", "2")
     assert r.returncode == 0, r.stderr
     return home, r
@@ -153,7 +153,7 @@ def test_enrolment_with_the_default_workers_always_finishes(phone_grid_faces, tm
     tmp.mkdir()
     for k in range(3):
         env = {**os.environ, "SISEPAI_HOME": str(own_home(tmp_path / f"home{k}")), "TMPDIR": str(tmp)}
-        r = subprocess.run([str(SISEPAI), "deck", "add", "phone", str(phone_grid_faces), "--scenes", "16",
+        r = subprocess.run([str(SISEPAI), "deck", "add", "phone", str(phone_grid_faces), "--quick", "--scenes", "16",
                             "--minutes", "0.1"], capture_output=True, text=True, timeout=240, env=env)
         assert r.returncode == 0, r.stderr
         assert (tmp_path / f"home{k}" / "decks" / "phone" / "reader.pt").is_file()
@@ -209,7 +209,7 @@ def test_a_killed_enrolment_leaves_nothing_and_starts_again(faces, tmp_path):
     env = {**os.environ, "SISEPAI_HOME": str(home)}
 
     def start():
-        return subprocess.Popen([str(SISEPAI), "deck", "add", "k", str(faces), "--scenes", "40", "--minutes", "1",
+        return subprocess.Popen([str(SISEPAI), "deck", "add", "k", str(faces), "--quick", "--scenes", "40", "--minutes", "1",
                                  "--progress", "lines"], stderr=subprocess.PIPE, text=True, env=env,
                                 start_new_session=True)
 
@@ -233,6 +233,6 @@ def test_a_killed_enrolment_leaves_nothing_and_starts_again(faces, tmp_path):
     wait_for_scenes(p)
     os.killpg(p.pid, signal.SIGKILL)
     p.wait(30)
-    r = run(home, "deck", "add", "k", str(faces), "--scenes", "12", "--minutes", "0.1")
+    r = run(home, "deck", "add", "k", str(faces), "--quick", "--scenes", "12", "--minutes", "0.1")
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in (home / "decks").iterdir()) == ["k"]

@@ -50,6 +50,7 @@ def test_deck_loads_its_own_detector_when_it_has_one(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_deck_add_adapts_the_detector_and_keeps_it(tmp_path):
     from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.models.enrolment.enrol_deck import READER_SHARE
 
     faces = tmp_path / "faces"
     standin_deck(0, "tune", width=60).save(faces)
@@ -68,7 +69,7 @@ def test_deck_add_adapts_the_detector_and_keeps_it(tmp_path):
     fractions = [f for f, _ in told]
     assert fractions == sorted(fractions) and fractions[-1] >= 0.97  # one bar, forward only
     detector = [f for f, message in told if "detector" in message]
-    assert detector and 0.5 <= min(detector) and max(detector) <= 0.97  # the detector's share, after the reader's
+    assert detector and READER_SHARE <= min(detector) and max(detector) <= 0.97  # the detector's share, after the reader's
 
 
 def test_the_detectors_scenes_are_the_same_on_any_number_of_workers(tmp_path):
@@ -87,3 +88,38 @@ def test_the_detectors_scenes_are_the_same_on_any_number_of_workers(tmp_path):
     two = {p.relative_to(tmp_path / "2"): p.read_bytes() for p in sorted((tmp_path / "2").rglob("*")) if p.is_file()}
     assert len(one) >= 6 and one == two  # every picture and label, byte for byte
     assert told[1] == told[2] == sorted(told[1]) and told[1][-1] == pytest.approx(SCENES_SHARE)  # the scenes' share of the bar
+
+
+def test_an_enrolment_that_leaves_the_detector_too_little_time_says_so_and_keeps_the_shipped_one(tmp_path,
+                                                                                                  monkeypatch):
+    import time
+
+    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.models.enrolment.enrol import EnrolOptions
+    from sisepai.models.enrolment.enrol_deck import MIN_DETECTOR_SECONDS, enrol
+    from sisepai.models.enrolment.enrol_detector import DetectorOptions
+
+    monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path / "home")))
+    deck = standin_deck(0, "tune", width=60)
+    opts = EnrolOptions(scenes=10, replay_scenes=4, steps=5, workers=1, check_scenes=1)
+    late = DetectorOptions(deadline=time.perf_counter() + MIN_DETECTOR_SECONDS / 2)  # the reader's part takes the rest
+    info = enrol("late", deck, opts, detector_opts=late)
+    assert info["detector_adaptation"] == {"skipped": "the reader's adaptation left too little of the enrolment's time"}
+    folder = tmp_path / "home" / "decks" / "late"
+    assert (folder / "reader.pt").is_file() and not (folder / "detector.pt").exists()
+
+
+@pytest.mark.slow
+def test_the_detectors_fine_tune_keeps_to_its_deadline_at_an_epochs_end(tmp_path):
+    import time
+
+    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.models.enrolment.enrol_detector import DetectorOptions, adapt_detector
+    from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS
+
+    deck = standin_deck(0, "tune", width=60)
+    deck.save(tmp_path / "faces")
+    opts = DetectorOptions(steps=24, deck_scenes=6, replay_scenes=2, workers=1, deadline=time.perf_counter())
+    report = adapt_detector(deck, tmp_path / "faces", DEFAULT_WEIGHTS, tmp_path / "detector.pt", tmp_path / "work", opts)
+    assert (report["epochs"], report["epochs_planned"], report["image_steps"]) == (1, 3, 8)
+    assert (tmp_path / "detector.pt").is_file()
