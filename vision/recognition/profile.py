@@ -63,9 +63,6 @@ class ReadingProfile:
     ``docs/training-logs/recognizer-floors.md``)."""
     split_by_deck_colours: bool = True
     """An enrolled deck's reader: its papers told apart in each picture."""
-    turned_look: bool = False
-    """Still pictures: the detector looks again at the picture turned half round, and the two
-    looks' outlines are merged (:mod:`.turned_look`)."""
     uncovered_paper: bool = True
     """A lone end's paper colour is measured where no whole card lies over it
     (:func:`~.palette.uncovered_paper_colour`), not over the whole end."""

@@ -62,7 +62,6 @@ from sisepai.vision.recognition.second_look import (
     zoomed_out,
 )
 from sisepai.vision.recognition.still_readings import StillReadings, card_signature
-from sisepai.vision.recognition.turned_look import merge_looks, turned_half, unturn_half
 
 
 @dataclass
@@ -171,9 +170,6 @@ class Recognizer:
         turns = self.profile.turns_below if zoom_out else 0.0
         t0 = time.perf_counter()
         boxes = self.detector.detect(images)
-        if zoom_out and self.profile.turned_look:
-            turned = self.detector.detect([turned_half(im) for im in images])
-            boxes = [merge_looks(b, unturn_half(t, im.shape[1], im.shape[0])) for b, t, im in zip(boxes, turned, images)]
         out = []
         for img, b in zip(images, boxes):
             t1 = time.perf_counter()
