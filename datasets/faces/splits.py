@@ -12,7 +12,7 @@
 >>> sorted(SPLITS)
 ['test', 'train', 'tune']
 >>> FONTS["test"], STANDIN_DECKS["tune"]
-('honest', 2)
+('honest', 4)
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from pathlib import Path
 SPLITS = ("train", "tune", "test")
 FONTS = {"train": "train", "tune": "tune", "test": "honest"}
 """The font split (:func:`.font_splits.fonts_of`) each split draws."""
-STANDIN_DECKS = {"tune": 2, "test": 4}
-"""How many stand-in decks (:mod:`.standin`) each split has; tune and test decks differ in fonts and seeds."""
+STANDIN_DECKS = {"tune": 4, "test": 4}
+"""How many stand-in decks (:mod:`.standin`) each split has; tune and test decks differ in fonts and
+seeds. Each split's decks run from 1:3.0 to 1:6.4 long, the proportions training draws."""
 DECK_SCENE_SEEDS = {"tune": 7050, "test": 7000}
 """Scenes of stand-in deck k: seed DECK_SCENE_SEEDS[split] + k (:mod:`sisepai.models.evaluation.deck_eval`)."""
 DECK_HAND_SEEDS = {"tune": 7250, "test": 7200}
