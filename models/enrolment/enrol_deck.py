@@ -110,7 +110,7 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
                                                  within(progress, reader_end, checked_from))
             progress(checked_from, "checking on whole scenes")
             check = scene_check(deck, tmp / "reader.pt", opts.seed, opts.check_scenes,
-                                tmp / "detector.pt" if detector_report else None)
+                                tmp / "detector.pt" if (tmp / "detector.pt").is_file() else None)
             info = {"name": name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "faces": deck.codes,
                     "aspect": round(deck.aspect, 2), "has_joker": deck.has_joker,
                     "enrol_seconds": round(time.perf_counter() - t0, 1), "peak_memory_mb": peak_memory_mb(),

@@ -10,7 +10,9 @@ On three tuning decks this design measured the best of five (+0.006 mean F1 over
 95% -0.006 to +0.017; a tuning deck's fans +0.045), none worse than the shipped detector; a deck
 whose fans the shipped detector misses has only its own scenes to learn them from
 (``docs/training-logs/enrolment-detector-adaptation.md``). With a ``deadline``, training stops at
-the end of the epoch after which another would pass it (at least one epoch is run).
+the end of the epoch after which another would pass it, and an epoch still running at the deadline
+ends the fine-tune there: the last whole epoch's weights are kept, or none when no epoch ended
+(the enrolment then keeps the shipped detector). The fine-tune trains only: it validates nothing.
 
 >>> DetectorOptions().steps, DetectorOptions().freeze, DetectorOptions().lr
 (400, 0, 0.001)
@@ -56,6 +58,19 @@ class DetectorOptions:
     """The layouts of both the deck's scenes and the replay scenes."""
     deadline: float | None = None
     """A ``time.perf_counter()`` value no epoch may end after (where one epoch fits), or None."""
+
+
+class OutOfTime(Exception):
+    """The detector's fine-tune reached its deadline inside an epoch."""
+
+
+def _train_only(trainer) -> None:
+    """No validation in a fine-tune that keeps its last weights: the epochs' and the final check's
+    (ultralytics runs them even with ``val=False``) cost about a minute of an enrolment's ten."""
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    trainer.validate = lambda: ({}, None)
+    trainer.final_eval = lambda: strip_optimizer(trainer.last) if trainer.last.exists() else None
 
 
 def _scene_job(job: tuple[Path, int, GenerateOptions]) -> None:
@@ -113,6 +128,8 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     trained = {"batches": 0, "start": time.perf_counter()}
 
     def batch_done(trainer) -> None:
+        if opts.deadline is not None and time.perf_counter() > opts.deadline:
+            raise OutOfTime
         trained["batches"] += 1
         k = trained["batches"]
         left = time_left(k, batches, time.perf_counter() - trained["start"])
@@ -126,14 +143,23 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
         if opts.deadline is not None and time.perf_counter() + trainer.epoch_time > opts.deadline:
             trainer.stop = True  # another epoch would pass the deadline: keep this one's weights
 
+    model.add_callback("on_train_start", _train_only)
     model.add_callback("on_train_batch_end", batch_done)
     model.add_callback("on_train_epoch_end", epoch_trained)
     model.add_callback("on_fit_epoch_end", epoch_done)
-    model.train(**fine_tune_schedule(opts.lr), **OFFLINE_RUN, **CARD_AUGMENT,
-                data=str(data), epochs=epochs, imgsz=opts.imgsz, batch=opts.batch, workers=0, device="cpu",
-                mosaic=0.5, close_mosaic=0, project=str(work / "runs"), name="detector", exist_ok=True,
-                seed=opts.seed, val=False, freeze=opts.freeze, verbose=False, save_period=-1)
     weights = work / "runs" / "detector" / "weights" / "last.pt"
+    try:
+        model.train(**fine_tune_schedule(opts.lr), **OFFLINE_RUN, **CARD_AUGMENT,
+                    data=str(data), epochs=epochs, imgsz=opts.imgsz, batch=opts.batch, workers=0, device="cpu",
+                    mosaic=0.5, close_mosaic=0, project=str(work / "runs"), name="detector", exist_ok=True,
+                    seed=opts.seed, val=False, freeze=opts.freeze, verbose=False, save_period=-1)
+    except OutOfTime:
+        if not trained.get("epochs"):
+            return {"skipped": "the detector's first epoch did not end within the enrolment's time",
+                    "seconds": round(time.perf_counter() - t0, 1)}
+        from ultralytics.utils.torch_utils import strip_optimizer
+
+        strip_optimizer(weights)
     shutil.copyfile(weights, out)
     run = trained.get("epochs", epochs)
     return {"image_steps": run * images, "scenes": images, "seconds": round(time.perf_counter() - t0, 1),

@@ -119,7 +119,34 @@ def test_the_detectors_fine_tune_keeps_to_its_deadline_at_an_epochs_end(tmp_path
 
     deck = standin_deck(0, "tune", width=60)
     deck.save(tmp_path / "faces")
-    opts = DetectorOptions(steps=24, deck_scenes=6, replay_scenes=2, workers=1, deadline=time.perf_counter())
-    report = adapt_detector(deck, tmp_path / "faces", DEFAULT_WEIGHTS, tmp_path / "detector.pt", tmp_path / "work", opts)
+    # the deadline passes during the first epoch's last batch: that epoch ends, and no other starts
+    opts = DetectorOptions(steps=24, deck_scenes=6, replay_scenes=2, workers=1, deadline=float("inf"))
+    batches = []
+
+    def progress(fraction, message):
+        if "batches" in message:
+            batches.append(message)
+            if len(batches) == 1:  # one batch of 8 a epoch: the next check is at the epoch's end
+                opts.deadline = time.perf_counter()
+
+    report = adapt_detector(deck, tmp_path / "faces", DEFAULT_WEIGHTS, tmp_path / "detector.pt", tmp_path / "work",
+                            opts, progress)
     assert (report["epochs"], report["epochs_planned"], report["image_steps"]) == (1, 3, 8)
     assert (tmp_path / "detector.pt").is_file()
+    assert (tmp_path / "detector.pt").stat().st_size < 1.5 * DEFAULT_WEIGHTS.stat().st_size  # no optimizer state kept
+
+
+@pytest.mark.slow
+def test_a_deadline_inside_the_first_epoch_keeps_the_shipped_detector(tmp_path):
+    import time
+
+    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.models.enrolment.enrol_detector import DetectorOptions, adapt_detector
+    from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS
+
+    deck = standin_deck(0, "tune", width=60)
+    deck.save(tmp_path / "faces")
+    opts = DetectorOptions(steps=8, deck_scenes=6, replay_scenes=2, workers=1, batch=2, deadline=time.perf_counter())
+    report = adapt_detector(deck, tmp_path / "faces", DEFAULT_WEIGHTS, tmp_path / "detector.pt", tmp_path / "work", opts)
+    assert report["skipped"] == "the detector's first epoch did not end within the enrolment's time"
+    assert not (tmp_path / "detector.pt").exists()
