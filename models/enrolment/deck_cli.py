@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
+import shutil
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
 from sisepai.faces import require_vision
 from sisepai.engine.errors import SisepaiError
-from sisepai.vision.decks.folder import check_new_deck
+from sisepai.vision.decks.folder import build_folder, check_new_deck
 from sisepai.vision.decks.store import deck_info, deck_path, list_decks, reader_weights, remove_deck
 
-from .enrol_deck import enrol
+from .enrol_deck import detector_deadline, enrol
 from .scene_check import LAYOUT_WORDS, check_line
 
 EPILOG = """\
@@ -270,14 +274,8 @@ def _stop_cleanly_on_term(name: str, grace_s: float = TERM_GRACE_S) -> None:
     worker pool's own bookkeeping), a watchdog ends the process after ``grace_s`` seconds, having
     stopped the workers and removed deck ``name``'s half-built folder itself. (After SIGKILL, the
     next enrolment removes it.)"""
-    import signal
 
     def last_resort() -> None:
-        import multiprocessing
-        import shutil
-
-        from sisepai.vision.decks.folder import build_folder
-
         time.sleep(grace_s)
         for child in multiprocessing.active_children():
             child.kill()
@@ -286,8 +284,6 @@ def _stop_cleanly_on_term(name: str, grace_s: float = TERM_GRACE_S) -> None:
         os._exit(128 + signal.SIGTERM)
 
     def stop(signum, frame):
-        import threading
-
         threading.Thread(target=last_resort, name="sigterm-watchdog", daemon=True).start()
         raise KeyboardInterrupt
 
@@ -330,8 +326,6 @@ def _add(args) -> int:
 
         detector_opts = DetectorOptions(workers=opts.workers)
         if args.adapt_detector is None:
-            from .enrol_deck import detector_deadline
-
             detector_opts.deadline = detector_deadline(time.perf_counter())
         elif not 8 <= args.adapt_detector <= 20000:
             raise SisepaiError("--adapt-detector takes 8 to 20000 image-steps")
