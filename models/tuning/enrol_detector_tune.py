@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.faces.splits import real_deck_folder
+from sisepai.datasets.faces.splits import STANDIN_DECKS, real_deck_folder
 from sisepai.faces.deck import DeckFaces
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READER
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("work", type=Path)
     p.add_argument("--choose", type=Path, required=True, help="a choose work folder holding the decks' tuning sets")
     p.add_argument("--deck", action="append", default=[], metavar="NAME",
-                   help="a tuning deck: tu-sac-scans (the real one) or tune-K (a stand-in); default all three")
+                   help="a tuning deck: tu-sac-scans (the real one) or tune-K (a stand-in); default the real one and every stand-in tuning deck")
     p.add_argument("--design", action="append", default=[], metavar="NAME:FIELD=VALUE,...")
     p.add_argument("--reader-steps", type=int, default=240, help="the deck reader's fine-tune steps (default 240)")
     args = p.parse_args(argv)
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         if not name or set(given) - fields:
             p.error(f"--design {text!r}: NAME:FIELD=VALUE,... with fields among {', '.join(sorted(fields))}")
     decks = {}
-    for name in args.deck or ["tu-sac-scans", "tune-0", "tune-1"]:
+    for name in args.deck or ["tu-sac-scans"] + [f"tune-{k}" for k in range(STANDIN_DECKS["tune"])]:
         folder, names = deck_sets(name, args.choose)
         if folder is None or not folder.is_dir():
             p.error(f"deck {name} is not on this machine")
