@@ -101,6 +101,7 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
 
     opts = opts or DetectorOptions()
     progress = progress or (lambda fraction, message: None)
+    work = work.resolve()  # ultralytics puts a relative project under its own runs folder
     t0 = time.perf_counter()
     sets, jobs = [], []
     for name, n, options in (("deck", opts.deck_scenes, GenerateOptions(seed=opts.seed + 2, val=0.0, deck_faces=str(faces),
