@@ -1,7 +1,7 @@
 """Deck enrolment benchmark: `sisepai deck add` on a stand-in deck's 29 faces, default options (its
 reader and detector adapted; wall time and peak memory of the whole command, and its check on whole
-scenes kept aside), then the recogniser with that deck (its own reader and detector): time per 1280x720 frame end to end (JPEG decode, detect, read), median and 95th
-percentile."""
+scenes kept aside), then the recogniser with that deck (its own reader and detector): time per
+1280x720 frame end to end (JPEG decode, detect, read), median and 95th percentile."""
 
 import json
 import os
@@ -17,6 +17,7 @@ from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.faces.standin import standin_deck
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.decks.recognizer import deck_recognizer
+from sisepai.vision.decks.store import detector_weights
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import recognition_ms, scene_jpegs  # noqa: E402
@@ -48,7 +49,7 @@ with tempfile.TemporaryDirectory() as tmp:
           f"p95 {np.percentile(times, 95):.0f} ms")
     write_record("deck_bench", "python benchmarks/deck_bench.py", {
         "enrol_minutes": round(wall / 60, 2), "peak_rss_mib": round(info["peak_memory_mb"]),
-        "detector_adapted": (Path(tmp) / "home" / "decks" / "bench" / "detector.pt").is_file(),
+        "detector_adapted": detector_weights("bench") is not None,
         "ends_read_before": info["reading_before"]["accuracy"], "ends_read_after": info["reading_after"]["accuracy"],
         "whole_scenes_f1": {"before": check["before"]["all"]["f1"], "after": check["after"]["all"]["f1"],
                             "layouts_after": {k: v["f1"] for k, v in check["after"].items() if k != "all"},

@@ -96,11 +96,8 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
             detector_report = None
             if detector_opts is not None and detector_opts.deadline is not None \
                     and detector_opts.deadline - time.perf_counter() < MIN_DETECTOR_SECONDS:
-                info_skipped = {"skipped": "the reader's adaptation left too little of the enrolment's time"}
-                detector_opts = None
-            else:
-                info_skipped = None
-            if detector_opts is not None:
+                detector_report = {"skipped": "the reader's adaptation left too little of the enrolment's time"}
+            elif detector_opts is not None:
                 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR  # lazy: NumPy, OpenCV
 
                 from .enrol_detector import adapt_detector  # lazy: NumPy, OpenCV, Pillow
@@ -118,8 +115,8 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
                     "held_aside": report["held_aside"], "scene_check": check,
                     "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
                                                           "replay_crops", "crop_seconds", "options")}}
-            if detector_report or info_skipped:
-                info["detector_adaptation"] = detector_report or info_skipped
+            if detector_report:
+                info["detector_adaptation"] = detector_report
             write_deck_json(tmp, info)
         return info
     finally:
