@@ -170,8 +170,8 @@ if __name__ == "__main__":
     worker = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(600,))
     worker.start()
     deck_cli._stop_cleanly_on_term("k", grace_s=1.0)
-    print("ready", flush=True)
-    try:
+    try:  # "ready" inside: a SIGTERM arriving as the print returns must land in the try
+        print("ready", flush=True)
         time.sleep(600)
     except KeyboardInterrupt:
         threading.Event().wait()  # a stop that hangs, as inside a worker pool's locks
