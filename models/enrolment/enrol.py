@@ -299,7 +299,7 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
 def save_reader(model, out: Path, crops: dict, arch: str, report: dict, seed: int = 0) -> None:
     """Save the adapted reader like the shipped one, with calibration crops mixed from the deck
     (three quarters) and the replay crops, and the deck's paper colours as its scenes show them
-    (:func:`sisepai.vision.recognition.palette.split_by_deck_colours` tells the suits apart with them)."""
+    (:func:`sisepai.vision.recognition.palette.rerank_by_deck_colours` weighs each card's suit by them)."""
     import torch
 
     n_deck = CALIBRATION_CROPS * 3 // 4

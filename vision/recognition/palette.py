@@ -390,7 +390,7 @@ def uncovered_paper_colour(rgb: np.ndarray, quad: np.ndarray, covers: Sequence[n
 
 def deck_colours(crops: Sequence[np.ndarray], class_ids: Sequence[int]) -> dict[str, list[float]]:
     """Each suit's (and the joker's) median paper colour over labelled end crops of one deck, as
-    :func:`crop_paper_colour` measures it: what :func:`split_by_deck_colours` starts from.
+    :func:`crop_paper_colour` measures it: what :func:`rerank_by_deck_colours` starts from.
 
     >>> green, white = np.full((48, 48, 3), (90, 170, 90), np.uint8), np.full((48, 48, 3), 235, np.uint8)
     >>> {k: [round(v) for v in c] for k, c in deck_colours([green, white], [0, 7]).items()}
@@ -403,50 +403,58 @@ def deck_colours(crops: Sequence[np.ndarray], class_ids: Sequence[int]) -> dict[
     return {s: [round(float(v), 2) for v in np.median(np.stack(by_suit[s]), axis=0)] for s in SUITS if s in by_suit}
 
 
-def split_by_deck_colours(probs: Sequence[np.ndarray], colours: Sequence[np.ndarray | None],
-                          deck: dict[str, Sequence[float]], pair_belief: float = 0.9,
-                          min_gap: float = 0.4) -> list[np.ndarray]:
-    """One picture of an enrolled deck: for each pair of suits S, T whose papers differ, the cards
-    read as S or T (at least ``pair_belief`` together) are split in two along the direction from
-    S's paper to T's. When the picture's cards fall into two groups at least ``min_gap`` of the
-    papers' distance apart, the group towards T's paper is T and the other S, whatever each card
-    was read as alone (the ranks read stay). A camera's cast moves every paper alike, so the two
-    papers stay apart in one picture where a single end's colour is ambiguous. ``min_gap`` was
-    chosen on the tuning decks (0.25, 0.4, 0.6 tried; F1 0.948, 0.951, 0.946 against 0.939 without).
+DECK_COLOUR_SIGMA = 5.0
+"""How far (a*b* units) one paper of an enrolled deck spreads in one picture, once the picture's
+cast is taken off (:func:`rerank_by_deck_colours`). Chosen on the five enrolled tuning decks (5, 8
+and 12 tried; ``docs/training-logs/recognizer-floors.md``)."""
+DECK_CAST_SURE = 0.9
+"""The suit belief of the cards whose papers tell a picture's cast (:func:`picture_cast`)."""
 
-    >>> gk, wk = np.eye(30)[0], np.eye(30)[7]
-    >>> deck = {"G": [-14.0, 12.0], "W": [0.0, 2.0]}
-    >>> cast = np.array([6.0, 4.0])  # a warm light: the pale green looks like the deck's white
-    >>> colours = [np.array(deck["G"]) + cast] * 3 + [np.array(deck["W"]) + cast] * 2
-    >>> out = split_by_deck_colours([wk, gk, wk, wk, wk], colours, deck)
-    >>> [int(np.argmax(p)) for p in out]  # the greener three are G, the others W
-    [0, 0, 0, 7, 7]
+
+def picture_cast(probs: Sequence[np.ndarray], colours: Sequence[np.ndarray | None],
+                 deck: dict[str, Sequence[float]], sure: float = DECK_CAST_SURE) -> np.ndarray | None:
+    """How one picture's light moves an enrolled deck's papers: the median, over the cards whose
+    suit is read with at least ``sure`` belief, of the step from that suit's enrolled paper to the
+    paper seen; ``None`` with fewer than two such cards.
+
+    >>> wk, rk = np.eye(30)[7], np.eye(30)[21]
+    >>> deck = {"W": [0.0, 8.0], "R": [10.0, 8.0]}
+    >>> picture_cast([wk, rk, wk], [np.array([6.0, 12.0]), np.array([15.0, 13.0]), np.array([5.0, 12.0])], deck).tolist()
+    [5.0, 4.0]
     """
-    out = [np.asarray(p, np.float64).copy() for p in probs]
-    known = [s for s in SUITS[:4] if s in deck]
-    for a, s in enumerate(known):
-        for t in known[a + 1:]:
-            d = np.float32(deck[t]) - np.float32(deck[s])
-            dist = float(np.linalg.norm(d))
-            if dist < 1e-3:
-                continue
-            u = d / dist
-            rows_s, rows_t = np.flatnonzero(_GROUP == SUITS.index(s)), np.flatnonzero(_GROUP == SUITS.index(t))
-            members = [i for i, (p, c) in enumerate(zip(out, colours))
-                       if c is not None and p[rows_s].sum() + p[rows_t].sum() >= pair_belief]
-            if len(members) < 2:
-                continue
-            proj = np.array([float(np.dot(colours[i], u)) for i in members])
-            order = np.argsort(proj)
-            gaps = np.diff(proj[order])
-            k = int(np.argmax(gaps))
-            if gaps[k] < min_gap * dist:
-                continue
-            high = set(order[k + 1:].tolist())  # positions in ``members`` towards T's paper
-            for idx, i in enumerate(members):
-                p = out[i]
-                suit_rows, other_rows = (rows_t, rows_s) if idx in high else (rows_s, rows_t)
-                # this card is of the group's suit: its belief in the pair moves there, ranks kept
-                p[suit_rows] = p[suit_rows] + p[other_rows]
-                p[other_rows] = 0.0
-    return [p.astype(np.asarray(q).dtype) for p, q in zip(out, probs)]
+    steps = []
+    for p, c in zip(probs, colours):
+        if c is None:
+            continue
+        group = SuitPalette._group_belief(np.asarray(p))
+        best = int(np.argmax(group))
+        if group[best] >= sure and SUITS[best] in deck:
+            steps.append(np.float32(c) - np.float32(deck[SUITS[best]]))
+    return np.median(np.stack(steps), axis=0) if len(steps) >= 2 else None
+
+
+def rerank_by_deck_colours(probs: Sequence[np.ndarray], colours: Sequence[np.ndarray | None],
+                           deck: dict[str, Sequence[float]], sigma: float = DECK_COLOUR_SIGMA,
+                           sure: float = DECK_CAST_SURE) -> list[np.ndarray]:
+    """One picture of an enrolled deck: each card's suit weighted by how near its paper lies to
+    each suit's enrolled paper, moved by the picture's cast (:func:`picture_cast`). A camera's
+    cast moves every paper alike, so a pale pink and a cream stay apart in one picture where a
+    single end's colour is ambiguous. The weighting is :meth:`SuitPalette.rerank`'s (within
+    ``sigma``, only among the reader's own candidates, never to a joker); the ranks read stay.
+    Readings are left as read while fewer than two cards tell the cast.
+
+    >>> wk, rk = np.eye(30)[7], np.eye(30)[21]
+    >>> deck = {"W": [0.0, 8.0], "R": [10.0, 8.0]}
+    >>> cast = np.array([8.0, 3.0])  # a warm light: the deck's cream looks like its pink
+    >>> doubtful = 0.4 * wk + 0.6 * rk
+    >>> colours = [np.float32(deck["W"]) + cast] * 3 + [np.float32(deck["R"]) + cast] * 2
+    >>> out = rerank_by_deck_colours([wk, wk, doubtful, rk, rk], colours, deck)
+    >>> [CARD_CODES[int(np.argmax(p))] for p in out]  # the third card's paper is the picture's cream
+    ['WK', 'WK', 'WK', 'RK', 'RK']
+    """
+    cast = picture_cast(probs, colours, deck, sure)
+    if cast is None:
+        return list(probs)
+    palette = SuitPalette(sigma=sigma)
+    centres = {s: np.float32(deck[s]) + cast for s in SUITS if s in deck}
+    return [palette.rerank(np.asarray(p), c, centres) for p, c in zip(probs, colours)]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from sisepai.engine.cards import CARD_CODES
 from sisepai.vision.recognition.beliefs import COVERED_SURE
-from sisepai.vision.recognition.palette import SuitPalette
+from sisepai.vision.recognition.palette import DECK_COLOUR_SIGMA, SuitPalette
 from sisepai.vision.recognition.still_readings import StillReadings
 
 PALETTE_MODES = ("image", "session", "off")
@@ -61,8 +61,10 @@ class ReadingProfile:
     :data:`~.palette.STILL_SPLIT_RADIUS`), where a video waits for :data:`~.palette.SPLIT_FRAMES`
     frames. Chosen on the tuning sets by the shipping rule (15 against 10, 20 and 25;
     ``docs/training-logs/recognizer-floors.md``)."""
-    split_by_deck_colours: bool = True
-    """An enrolled deck's reader: its papers told apart in each picture."""
+    deck_colour_sigma: float = DECK_COLOUR_SIGMA
+    """An enrolled deck's reader: each card's suit weighted by its paper's nearness to the deck's
+    enrolled papers, moved by the picture's cast, within this many a*b* units (0: not at all;
+    :func:`~.palette.rerank_by_deck_colours`)."""
     uncovered_paper: bool = True
     """A lone end's paper colour is measured where no whole card lies over it
     (:func:`~.palette.uncovered_paper_colour`), not over the whole end."""

@@ -122,7 +122,7 @@ class Reader:
         self.classes = list(classes)
         self.input_size = input_size
         self.precision = precision  # "int8" or "float32"
-        self.deck_colours = deck_colours  # an enrolled deck's paper colours (palette.split_by_deck_colours)
+        self.deck_colours = deck_colours  # an enrolled deck's paper colours (palette.rerank_by_deck_colours)
 
     @classmethod
     def load(cls, weights: str | Path = DEFAULT_WEIGHTS, int8: bool = True) -> "Reader":

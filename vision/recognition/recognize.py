@@ -44,7 +44,7 @@ from sisepai.vision.recognition.palette import (
     crop_paper_colour,
     one_colour_per_suit,
     paper_colour,
-    split_by_deck_colours,
+    rerank_by_deck_colours,
     uncovered_paper_colour,
 )
 from sisepai.vision.recognition.profile import STILL_PROFILE, VIDEO_PROFILE, ReadingProfile, VideoMemory
@@ -142,7 +142,7 @@ class Recognizer:
     def for_video(self) -> "Recognizer":
         """This recogniser reading a video (:data:`VIDEO_PROFILE`); pass each video's own
         :class:`VideoMemory` to :meth:`recognize`."""
-        return self.with_profile(replace(VIDEO_PROFILE, split_by_deck_colours=self.profile.split_by_deck_colours,
+        return self.with_profile(replace(VIDEO_PROFILE, deck_colour_sigma=self.profile.deck_colour_sigma,
                                          covered_sure=self.profile.covered_sure))
 
     def recognize(self, image: np.ndarray, zoom_out: bool = True, memory: VideoMemory | None = None) -> Recognition:
@@ -356,9 +356,9 @@ class Recognizer:
         if self.profile.palette == "off":
             return cand
         deck = getattr(self.reader, "deck_colours", None)
-        if deck and self.profile.split_by_deck_colours:
-            # an enrolled deck: its suits' papers, told apart within the picture (or frame)
-            shared = split_by_deck_colours([c.probs for c in cand], colours, deck)
+        if deck and self.profile.deck_colour_sigma > 0:
+            # an enrolled deck: its suits' papers, as this picture's (or frame's) light shows them
+            shared = rerank_by_deck_colours([c.probs for c in cand], colours, deck, self.profile.deck_colour_sigma)
             cand = [c.with_probs(p) for c, p in zip(cand, shared)]
         elif palette is None and self.profile.palette == "image" and self.profile.one_colour_per_suit:
             # one picture, one deck: its suits' papers can be shared out (not over a video's changing light)

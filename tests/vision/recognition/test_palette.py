@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from sisepai.engine.cards import CARD_CODES, JOKER
-from sisepai.vision.recognition.palette import SuitPalette, colour_groups, one_colour_per_suit, paper_colour
+from sisepai.vision.recognition.palette import (SuitPalette, colour_groups, one_colour_per_suit, paper_colour, picture_cast,
+                                               rerank_by_deck_colours)
 from sisepai.vision.recognition.profile import ReadingProfile
 
 YELLOW, WHITE, LIME, PINK = (np.array(c, np.float32) for c in ([12, 70], [0, 3], [-40, 70], [25, 12]))
@@ -230,3 +231,32 @@ def test_a_fanned_ends_paper_is_measured_where_the_card_over_it_leaves_it_bare()
     assert np.abs(crop_paper_colour(crop(end)) - pink_paper).max() > 10  # measured whole, it is not pink
     assert uncovered_paper_colour(img, bare, [card]) is None  # no card over it: measured whole
     assert np.array_equal(rec._row_colour(img, rows, 3), crop_paper_colour(crop(bare)))
+
+
+DECK = {"G": [-16.0, 16.0], "W": [-2.0, 9.0], "Y": [-19.0, 71.0], "R": [9.0, 8.0]}
+"""An enrolled deck whose pink and cream papers lie 11 a*b* units apart (the 1:6.4 stand-in's)."""
+
+
+def test_a_pink_card_read_as_cream_is_pink_once_the_pictures_cast_is_taken_off():
+    cast = np.float32([7.0, 3.0])  # a warm light: every paper moves alike
+    colours = [np.float32(DECK["W"]) + cast] * 3 + [np.float32(DECK["R"]) + cast + 1]
+    probs = [sure("WK"), sure("WC"), sure("WP"), doubt("WH", "RH", 0.7)]
+    out = rerank_by_deck_colours(probs, colours, DECK)
+    assert [CARD_CODES[int(np.argmax(p))] for p in out] == ["WK", "WC", "WP", "RH"]
+    assert out[3].sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_one_suits_papers_spread_by_the_light_keep_the_suit_read():
+    # a picture of cream cards alone, their papers spread as one picture's light spreads them: the
+    # suits are never split in two groups for the two papers' sake (what the old rule did)
+    colours = [np.float32(c) for c in ([-5, 8], [-4, 10], [-4, 4], [3, 9], [4, 11])]
+    probs = [sure("WC"), sure("WC"), sure("WP"), sure("WA"), doubt("WA", "RA", 0.9)]
+    out = rerank_by_deck_colours(probs, colours, DECK)
+    assert [CARD_CODES[int(np.argmax(p))] for p in out] == ["WC", "WC", "WP", "WA", "WA"]
+
+
+def test_the_deck_colours_leave_a_picture_alone_until_two_cards_tell_its_cast():
+    probs = [sure("WK"), doubt("WH", "RH", 0.6)]
+    out = rerank_by_deck_colours(probs, [np.float32(DECK["W"]), np.float32(DECK["R"])], DECK)
+    assert [np.array_equal(a, b) for a, b in zip(out, probs)] == [True, True]
+    assert picture_cast(probs, [np.float32(DECK["W"]), None], DECK) is None
