@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", metavar="NAME", help="a name for the deck: letters, digits, - or _")
     p.add_argument("source", nargs="+", metavar="SOURCE", help="a folder of face images, or grid photos")
     p.add_argument("--steps", type=int, default=None, metavar="N",
-                   help="the reader's adaptation steps (default 240: about 4 minutes on a quiet 2-core CPU, and the same "
+                   help="the reader's adaptation steps (default 480: about 4 minutes on a quiet 2-core CPU, and the same "
                         "deck reader on any machine, however busy); the time left is shown as it goes")
     p.add_argument("--minutes", type=float, default=None, metavar="M",
                    help="a time budget for the reader's adaptation instead of --steps: as many steps as fit "

@@ -48,7 +48,7 @@ from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 from sisepai.vision.recognition.reader_net import INPUT, build_reader
 from sisepai.vision.recognition.recognize import Recognizer
 
-from ..enrolment.enrol import EnrolOptions, accuracy, adapt_reader, peak_memory_mb
+from ..enrolment.enrol import DEFAULT_STEPS, EnrolOptions, accuracy, adapt_reader, peak_memory_mb
 from sisepai.vision.recognition.matching import f1_score
 from .evaluate import evaluate_recognizer
 from .hand_eval import detections_of, evaluate_hands
@@ -60,9 +60,9 @@ HONEST_SEED = FONT_SCENE_SEEDS["test"]
 HAND_SEED = DECK_HAND_SEEDS["test"]
 """Finished hands of stand-in deck k: seed HAND_SEED + k (+ 50 for tuning); only hands showing every card are scored."""
 METRICS = Path(__file__).resolve().parents[1] / "deck_metrics.json"
-MEASURE_ENROL_STEPS = 240
-"""Enrolment fine-tune steps when measuring: about what ``deck add``'s 4 minutes give on a quiet
-2-core machine, fixed so that a loaded machine does not change the enrolled numbers."""
+MEASURE_ENROL_STEPS = DEFAULT_STEPS
+"""Enrolment fine-tune steps when measuring: ``deck add``'s, fixed so that a loaded machine does not
+change the enrolled numbers."""
 
 
 def write_scenes(faces: Path | None, out: Path, n: int, seed: int, font_split: str = "train",

@@ -33,7 +33,7 @@ from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READER
 from sisepai.vision.recognition.recognize import Recognizer
 
-from ..enrolment.enrol import EnrolOptions, adapt_reader
+from ..enrolment.enrol import DEFAULT_STEPS, EnrolOptions, adapt_reader
 from ..enrolment.enrol_detector import DetectorOptions, adapt_detector
 from .choose import measure, mean_difference, paired_difference
 
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deck", action="append", default=[], metavar="NAME",
                    help="a tuning deck: tu-sac-scans (the real one) or tune-K (a stand-in); default the real one and every stand-in tuning deck")
     p.add_argument("--design", action="append", default=[], metavar="NAME:FIELD=VALUE,...")
-    p.add_argument("--reader-steps", type=int, default=240, help="the deck reader's fine-tune steps (default 240)")
+    p.add_argument("--reader-steps", type=int, default=DEFAULT_STEPS, help=f"the deck reader's fine-tune steps (default {DEFAULT_STEPS}, as deck add)")
     args = p.parse_args(argv)
     fields = set(DetectorOptions.__dataclass_fields__)
     for text in args.design:

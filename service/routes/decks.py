@@ -40,6 +40,9 @@ from ..uploads import decode_or_refuse, read_upload
 
 router = APIRouter(prefix="/api/decks", tags=["decks"])
 MAX_PHOTOS = 4
+ENROL_STEPS = 480
+"""The reader's adaptation steps an enrolment request gets by default: ``deck add``'s
+(:data:`sisepai.models.enrolment.enrol.DEFAULT_STEPS`, written out: the service imports no training code)."""
 MAX_DRAFTS = 4
 DRAFT_SECONDS = 3600
 
@@ -47,7 +50,7 @@ DRAFT_SECONDS = 3600
 class EnrolRequest(BaseModel):
     draft: str = Field(..., max_length=64)
     name: str = Field(..., min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")
-    steps: int = Field(240, ge=5, le=5000, description="adaptation steps: the same deck reader however busy the server")
+    steps: int = Field(ENROL_STEPS, ge=5, le=5000, description="adaptation steps: the same deck reader however busy the server")
     minutes: float | None = Field(None, ge=0.05, le=30, description="a time budget instead of steps")
     replace: bool = Field(False, description="replace an enrolled deck of this name (otherwise such a request gets 409)")
     quick: bool = Field(False, description="adapt the reader only (about 4 minutes); otherwise the detector too "
@@ -108,7 +111,7 @@ async def cut(settings: SettingsDep, pool: PoolDep, recognizer: RecognizerDep, d
     return CutAnswer.from_notes(draft, notes, [CutFace(code=c, image=_thumbnail(faces.faces[c])) for c in faces.codes])
 
 
-def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | None = None,
+def enrol_command(name: str, folder: Path, steps: int = ENROL_STEPS, minutes: float | None = None,
                   replace: bool = False, quick: bool = False) -> list[str]:
     """The command line that enrols the faces in ``folder`` as ``name``: the service runs the
     ``sisepai deck add`` command in a process of its own and imports no training code itself.
@@ -118,11 +121,11 @@ def enrol_command(name: str, folder: Path, steps: int = 240, minutes: float | No
     The faces in ``folder`` are the page's cut, saved once: ``--as-cut`` takes them as they are.
 
     >>> enrol_command("fam", Path("/tmp/f"))[-9:]
-    ['deck', 'add', 'fam', '/tmp/f', '--as-cut', '--steps', '240', '--progress', 'lines']
+    ['deck', 'add', 'fam', '/tmp/f', '--as-cut', '--steps', '480', '--progress', 'lines']
     >>> enrol_command("fam", Path("/tmp/f"), minutes=0.5, replace=True)[-5:-2]
     ['--force', '--minutes', '0.5']
     >>> enrol_command("fam", Path("/tmp/f"), quick=True)[-5:-2]
-    ['--quick', '--steps', '240']
+    ['--quick', '--steps', '480']
     """
     budget = ["--minutes", str(minutes)] if minutes else ["--steps", str(steps)]
     return [sys.executable, "-m", "sisepai.engine.cli", "deck", "add", name, str(folder), "--as-cut",

@@ -392,3 +392,11 @@ def test_head_and_wrong_methods_answer_as_http_says(tmp_path):
         assert r.status_code == 405 and "POST" in r.headers["allow"] and r.json()["code"] == "method_not_allowed"
         assert c.get("/api/no-such-thing").status_code == 404
         assert c.get("/").status_code == 200 and c.head("/").status_code == 200  # the page is still served
+
+
+def test_an_enrolment_request_gets_deck_adds_default_steps():
+    from sisepai.models.enrolment.enrol import DEFAULT_STEPS
+    from sisepai.service.routes import decks
+
+    assert decks.ENROL_STEPS == DEFAULT_STEPS
+    assert decks.EnrolRequest(draft="d", name="n").steps == DEFAULT_STEPS
