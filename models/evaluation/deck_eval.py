@@ -129,6 +129,16 @@ def _model_tag(detector: Path | None) -> str:
     return f".{detector.stem}-{zlib.crc32(str(detector.resolve()).encode()):08x}" if detector else ""
 
 
+def _steps_tag(opts: EnrolOptions) -> str:
+    """A suffix that keeps the readers enrolled (and the readings cached with them) at one number of
+    steps apart from those at another: a cached reader is never taken for one enrolled otherwise.
+
+    >>> _steps_tag(EnrolOptions(steps=480)), _steps_tag(EnrolOptions(minutes=2.0))
+    ('-480steps', '-2.0min')
+    """
+    return f"-{opts.minutes}min" if opts.minutes > 0 else f"-{opts.steps}steps"
+
+
 def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_scenes: int = 200,
         detector: Path | None = None, reader: Path | None = None) -> dict:
     """Enrol and measure every stand-in deck of ``split``; the summary (also written to WORK).
@@ -153,7 +163,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
         if not faces.is_dir():
             standin_deck(k, split).save(faces)
         data = write_scenes(faces, work / "scenes" / name, scenes, SCENE_SEED + k + (50 if split == "tune" else 0))
-        weights = work / f"readers{label}{_model_tag(reader)}" / f"{name}.pt"
+        weights = work / f"readers{label}{_model_tag(reader)}{_steps_tag(opts)}" / f"{name}.pt"
         report_file = weights.with_suffix(".json")
         if not weights.exists():
             weights.parent.mkdir(parents=True, exist_ok=True)
@@ -174,7 +184,7 @@ def run(work: Path, split: str, scenes: int, opts=None, label: str = "", hand_sc
         hands = write_scenes(faces, work / "hands" / name, hand_scenes, HAND_SEED + k + (50 if split == "tune" else 0),
                              layouts=("hand",))
         hz = detections_of(general, hands, work / "hands" / f"{name}{tag}.zero.pkl")
-        he = detections_of(adapted, hands, work / "hands" / f"{name}{label}{tag}.enrolled.pkl")
+        he = detections_of(adapted, hands, work / "hands" / f"{name}{label}{tag}{_steps_tag(opts)}.enrolled.pkl")
         hands_zero += hz
         hands_enrolled += he
         per_deck[name] = {"zero_shot": _sum_layouts([z]), "enrolled": _sum_layouts([e]),
@@ -255,7 +265,7 @@ def real_decks(work: Path, split: str, scenes: int, opts=None, hand_scenes: int 
         seed = REAL_SCENE_SEEDS[split] + k
         data = write_scenes(folder, work / "scenes" / f"real-{name}", scenes, seed, layouts=("table", "fan", "hand", "heap"))
         hands = write_scenes(folder, work / "hands" / f"real-{name}", hand_scenes, seed + 100, layouts=("hand",))
-        weights = work / f"readers{_model_tag(reader)}" / f"real-{name}.pt"
+        weights = work / f"readers{_model_tag(reader)}{_steps_tag(opts)}" / f"real-{name}.pt"
         if not weights.exists():
             weights.parent.mkdir(parents=True, exist_ok=True)
             t0 = time.perf_counter()
@@ -266,7 +276,7 @@ def real_decks(work: Path, split: str, scenes: int, opts=None, hand_scenes: int 
         adapted = Recognizer.load(detector, reader_weights=weights)
         z, e = evaluate_recognizer(general, data), evaluate_recognizer(adapted, data)
         hz = detections_of(general, hands, work / "hands" / f"real-{name}{tag}.zero.pkl")
-        he = detections_of(adapted, hands, work / "hands" / f"real-{name}{tag}.enrolled.pkl")
+        he = detections_of(adapted, hands, work / "hands" / f"real-{name}{tag}{_steps_tag(opts)}.enrolled.pkl")
         grids = grid_cuts(DeckFaces.load(folder), seed + 200, general)
         out[name] = {"scenes": scenes, "zero_shot": _layouts_with_misses(z), "enrolled": _layouts_with_misses(e),
                      "grid_photos": grids,
