@@ -96,7 +96,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the folder's faces are cut already (by 'deck cut' or the page's My deck): take them as "
                         "they are, without trimming a scanner's margin again")
     p.add_argument("--quick", action="store_true",
-                   help="adapt the reader only (about 4 minutes): the shipped detector then finds the deck's cards")
+                   help="adapt the reader only (about 5 minutes with its check): the shipped detector then finds the deck's cards")
     p.add_argument("--adapt-detector", type=int, default=None, metavar="STEPS",
                    help="image-steps of the detector's fine-tune on the deck's scenes (default 400, ending early "
                         "where the whole enrolment would pass 10 minutes; given, it runs them all)")

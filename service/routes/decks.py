@@ -53,7 +53,7 @@ class EnrolRequest(BaseModel):
     steps: int = Field(ENROL_STEPS, ge=5, le=5000, description="adaptation steps: the same deck reader however busy the server")
     minutes: float | None = Field(None, ge=0.05, le=30, description="a time budget instead of steps")
     replace: bool = Field(False, description="replace an enrolled deck of this name (otherwise such a request gets 409)")
-    quick: bool = Field(False, description="adapt the reader only (about 4 minutes); otherwise the detector too "
+    quick: bool = Field(False, description="adapt the reader only (about 5 minutes); otherwise the detector too "
                                            "(at most 10 minutes on a 2-core server)")
 
 
