@@ -422,14 +422,10 @@ def picture_cast(probs: Sequence[np.ndarray], colours: Sequence[np.ndarray | Non
     >>> picture_cast([wk, rk, wk], [np.array([6.0, 12.0]), np.array([15.0, 13.0]), np.array([5.0, 12.0])], deck).tolist()
     [5.0, 4.0]
     """
-    steps = []
-    for p, c in zip(probs, colours):
-        if c is None:
-            continue
-        group = SuitPalette._group_belief(np.asarray(p))
-        best = int(np.argmax(group))
-        if group[best] >= sure and SUITS[best] in deck:
-            steps.append(np.float32(c) - np.float32(deck[SUITS[best]]))
+    sure_papers = SuitPalette(sure=sure, window=max(len(probs), 1))  # the palette's own rule of a sure reading
+    sure_papers.learn(colours, probs)
+    steps = [seen - np.float32(deck[SUITS[g]]) for g, papers in enumerate(sure_papers.samples) if SUITS[g] in deck
+             for seen in papers]
     return np.median(np.stack(steps), axis=0) if len(steps) >= 2 else None
 
 
