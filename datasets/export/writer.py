@@ -25,7 +25,8 @@ import numpy as np
 from sisepai.faces.deck import DeckFaces
 from sisepai.engine.cards import CARD_CODES
 
-from sisepai.datasets.scenes.scene import GENERATOR_VERSION, LABEL_MIN_CHAR_VISIBLE, LAYOUTS, Scene, make_scene
+from sisepai.datasets.scenes.scene import (GENERATOR_VERSION, LABEL_MIN_BY_LAYOUT, LABEL_MIN_CHAR_VISIBLE, LAYOUTS, Scene,
+                                          make_scene)
 
 CROP_SIZE = 64
 CROP_MIN_VISIBLE = 0.5
@@ -100,7 +101,8 @@ def scene_record(scene: Scene, index: int, opts: GenerateOptions, split: str, na
     return {
         "image": f"images/{split}/{name}.jpg", "width": w, "height": h, "index": index, "seed": opts.seed,
         "split": split, "layout": scene.layout, "generator": GENERATOR_VERSION,
-        "label_rule": f"face up and at least {LABEL_MIN_CHAR_VISIBLE:.0%} of one character visible",
+        "label_rule": f"face up and at least {LABEL_MIN_BY_LAYOUT.get(scene.layout, LABEL_MIN_CHAR_VISIBLE):.0%} "
+                      "of one character visible",
         "deck": scene.style.summary() | ({"faces": Path(opts.deck_faces).name} if opts.deck_faces else {}),
         "camera": scene.camera.summary(),
         "cards": scene.cards, "clutter": scene.clutter,

@@ -84,6 +84,11 @@ def seed_sets(split: str) -> dict[str, set[int]]:
             out[f"real {what}"] = {REAL_SCENE_SEEDS[split] + off + k for k in range(len(REAL_DECKS[split]))}
     if split in HELD_SCENE_SEEDS:
         out["held scenes"] = {HELD_SCENE_SEEDS[split]}
+    if split in FAN_PROPERTY_SEEDS:
+        out["fan properties"] = {FAN_PROPERTY_SEEDS[split]}
+    if split in STRANGER_SEEDS:
+        out["second camera"] = {STRANGER_SEEDS[split] + k for k in range(len(REAL_DECKS[split]))}
+        out["second camera fonts"] = {STRANGER_SEEDS[split] + 50}
     return out
 
 
@@ -100,6 +105,11 @@ REAL_SCENE_SEEDS = {"tune": 7650}
 """Scenes of real deck k: seed + k; its finished hands: seed + 100 + k; its grid photos: seed + 200 + k;
 its fans held in a hand and close heaps: seed + 300 + k."""
 HELD_SCENE_SEEDS = {"tune": 7350}
+FAN_PROPERTY_SEEDS = {"tune": 8800}
+"""Fans held across the table, one property varied at a time (:mod:`sisepai.models.tuning.fan_properties`)."""
+STRANGER_SEEDS = {"tune": 8700}
+"""The second camera's scenes (:mod:`sisepai.models.evaluation.stranger`): real deck k's, seed + k;
+the other generator's plain design in the split's fonts, seed + 50."""
 """Fans held in a hand and close heaps (:mod:`.held`) in the split's held-out fonts (:mod:`sisepai.models.tuning.choose`)."""
 DECKS_ENV = "SISEPAI_DECKS"
 """The environment variable naming the folder of real decks (default: ``../shared/decks`` beside the checkout)."""

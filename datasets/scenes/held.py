@@ -12,6 +12,12 @@ covers the pivot and the fingers half of the lower fan.
 third of them are close-ups (cards two to three times as large, the edges blurred by depth of
 field, a phone's white balance and noise, :mod:`.phone`), on wood, felt, cloth or plastic.
 
+**Fans seen from across the table** (layout ``distant``). The same held fan at table distance,
+where a webcam sees it small: cards 28 to 64 px wide in a 1280x720 frame, each showing 20 to 60%
+of its end's width beside the next, the thumb and the palm over the pivot. A card of such a fan is
+labelled when :data:`DISTANT_LABEL_MIN` of a character shows: a player reads a character from
+that much of it, and a detector never taught those strips learns to pass them by.
+
 Layouts return cards on the table plane (:class:`~.placed.Placed`); a held fan's hand is drawn over
 the cards by :func:`draw_hand` from the same fan's geometry, and is what hides the cards' lower ends.
 
@@ -50,6 +56,14 @@ HEAP_CARDS = (20, 60)
 """How many cards a heap holds."""
 HEAP_CLOSE_SHARE = 1 / 3
 """The share of heaps photographed close up, with depth of field and a phone's look."""
+DISTANT_WIDTH = (28.0, 64.0)
+"""A distant fan's card width, in pixels of a 1280x720 frame."""
+DISTANT_SHARE = (0.2, 0.6)
+"""The share of a distant fan's card width that shows beside the next card."""
+DISTANT_CARDS = (8, 21)
+"""How many cards a distant fan holds."""
+DISTANT_LABEL_MIN = 0.3
+"""A distant fan's card is labelled when at least this share of one of its characters shows."""
 SKIN = ((224, 172, 138), (198, 134, 98), (160, 108, 76), (120, 78, 52), (236, 192, 160))
 """Skin tones (RGB) a hand is drawn in, each varied a little."""
 
@@ -66,6 +80,7 @@ class HeldFan:
     width: float  # card width
     across: bool  # seen from across the table
     middle: bool  # fanned from the middle
+    palm: bool = False  # a palm over the pivot too (distant fans)
 
 
 def held_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> HeldFan:
@@ -100,6 +115,48 @@ def held_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> HeldFan
         c = pivot + d * centre_from_pivot
         cards.append(Placed(codes[k], float(c[0]), float(c[1]), float(theta), width, "held"))
     return HeldFan(cards, (float(pivot[0]), float(pivot[1])), float(base), step, length, width, across, middle)
+
+
+def distant_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> HeldFan:
+    """A fan held across the table, seen small: within this module's ``DISTANT_`` ranges.
+
+    >>> fan = distant_fan(np.random.default_rng(5), 1280, 720, 4.0)
+    >>> DISTANT_WIDTH[0] <= fan.width <= DISTANT_WIDTH[1] and fan.palm
+    True
+    """
+    n = int(rng.integers(DISTANT_CARDS[0], DISTANT_CARDS[1] + 1))
+    middle = rng.random() < MIDDLE_SHARE
+    across = rng.random() < ACROSS_SHARE
+    width = rng.uniform(*DISTANT_WIDTH)
+    length = width * aspect
+    pivot_at = 0.5 if middle else rng.uniform(0.78, 0.95)
+    arm = pivot_at * length
+    strip = rng.uniform(*DISTANT_SHARE) * width
+    step_cap = min(HELD_STEP[1], MAX_SPREAD / max(n - 1, 1))
+    step = float(np.clip(np.degrees(np.arcsin(min(0.99, strip / arm))), 1.5, max(1.5, step_cap)))
+    base = rng.uniform(-25, 25) + (180.0 if across else 0.0)
+    spread = step * (n - 1)
+    up = np.float32([np.sin(np.radians(base)), -np.cos(np.radians(base))])
+    centre = np.float32([rng.uniform(-0.38, 0.38) * w, rng.uniform(-0.3, 0.3) * h])
+    pivot = centre - up * arm * 0.45
+    codes = deal_codes(rng, n)
+    order = range(n) if rng.random() < 0.5 else range(n - 1, -1, -1)
+    cards = []
+    for k in order:
+        theta = base - spread / 2 + step * k + rng.normal(0, step * 0.1)
+        a = np.radians(theta)
+        slide = rng.normal(0, 0.02) * length
+        d = np.float32([np.sin(a), -np.cos(a)])
+        c = pivot + d * ((pivot_at - 0.5) * length + slide)
+        cards.append(Placed(codes[k], float(c[0]), float(c[1]), float(theta), width, "distant"))
+    return HeldFan(cards, (float(pivot[0]), float(pivot[1])), float(base), step, length, width, across, middle,
+                   palm=True)
+
+
+def layout_distant(rng: np.random.Generator, w: int, h: int, aspect: float) -> tuple[list, list[HeldFan]]:
+    """One to three players' fans seen from across the table: the cards and the fans."""
+    fans = [distant_fan(rng, w, h, aspect) for _ in range(int(rng.choice([1, 1, 2, 3])))]
+    return [p for f in fans for p in f.cards], fans
 
 
 def layout_held(rng: np.random.Generator, w: int, h: int, aspect: float) -> tuple[list, list[HeldFan]]:
@@ -138,6 +195,9 @@ def hand_shapes(fan: HeldFan, rng: np.random.Generator) -> list[np.ndarray]:
             edge = rng.choice([-1, 1]) * np.radians(fan.step * 0.5 * len(fan.cards) / 2)
             at = pivot + np.float32([np.sin(a + edge), -np.cos(a + edge)]) * fan.length * rng.uniform(0.2, 0.5)
         shapes.append(_ellipse(at, fan.width * rng.uniform(0.9, 1.4), fan.width * rng.uniform(0.28, 0.4), side))
+    if fan.palm:  # the palm under the thumb, over the fan's pivot and lower edges
+        at = pivot - up * fan.width * rng.uniform(0.2, 0.8) + side * fan.width * rng.uniform(-0.4, 0.4)
+        shapes.append(_ellipse(at, fan.width * rng.uniform(1.0, 1.6), fan.width * rng.uniform(0.8, 1.2), side))
     return shapes
 
 

@@ -35,7 +35,7 @@ from sisepai.datasets.scenes.camera import Camera
 from sisepai.datasets.faces.deck_faces import printed_face
 from sisepai.datasets.faces.families import bend_shading, gloss
 from sisepai.datasets.faces.fonts import font_bank, load_font
-from sisepai.datasets.scenes.held import Heap, draw_hand, layout_heap, layout_held
+from sisepai.datasets.scenes.held import DISTANT_LABEL_MIN, Heap, draw_hand, layout_distant, layout_heap, layout_held
 from sisepai.datasets.scenes.phone import depth_of_field, phone_look
 from sisepai.datasets.scenes.placed import Placed, deal_codes
 from sisepai.datasets.faces.render import END_FRACTION, DeckStyle, render_back, render_face
@@ -45,14 +45,15 @@ if TYPE_CHECKING:
 
 LAYOUTS = ("table", "fan", "hand")
 """The layouts a dataset draws by default (and every measurement's scenes)."""
-ALL_LAYOUTS = LAYOUTS + ("heap", "held")
-"""Every layout the generator knows: ``heap`` lays cards in a pile, as a player tips them out, and
-``held`` a tight fan held in a player's hand (:mod:`.held`)."""
+ALL_LAYOUTS = LAYOUTS + ("heap", "held", "distant")
+"""Every layout the generator knows: ``heap`` lays cards in a pile, as a player tips them out,
+``held`` a tight fan held in a player's hand, and ``distant`` such fans seen small from across the
+table (:mod:`.held`)."""
 HEAP_SURFACES = ("wood", "felt", "cloth", "plastic")
 """The surfaces a heap is tipped out on."""
 LABEL_MIN_CHAR_VISIBLE = 0.5
 """A card is labelled only if at least this fraction of one of its characters is visible."""
-GENERATOR_VERSION = "1.10"
+GENERATOR_VERSION = "1.11"
 PLAIN_BACKGROUND = (255, 0, 255)
 
 CLUTTER_TEXT = "中國国人大天上下日月山水火木金土東西南北發发白紅红綠绿黃黄黑一二三四五六七八九十百千萬万元福壽"
@@ -209,7 +210,11 @@ def layout_hand(rng: np.random.Generator, w: int, h: int, aspect: float) -> list
     return cards
 
 
-LAYOUT_FUNCS = {"table": layout_table, "fan": layout_fan, "hand": layout_hand, "heap": layout_heap, "held": layout_held}
+LAYOUT_FUNCS = {"table": layout_table, "fan": layout_fan, "hand": layout_hand, "heap": layout_heap, "held": layout_held,
+                "distant": layout_distant}
+LABEL_MIN_BY_LAYOUT = {"distant": DISTANT_LABEL_MIN}
+"""Layouts whose cards are labelled from a smaller share of a character than
+:data:`LABEL_MIN_CHAR_VISIBLE`."""
 
 
 # --- clutter ----------------------------------------------------------------------------------
@@ -446,6 +451,7 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
     if not plain:
         clutter += _draw_clutter(frame, idmap, rng, style, face_w * 1.2, on_top=True)
     # labels from the z-buffer
+    label_min = LABEL_MIN_BY_LAYOUT.get(layout, LABEL_MIN_CHAR_VISIBLE)
     for i, (p, dst) in enumerate(zip(placed, projected)):
         face = faces.get(p.code) if p.code else None
         Hc = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
@@ -465,7 +471,7 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
             "ends": ends,
             "visible": round(visible, 4),
             "char_visible": round(char_visible, 4),
-            "labelled": bool(p.code is not None and char_visible >= LABEL_MIN_CHAR_VISIBLE),
+            "labelled": bool(p.code is not None and char_visible >= label_min),
             "zone": p.zone,
             "meld": p.meld,
         })

@@ -10,7 +10,11 @@ reads the same tuning scenes, zero-shot:
 - ``family-NAME``: generated decks of each printed family (:mod:`sisepai.datasets.faces.families`) in
   the tuning fonts, so that a model is chosen on more than the one real deck's style;
 - ``held-real-NAME`` and ``held-tune-fonts``: fans held in a hand and close heaps
-  (:mod:`sisepai.datasets.scenes.held`) of each real tuning deck and in the tuning fonts.
+  (:mod:`sisepai.datasets.scenes.held`) of each real tuning deck and in the tuning fonts;
+- ``camera2-real-NAME`` and ``camera2-tune-fonts``: the second camera's scenes
+  (:mod:`sisepai.models.evaluation.stranger`, a generator written apart from the project's) of
+  each real tuning deck and of its own plain design in the tuning fonts, where this machine has
+  that generator. Their fans are reported apart like every set's.
 
 For each set it prints F1, the fans' recall with each miss's source (detector or reader), and the
 difference from the shipped models with a 95% interval from a paired bootstrap over scenes.
@@ -52,8 +56,10 @@ from sisepai.datasets.faces.splits import (
     REAL_DECKS,
     REAL_SCENE_SEEDS,
     STANDIN_DECKS,
+    STRANGER_SEEDS,
     real_deck_folder,
 )
+from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.standin import standin_deck
 from sisepai.engine.progress import Progress
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR, Detector
@@ -65,6 +71,7 @@ from sisepai.vision.recognition.runtime import QUANTIZED, RUNTIMES, exported_det
 from ..evaluation.deck_eval import write_scenes
 from ..evaluation.evaluate import evaluate_recognizer
 from ..evaluation.records import file_hash, require_clean_tree, write_record
+from ..evaluation.stranger import stranger_folder, write_stranger_scenes
 
 SET_FLOOR = 0.01
 """The shipping rule refuses a candidate when one set's 95% interval lies wholly below -SET_FLOOR."""
@@ -97,6 +104,23 @@ def scene_sets(work: Path, scenes: int, family_scenes: int) -> dict[str, Path]:
                                                      REAL_SCENE_SEEDS["tune"] + 300 + k, layouts=HELD_LAYOUTS)
     sets["held-tune-fonts"] = write_scenes(None, work / f"held-tune-fonts-{scenes}", scenes, HELD_SCENE_SEEDS["tune"],
                                            font_split="tune", layouts=HELD_LAYOUTS)
+    return sets | second_camera_sets(work, scenes)
+
+
+def second_camera_sets(work: Path, scenes: int) -> dict[str, Path]:
+    """The second camera's tuning sets (:mod:`~sisepai.models.evaluation.stranger`), by name: none
+    where this machine lacks its generator."""
+    if stranger_folder() is None:
+        return {}
+    sets = {}
+    for k, name in enumerate(REAL_DECKS["tune"]):
+        folder = real_deck_folder(name)
+        if folder is not None:
+            sets[f"camera2-real-{name}"] = write_stranger_scenes(work / f"camera2-real-{name}-{scenes}", scenes,
+                                                                 STRANGER_SEEDS["tune"] + k, faces=folder)
+    fonts = [str(f.path) for f in fonts_of("tune")]
+    sets["camera2-tune-fonts"] = write_stranger_scenes(work / f"camera2-tune-fonts-{scenes}", scenes,
+                                                       STRANGER_SEEDS["tune"] + 50, fonts=fonts)
     return sets
 
 

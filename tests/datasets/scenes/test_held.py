@@ -116,3 +116,39 @@ def test_layout_held_draws_one_or_two_fans():
 def _area(poly: np.ndarray) -> float:
     x, y = poly[:, 0], poly[:, 1]
     return float(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_distant_fans_are_small_and_tight(seed):
+    from sisepai.datasets.scenes.held import DISTANT_CARDS, DISTANT_SHARE, DISTANT_WIDTH, distant_fan
+
+    fan = distant_fan(np.random.default_rng(seed), 1280, 720, 4.5)
+    assert DISTANT_CARDS[0] <= len(fan.cards) <= DISTANT_CARDS[1]
+    assert DISTANT_WIDTH[0] <= fan.width <= DISTANT_WIDTH[1] and fan.palm
+    top = np.float32(min(fan.cards, key=lambda p: p.angle).corners(4.5)[:2]).mean(0)
+    strip = float(np.linalg.norm(top - np.float32(fan.pivot))) * np.sin(np.radians(fan.step))
+    cap = min(HELD_STEP[1], MAX_SPREAD / (len(fan.cards) - 1))
+    if 1.51 < fan.step < cap - 0.01:  # a strip a share of the card's width, unless the step's bounds cut it
+        assert DISTANT_SHARE[0] * 0.8 <= strip / fan.width <= DISTANT_SHARE[1] * 1.2, (seed, strip / fan.width)
+
+
+def test_a_distant_scene_labels_cards_from_a_third_of_a_character_and_draws_a_palm():
+    from sisepai.datasets.scenes.held import DISTANT_LABEL_MIN
+    from sisepai.datasets.scenes.scene import LABEL_MIN_BY_LAYOUT
+
+    scenes = [make_scene(11, i, "distant", size=(1280, 720)) for i in range(3)]
+    assert LABEL_MIN_BY_LAYOUT["distant"] == DISTANT_LABEL_MIN < LABEL_MIN_CHAR_VISIBLE
+    cards = [c for s in scenes for c in s.cards]
+    for card in cards:
+        assert card["labelled"] == (card["face_up"] and card["char_visible"] >= DISTANT_LABEL_MIN)
+    assert any(DISTANT_LABEL_MIN <= c["char_visible"] < LABEL_MIN_CHAR_VISIBLE for c in cards if c["labelled"]), \
+        "strips under half a character are labelled"
+    # a thumb, fingers and a palm for each fan
+    assert all(sum(c["kind"] == "hand" for c in s.clutter) >= 3 for s in scenes)
+
+
+def test_naming_the_distant_layout_leaves_the_other_layouts_as_they_were():
+    """The new layout draws from the same stream only when chosen: a held scene is the same picture."""
+    a = make_scene(5, 0, "held", size=(320, 180))
+    b = make_scene(5, 0, "held", size=(320, 180), layouts=("table", "distant"))
+    assert np.array_equal(a.image, b.image)
