@@ -21,9 +21,10 @@ from __future__ import annotations
 import queue
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from sisepai.engine.errors import SisepaiError
 
@@ -35,10 +36,31 @@ TYPES = {
 """The column types spelled per database; every other word of the schema is the same on both."""
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+T = TypeVar("T")
 
 
 class DatabaseUnavailable(SisepaiError):
     """The database server cannot be reached or went away (answered as 503 by the service)."""
+
+
+class WriteConflict(DatabaseUnavailable):
+    """The server rolled a transaction back to break a deadlock or a serialisation failure:
+    :func:`write` runs it again; only a conflict that outlasts its tries reaches a client."""
+
+
+WRITER_LOCK = 0x5E5E_7A1
+"""The key of the one advisory lock every PostgreSQL write transaction takes first.
+
+Why one lock for every write, rather than SERIALIZABLE or row locks: a ledger write reads
+names, tables and the last deal, then writes deals, payments and running totals that other
+writes (a merge, a rename, an undo) move between players and tables. Row locks would have to be
+taken in one order across all of them, and every new write would have to keep to it; SERIALIZABLE
+would abort and retry whole writes under contention. A club's writes are a few milliseconds each
+and a few a minute per table, so running them one at a time costs nothing a player can see, and
+makes every interleaving impossible by construction: under READ COMMITTED each statement after the
+lock sees every write committed before it. Reads take no lock (MVCC)."""
+WRITE_TRIES = 5
+"""How many times :func:`write` runs a write that the server rolled back for a conflict."""
 
 
 def is_postgres(target: str) -> bool:
@@ -159,6 +181,8 @@ class PostgresDatabase:
 
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Transaction]:
+        """One transaction; a ``write`` takes :data:`WRITER_LOCK` before its first statement, so
+        writes run one at a time across every process on the server (why: :data:`WRITER_LOCK`)."""
         if self._closed:
             raise DatabaseUnavailable("the ledger is closed")
         with self._slots:
@@ -169,7 +193,12 @@ class PostgresDatabase:
             broken = False
             try:
                 with conn.transaction(), conn.cursor() as cur:
-                    yield Transaction(cur, self.kind)
+                    tx = Transaction(cur, self.kind)
+                    if write:
+                        tx.run("SELECT pg_advisory_xact_lock(?)", (WRITER_LOCK,))
+                    yield tx
+            except self._psycopg.errors.TransactionRollback as exc:  # a deadlock or serialisation failure: retried
+                raise WriteConflict(str(exc).strip().splitlines()[0]) from None
             except self._psycopg.OperationalError as exc:
                 broken = True
                 raise DatabaseUnavailable(f"the ledger database went away: {str(exc).strip().splitlines()[0]}") from None
@@ -193,6 +222,26 @@ class PostgresDatabase:
         for conn in list(self._open):
             conn.close()
         self._open.clear()
+
+
+def write(db: "SqliteDatabase | PostgresDatabase", work: Callable[[Transaction], T], tries: int = WRITE_TRIES) -> T:
+    """``work(tx)`` in one write transaction, run again (up to ``tries`` times, a short growing
+    pause between) when the server rolls it back for a deadlock or a serialisation failure: a
+    conflict the server can retry is not an outage. ``work`` must only touch the database.
+
+    >>> db = connect(":memory:")
+    >>> write(db, lambda tx: tx.one("SELECT 1 + 1"))
+    (2,)
+    """
+    for attempt in range(tries):
+        try:
+            with db.transaction() as tx:
+                return work(tx)
+        except WriteConflict:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.01 * 2 ** attempt)
+    raise AssertionError("unreachable")
 
 
 def connect(target: str | Path, pool: int = 4) -> SqliteDatabase | PostgresDatabase:

@@ -88,8 +88,6 @@ def move_ledger(source: Ledger, target: Ledger, table: str | None = None, append
         names = list(dict.fromkeys(row[0] if row else t for t, row in found.items()))
         placed = [(found[t][0] if found[t] else t, d) for t, d in placed]
         expected = {(found[t][0] if found[t] else t): v for t, v in expected.items()}
-        for t in names:
-            tx.lock("room:" + t)
         before = {}
         for t in names:
             if tx.one("SELECT 1 FROM rooms WHERE name = ?", (t,)) is None:

@@ -28,6 +28,7 @@ import unicodedata
 
 from sisepai.engine.errors import SisepaiError
 
+from .db import write
 from .sums import ledger_problems
 from .names import clean_name
 
@@ -62,19 +63,39 @@ def fill_folds(tx) -> None:
             tx.run(f"UPDATE {room} SET fold = ? WHERE id = ?", (fold(name), row_id))
 
 
+def hold_one_per_fold(tx) -> None:
+    """Make the database hold one player and one table per folded name: a unique index on
+    ``(fold, twin)``. Spellings written twice before names were folded keep their place as twins
+    (``twin`` = their id) until merged; every name written since has ``twin`` 0, so two forms of
+    one new name posted at once become one player however the writes interleave."""
+    for room in ("players", "rooms"):
+        tx.run(f"UPDATE {room} SET twin = id WHERE twin = 0 AND id NOT IN (SELECT min(id) FROM {room} GROUP BY fold)")
+        tx.run(f"CREATE UNIQUE INDEX IF NOT EXISTS {room}_one_per_fold ON {room} (fold, twin)")
+
+
+def names_held_twice(tx) -> list[str]:
+    """The folded names held by two players or two tables, as problems of :meth:`.store.Ledger.check`."""
+    out = []
+    for room, what in (("players", "player"), ("rooms", "table")):
+        for names in tx.rows(f"SELECT fold, count(*) FROM {room} GROUP BY fold HAVING count(*) > 1 ORDER BY fold"):
+            spelt = [n for (n,) in tx.rows(f"SELECT name FROM {room} WHERE fold = ? ORDER BY id", (names[0],))]
+            out.append(f"one {what} held under {len(spelt)} names: {', '.join(map(repr, spelt))} (merge them)")
+    return out
+
+
 def insert_players(tx, names: list[str], created: float) -> None:
     """Add the players of ``names`` the club does not have (by exact name), each with its fold; a
     retired one among them is active again."""
     if not names:
         return
     tx.run("INSERT INTO players (name, created, fold) VALUES " + ", ".join(["(?, ?, ?)"] * len(names))
-           + " ON CONFLICT (name) DO NOTHING", [v for p in names for v in (p, created, fold(p))])
+           + " ON CONFLICT DO NOTHING", [v for p in names for v in (p, created, fold(p))])
     tx.run("UPDATE players SET retired = NULL WHERE retired IS NOT NULL AND name IN ("
            + ", ".join(["?"] * len(names)) + ")", names)
 
 
 def known_players(tx, names: list[str]) -> dict[str, str]:
-    """Each of ``names`` as the club first wrote it (the same fold), or as given when it is new.
+    """Each of ``names`` as the club first wrote it (the same fold), or as first given when it is new.
 
     >>> from .store import Ledger
     >>> club = Ledger(":memory:"); _ = club.add_player("Zoë")
@@ -88,7 +109,9 @@ def known_players(tx, names: list[str]) -> dict[str, str]:
         for name, f in tx.rows("SELECT name, fold FROM players WHERE fold IN (" + ", ".join(["?"] * len(set(folds.values())))
                                + ") ORDER BY id DESC", list(set(folds.values()))):
             found[f] = name  # oldest last, so the first spelling wins
-    return {n: found.get(f, n) for n, f in folds.items()}
+    for n, f in folds.items():  # a new name given in two forms is one player, as first given
+        found.setdefault(f, n)
+    return {n: found[f] for n, f in folds.items()}
 
 
 def known_table(tx, name: str, active: bool = False) -> str:
@@ -128,8 +151,7 @@ def manage(ledger, kind: str, action: str, name: str, to: str | None = None, int
         if other is None:
             raise SisepaiError(f"a {action} needs the {'new name' if action == 'rename' else 'name to merge into'}")
         other = clean_name(other, what, forbid="" if kind == "player" else "/\\")
-    with ledger.db.transaction() as tx:
-        tx.lock("roster")
+    def work(tx) -> dict:
         if kind == "player":
             done = _player_change(tx, action, name, other)
         else:
@@ -140,7 +162,8 @@ def manage(ledger, kind: str, action: str, name: str, to: str | None = None, int
                                  code="ledger_invariant", problem=broken[0])
         tx.run("INSERT INTO name_changes (created, kind, action, name, other) VALUES (?, ?, ?, ?, ?)",
                (time.time(), kind, action, done["name"], done.get("to") or done.get("into")))
-    return done
+        return done
+    return write(ledger.db, work)
 
 
 def changes(ledger, last: int = 200) -> list[dict]:

@@ -3,8 +3,9 @@ club-wide, undo, CSV. It lives in an embedded SQLite file (the default, one tabl
 PostgreSQL server that several service processes share (a club); :mod:`.db` speaks to both.
 
 Every write is one transaction, so a crash mid-write leaves the ledger as it was, and a deal
-acknowledged is committed. Writes to one table queue on that table's lock, so "undo" removes the
-last deal of that table and no other. The schema is versioned; :data:`MIGRATIONS`, the same on
+acknowledged is committed. Writes run one at a time (SQLite's writer lock; on PostgreSQL one
+advisory lock, :data:`.db.WRITER_LOCK`, says why), so "undo" removes the last deal of that table
+and no other, and a rename or merge never interleaves with a deal. The schema is versioned; :data:`MIGRATIONS`, the same on
 both databases, brings any older ledger up to date when it opens.
 
 >>> store = Ledger(":memory:")
@@ -29,7 +30,7 @@ from sisepai.engine.errors import SisepaiError
 from sisepai.engine.rules import Rules
 
 from .csv_safe import safe_writer
-from .db import connect, migrate
+from .db import connect, migrate, write
 from .deal_records import (
     add_to_balances,
     check_room_for_players,
@@ -41,7 +42,8 @@ from .deal_records import (
 )
 from .sums import ledger_problems, table_totals
 from .names import clean_name
-from .roster import DEFAULT_TABLE, UnknownName, fill_folds, fold, insert_players, known_players, known_table
+from .roster import (DEFAULT_TABLE, UnknownName, fill_folds, fold, hold_one_per_fold, insert_players, known_players,
+                     known_table, names_held_twice)
 
 MIGRATIONS = [
     # 1: players, deals, payments
@@ -92,6 +94,12 @@ MIGRATIONS = [
     CREATE TABLE name_changes (id {id}, created {real} NOT NULL, kind TEXT NOT NULL, action TEXT NOT NULL,
                                name TEXT NOT NULL, other TEXT);
     """,
+    # 7: one player and one table per folded name, held by the database (roster.hold_one_per_fold):
+    # two spellings kept from before names were folded are told apart by `twin` until merged
+    """
+    ALTER TABLE players ADD COLUMN twin BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE rooms ADD COLUMN twin BIGINT NOT NULL DEFAULT 0;
+    """,
 ]
 
 MAX_TABLES = 200
@@ -131,6 +139,7 @@ class Ledger:
         migrate(self.db, MIGRATIONS)
         with self.db.transaction() as tx:
             fill_folds(tx)
+            hold_one_per_fold(tx)
 
     @property
     def version(self) -> int:
@@ -145,19 +154,22 @@ class Ledger:
     def add_player(self, name: str) -> dict:
         """Add a player to the club (or bring a retired one back); a name the club has in another
         case is that player."""
-        name = _clean(name)
-        with self.db.transaction() as tx:
-            name = known_players(tx, [name])[name]
+        given = _clean(name)
+
+        def work(tx) -> str:
+            name = known_players(tx, [given])[given]
             check_room_for_players(tx, [name])
             insert_players(tx, [name], time.time())
-        return {"name": name}
+            return name
+        return {"name": write(self.db, work)}
 
     def add_table(self, name: str) -> dict:
         """Open a table (a room) of the club, or open a retired one again; opening one that is open
         is no change, and a name the club has in another case is that table."""
-        name = check_table_name(name)
-        with self.db.transaction() as tx:
-            tx.lock("rooms")
+        given = check_table_name(name)
+
+        def work(tx) -> str:
+            name = given
             row = tx.one("SELECT name, retired FROM rooms WHERE fold = ? ORDER BY id LIMIT 1", (fold(name),))
             if row is None or row[1] is not None:
                 if tx.one("SELECT count(*) FROM rooms WHERE retired IS NULL")[0] >= MAX_TABLES:
@@ -168,7 +180,8 @@ class Ledger:
             else:
                 name = row[0]
                 tx.run("UPDATE rooms SET retired = NULL WHERE name = ?", (name,))
-        return {"name": name}
+            return name
+        return {"name": write(self.db, work)}
 
     def add_deal(self, winner: str | None, points: int, players: list[str], discarder: str | None = None,
                  rules: str = "seesek", source: str = "manual", cards: str | None = None, note: str = "",
@@ -196,26 +209,28 @@ class Ledger:
         if winner is None and (discarder is not None or points):
             raise SisepaiError("a drawn deal has no winner, so no discarder and no points: name the winner, "
                                "or record the draw with 0 points", code="draw_pays")
-        winner = None if winner is None else _clean(winner)
-        discarder = None if discarder is None else _clean(discarder)
-        with self.db.transaction() as tx:
+        named_winner = None if winner is None else _clean(winner)
+        named_discarder = None if discarder is None else _clean(discarder)
+        named_table = table
+
+        def work(tx) -> dict:
             # each name as the club first wrote it: "ann" at one table is "Ann" at another
-            known = known_players(tx, players + [n for n in (winner, discarder) if n is not None])
-            players = [known[p] for p in players]
-            winner, discarder = known.get(winner), known.get(discarder)
-            payments = deal_payments(players, winner, discarder, points)
+            known = known_players(tx, players + [n for n in (named_winner, named_discarder) if n is not None])
+            seated = [known[p] for p in players]
+            winner, discarder = known.get(named_winner), known.get(named_discarder)
+            payments = deal_payments(seated, winner, discarder, points)
             if check_total and winner is not None and cards is None:  # a win typed by hand: a total the rules allow
                 check_points_total(Rules.preset(rules), points)
-            table = known_table(tx, table, active=True)
-            tx.lock("room:" + table)
+            table = known_table(tx, named_table, active=True)
             deal = {"created": time.time(), "winner": winner, "points": points, "rules": rules, "source": source,
                     "cards": cards, "note": note}
-            same = recorded_win(tx, table, deal, players, payments)
+            same = recorded_win(tx, table, deal, seated, payments)
             if same is not None:  # a second tap, or a second sighting of the same deal
                 return {**same, "repeat": True}
-            deal_id = record_deal(tx, table, deal, players, payments)
-        return {"id": deal_id, "table": table, "winner": winner, "points": points,
-                "payments": payment_answers(payments), "repeat": False}
+            deal_id = record_deal(tx, table, deal, seated, payments)
+            return {"id": deal_id, "table": table, "winner": winner, "points": points,
+                    "payments": payment_answers(payments), "repeat": False}
+        return write(self.db, work)
 
     def undo(self, table: str = DEFAULT_TABLE, deal: int | None = None) -> dict | None:
         """Remove the last deal of ``table`` (and its payments); ``None`` if that table has none.
@@ -232,10 +247,10 @@ class Ledger:
         >>> store.undo(deal=second)["id"], store.add_deal("Ann", 3, ["Ann", "Bo"])["id"]  # an id is never given twice
         (2, 3)
         """
-        table = check_table_name(table)
-        with self.db.transaction() as tx:
-            table = known_table(tx, table, active=True)
-            tx.lock("room:" + table)
+        named = check_table_name(table)
+
+        def work(tx) -> dict | None:
+            table = known_table(tx, named, active=True)
             row = tx.one("SELECT id, winner, points FROM deals WHERE room = ? ORDER BY id DESC LIMIT 1", (table,))
             if row is None:
                 return None
@@ -246,7 +261,8 @@ class Ledger:
             add_to_balances(tx, table, [], payments, -1)
             tx.run("DELETE FROM payments WHERE deal_id = ?", (row[0],))
             tx.run("DELETE FROM deals WHERE id = ?", (row[0],))
-        return {"id": row[0], "table": table, "winner": row[1], "points": row[2]}
+            return {"id": row[0], "table": table, "winner": row[1], "points": row[2]}
+        return write(self.db, work)
 
     # --- reads --------------------------------------------------------------------------------
 
@@ -295,10 +311,11 @@ class Ledger:
             return table_totals(tx, table)
 
     def check(self) -> list[str]:
-        """What is wrong with the ledger, if anything: each table's running totals against its
-        payments summed afresh, totals that do not sum to zero, deals won with no payment."""
+        """What is wrong with the ledger, if anything (:func:`.sums.ledger_problems`), and the
+        players or tables held twice under one folded name (spellings from before names were
+        folded, to merge)."""
         with self.db.transaction(write=False) as tx:
-            return ledger_problems(tx)
+            return ledger_problems(tx) + names_held_twice(tx)
 
     def to_csv(self, table: str | None = None) -> str:
         """The ledger (or one table's) as CSV text; :meth:`iter_csv` gives it in pieces."""

@@ -47,8 +47,9 @@ def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
 
 def ledger_problems(tx) -> list[str]:
     """What breaks the ledger's invariants within the open transaction ``tx``: each table's running
-    totals against its payments summed afresh, totals that do not sum to zero, deals won with no
-    payment. Empty when all hold (every write checks it before it commits)."""
+    totals against its payments summed afresh, totals that do not sum to zero, deals and totals at a
+    table that does not exist, deals won with no payment.
+    Empty when all hold (every roster change checks it before it commits)."""
     problems = []
     for (table,) in tx.rows("SELECT name FROM rooms ORDER BY id"):
         # players at 0 either way (never paid, or paid and won back as much) are left out of both
@@ -58,6 +59,13 @@ def ledger_problems(tx) -> list[str]:
             problems.append(f"table {table!r}: its running totals differ from its payments")
         if sum(kept.values()):
             problems.append(f"table {table!r}: its totals sum to {sum(kept.values())}, not 0")
+    stranded = tx.one("SELECT count(*) FROM deals d WHERE NOT EXISTS (SELECT 1 FROM rooms r WHERE r.name = d.room)")[0]
+    if stranded:
+        problems.append(f"{stranded} deals are at a table that does not exist")
+    for room, player, total in tx.rows("SELECT b.room, b.player, b.total FROM balances b WHERE b.total <> 0 AND "
+                                       "NOT EXISTS (SELECT 1 FROM rooms r WHERE r.name = b.room) "
+                                       "ORDER BY b.room, b.player"):
+        problems.append(f"a total with no deal behind it: {player!r} {total:+d} at table {room!r}, which does not exist")
     unpaid = tx.one("SELECT count(*) FROM deals d WHERE d.winner IS NOT NULL AND d.points > 0 AND NOT EXISTS "
                     "(SELECT 1 FROM payments p WHERE p.deal_id = d.id)")[0]
     if unpaid:

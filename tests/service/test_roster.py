@@ -131,7 +131,9 @@ def test_a_ledger_from_before_folding_gets_folds_and_its_duplicates_can_be_merge
     old = Ledger(path)
     old.close()
     con = sqlite3.connect(path)  # back to version 5: players written "Ann" and "ann" as two
-    for stmt in ("DROP INDEX players_by_fold", "DROP INDEX rooms_by_fold", "DROP TABLE name_changes",
+    for stmt in ("DROP INDEX players_one_per_fold", "DROP INDEX rooms_one_per_fold",
+                 "ALTER TABLE players DROP COLUMN twin", "ALTER TABLE rooms DROP COLUMN twin",
+                 "DROP INDEX players_by_fold", "DROP INDEX rooms_by_fold", "DROP TABLE name_changes",
                  "ALTER TABLE players DROP COLUMN fold", "ALTER TABLE players DROP COLUMN retired",
                  "ALTER TABLE rooms DROP COLUMN fold", "ALTER TABLE rooms DROP COLUMN retired",
                  "UPDATE schema_version SET version = 5"):
@@ -143,8 +145,9 @@ def test_a_ledger_from_before_folding_gets_folds_and_its_duplicates_can_be_merge
     ledger = Ledger(path)
     assert ledger.version == len(MIGRATIONS)
     assert ledger.add_deal("ANN", 5, ["ANN", "Bo"])["winner"] == "Ann"  # the first written
+    assert ledger.check() == ["one player held under 2 names: 'Ann', 'ann' (merge them)"]
     manage(ledger, "player", "merge", "ann", into="Ann")  # the two spellings are one name for the merge...
-    assert ledger.players() == ["Ann", "Bo"]
+    assert ledger.players() == ["Ann", "Bo"] and ledger.check() == []
     ledger.close()
 
 
