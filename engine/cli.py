@@ -283,6 +283,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except (PermissionError, FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
+        # a file or folder sisepai must read or write (its home, an output) that is not there or not its: one line
+        where = f" {exc.filename}:" if exc.filename else ""
+        print(f"sisepai {args.command}: error:{where} {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -121,7 +121,12 @@ class SqliteDatabase:
     def __init__(self, path: str | Path):
         self.target = str(path)
         if self.target != ":memory:":
-            Path(self.target).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(self.target).expanduser().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise SisepaiError(f"cannot open the ledger {self.target}: its folder {folder} cannot be made "
+                                   f"({exc.strerror or exc}); give another with --db or SISEPAI_HOME") from None
         self._lock = threading.Lock()
         try:
             self._db = sqlite3.connect(str(Path(self.target).expanduser()) if self.target != ":memory:" else self.target,

@@ -4,8 +4,9 @@ A name is shown on every player's screen and written into the ledger's CSV. Lett
 language are welcome (Zoë, 桌子1, Grandma's table, Анна); a name is normalised to NFKC, so "Zoë"
 typed two ways, and "Ａｎｎ" in full-width letters, are the one player they look like. Refused, with
 a message in words: control characters (NUL, newlines), format characters (a right-to-left
-override that turns the text around, zero-width spaces that make a second "Ann"), unassigned code
-points, leading or doubled spaces, and letters of look-alike alphabets mixed in one word (a
+override that turns the text around, zero-width spaces that make a second "Ann"), characters
+drawn as nothing (variation selectors, Hangul fillers: Unicode's Default_Ignorable_Code_Point),
+unassigned code points, leading or doubled spaces, and letters of look-alike alphabets mixed in one word (a
 Cyrillic "А" among Latin letters makes a second "Ann" that no one can tell apart).
 
 >>> clean_name("  Zoe\\u0308 ")
@@ -42,6 +43,29 @@ _KNOWN = {0x200B: "a zero-width space", 0x200C: "a zero-width non-joiner", 0x200
           0x09: "a tab"}
 
 
+DEFAULT_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+                     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+                     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+"""Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt): characters a font
+draws as nothing (variation selectors, the combining grapheme joiner, Hangul fillers, tags). PRECIS
+(RFC 8264, 9.13) disallows them in every identifier; Python's ``unicodedata`` does not carry the
+property, so it is written out here (stable since Unicode 6.0 but for unassigned points, which are
+refused as unassigned anyway)."""
+_IGNORABLE_WORDS = {0x034F: "a combining grapheme joiner", 0x3164: "a Hangul filler", 0x115F: "a Hangul filler",
+                    0x1160: "a Hangul filler", 0xFFA0: "a Hangul filler", 0x00AD: "a soft hyphen"}
+
+
+def is_default_ignorable(ch: str) -> bool:
+    """Whether ``ch`` is a Default_Ignorable_Code_Point (:data:`DEFAULT_IGNORABLE`).
+
+    >>> [is_default_ignorable(c) for c in ("\ufe0f", "\u3164", "\U000e0100", "A", "\u0301")]
+    [True, True, True, False, False]
+    """
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in DEFAULT_IGNORABLE)
+
+
 def clean_name(text: str, what: str = "a player's name", forbid: str = "") -> str:
     """``text`` as a name, normalised (NFC, outer spaces trimmed), or a :class:`SisepaiError` in
     words naming what is wrong with it; ``forbid``: characters it may not hold besides.
@@ -55,6 +79,11 @@ def clean_name(text: str, what: str = "a player's name", forbid: str = "") -> st
         raise SisepaiError(f"{what} must be text")
     name = unicodedata.normalize("NFKC", text).strip(" ")
     for ch in name:
+        if is_default_ignorable(ch):
+            selector = 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF
+            kind = (_KNOWN.get(ord(ch)) or _IGNORABLE_WORDS.get(ord(ch))
+                    or ("a variation selector" if selector else "a character drawn as nothing"))
+            raise SisepaiError(f"{what} may not hold invisible characters (U+{ord(ch):04X}, {kind})")
         category = unicodedata.category(ch)
         if category in _WORDS:
             kind = _KNOWN.get(ord(ch), _WORDS[category])

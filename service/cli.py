@@ -28,7 +28,8 @@ examples:
   a club, one process per table, one ledger (README, "Running a club"):
   SISEPAI_TOKEN="$(cat ~/.sisepai-token)" sisepai serve --host 0.0.0.0 --https --port 8001 --table "table 1" \
       --db postgresql://sisepai@db.local:5432/club
-A token has at least 16 characters, 8 of them different, and no blank at either end; --new-token makes one (keep it in a file for the next start).
+A token has at least 16 ASCII characters, 8 of them different, no blank at either end, and is not easy to guess
+(zxcvbn's score at least 3); `sisepai token` or --new-token makes one (keep it in a file for the next start).
 The page asks for the token once and keeps it in the browser. Five wrong tokens from one address,
 then it waits 1 s, 2 s, 4 s ... (at most 5 min) and is answered 429 meanwhile. Requests from pages on other sites,
 and Host names other than localhost, IP addresses and --allow-host names, are refused.""")
@@ -56,6 +57,14 @@ and Host names other than localhost, IP addresses and --allow-host names, are re
                    help="recognition workers (default: half the cores); more requests wait in a short "
                         "queue, then get 503 with Retry-After")
     p.set_defaults(func=_serve)
+    t = sub.add_parser("token", help="print a new random token for SISEPAI_TOKEN",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Print a new random token (32 URL-safe characters from Python's secrets) to guard "
+                                   "the ledger's writes.",
+                       epilog="""examples:
+  sisepai token > ~/.sisepai-token && chmod 600 ~/.sisepai-token
+  SISEPAI_TOKEN="$(cat ~/.sisepai-token)" sisepai serve --host 0.0.0.0 --https""")
+    t.set_defaults(func=lambda args: print(new_token()) or 0)
 
 
 def _serve(args) -> int:
@@ -76,7 +85,7 @@ def _serve(args) -> int:
     elif settings.token:
         problem = weak_token(settings.token)
         if problem:
-            raise SisepaiError(f"SISEPAI_TOKEN {problem} (sisepai serve --new-token makes a strong one)")
+            raise SisepaiError(f"SISEPAI_TOKEN {problem} (`sisepai token` makes a strong one)")
     if args.workers is not None and args.workers < 1:
         raise SisepaiError("--workers must be at least 1")
     if settings.allowed_hosts and not settings.token:
@@ -130,10 +139,22 @@ MIN_TOKEN_KINDS = 8
 """A token needs this many different characters: ``aaaaaaaaaaaaaaaa`` is 16 characters but one guess."""
 
 
+MIN_TOKEN_SCORE = 3
+"""The least zxcvbn score (0-4) a token may have: 3 is "safely unguessable: moderate protection
+from an offline slow-hash scenario" (10^8 guesses or more), far beyond what the five-tries wait lets
+an online guesser try."""
+
+
 def weak_token(token: str) -> str | None:
     """Why ``token`` is too weak to guard the ledger, or None when it is fine: too short, blank or
-    edged with blanks (a client's header loses them, so it could never match), or too few different
-    characters.
+    edged with blanks (a client's header loses them, so it could never match), not ASCII (a header
+    carries bytes a browser and the server decode differently), too few different characters, or
+    easy to guess by zxcvbn's estimate (words, keyboard rows, dates: :data:`MIN_TOKEN_SCORE`).
+
+    >>> weak_token("ñandú-Zorro-4817-xy")
+    "holds 'ñ', not ASCII: a browser sends a header's bytes as Latin-1, so it could never match; use letters, digits, - and _"
+    >>> weak_token("qwertyuiopasdfgh"), weak_token("Password12345678")  # doctest: +ELLIPSIS
+    ('is easy to guess (zxcvbn rates it 1 of 4, ...', 'is easy to guess (zxcvbn rates it 1 of 4, ...')
 
     >>> weak_token("Xq7-vB2_pL9sK4wZ"), weak_token(" " * 16), weak_token("aaaaaaaaaaaaaaaa")
     (None, 'is blank', 'has 1 different characters: use at least 8')
@@ -148,6 +169,10 @@ def weak_token(token: str) -> str | None:
         return "is blank"
     if token != token.strip():
         return "starts or ends with a blank, which no client can send"
+    odd = next((ch for ch in token if not (32 < ord(ch) < 127)), None)
+    if odd is not None:
+        return (f"holds {odd!r}, not ASCII: a browser sends a header's bytes as Latin-1, so it could never match; "
+                "use letters, digits, - and _")
     if len(token) < MIN_TOKEN_CHARS:
         return f"has {len(token)} characters: use at least {MIN_TOKEN_CHARS}"
     if len(set(token)) < MIN_TOKEN_KINDS:
@@ -155,6 +180,12 @@ def weak_token(token: str) -> str | None:
     steps = [ord(b) - ord(a) for a, b in zip(token, token[1:])]
     if sum(abs(d) == 1 for d in steps) * 2 >= len(steps):
         return "is mostly a run of neighbouring characters (abcdefgh..., 12345678...): one of the first guesses"
+    from zxcvbn import zxcvbn  # lazy: only a serve with a token of its own asks
+
+    rated = zxcvbn(token[:100])
+    if rated["score"] < MIN_TOKEN_SCORE:
+        hint = (rated.get("feedback") or {}).get("warning") or "its parts are common"
+        return f"is easy to guess (zxcvbn rates it {rated['score']} of 4, at least {MIN_TOKEN_SCORE} needed: {hint})"
     return None
 
 

@@ -1,5 +1,7 @@
 """Shared fixtures: the shipped recogniser, loaded once per test run."""
 
+import os
+
 import pytest
 
 
@@ -21,6 +23,8 @@ def postgres_server():
     try:
         server.start()
     except NoPostgres as exc:
+        if os.environ.get("SISEPAI_REQUIRE_POSTGRES"):  # CI (.ci/run): the club ledger's tests must run
+            pytest.fail(f"SISEPAI_REQUIRE_POSTGRES is set and no PostgreSQL server could start: {exc}")
         pytest.skip(f"no PostgreSQL server for these tests: {exc}")
     yield server
     server.stop()

@@ -170,7 +170,8 @@ def test_serve_refuses_a_short_token_and_can_make_one(tmp_path):
     assert r.returncode == 2 and "6 characters: use at least 16" in r.stderr and "Traceback" not in r.stderr
     for weak, said in ((" " * 16, "blank"), ("a" * 16, "1 different characters"), ("Xq7-vB2_pL9sK4wZ ", "blank"),
                        ("\tXq7-vB2_pL9sK4wZ", "blank"), ("abababababababab", "2 different"),
-                       ("abcdefghijklmnop", "a run")):
+                       ("abcdefghijklmnop", "a run"), ("ñandú-Zorro-4817-xy", "not ASCII"),
+                       ("qwertyuiopasdfgh", "easy to guess"), ("Password12345678", "easy to guess")):
         r = subprocess.run(serve, capture_output=True, text=True, timeout=60, env={**env, "SISEPAI_TOKEN": weak})
         assert r.returncode == 2 and said in r.stderr and "Traceback" not in r.stderr, (weak, r.stderr)
     r = subprocess.run(serve + ["--new-token"], capture_output=True, text=True, timeout=60, env=env)
@@ -185,6 +186,11 @@ def test_serve_refuses_a_short_token_and_can_make_one(tmp_path):
         proc.wait(10)
     token = line.rsplit(": ", 1)[-1].strip()
     assert line.startswith("sisepai: the token for this run: ") and len(token) == 32
+    made = subprocess.run([sys.executable, "-m", "sisepai.engine.cli", "token"], capture_output=True, text=True,
+                          timeout=60)
+    from sisepai.service.cli import weak_token
+
+    assert made.returncode == 0 and len(made.stdout.strip()) == 32 and weak_token(made.stdout.strip()) is None
 
 
 def test_guessed_tokens_are_slowed_down_per_address(tmp_path):

@@ -1,0 +1,102 @@
+"""Writes racing each other, as a club's clients send them at one moment, on SQLite and PostgreSQL:
+an undo against a merge, a table renamed while deals arrive, one new name posted in two forms at two
+tables. Each ledger object stands for a service process (its own connections). After every race the
+ledger is whole (``Ledger.check``), every acknowledged deal is visible under a table that exists, and
+no folded name is held twice."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from sisepai.engine.errors import SisepaiError
+from sisepai.ledger.roster import fold, manage
+from sisepai.ledger.store import Ledger
+
+
+def _together(*jobs) -> list:
+    """Run ``jobs`` in threads released at one moment; each one's result or exception."""
+    gate = threading.Barrier(len(jobs))
+    out: list = [None] * len(jobs)
+
+    def run(k, job):
+        gate.wait()
+        try:
+            out[k] = job()
+        except SisepaiError as exc:
+            out[k] = exc
+
+    threads = [threading.Thread(target=run, args=(k, j)) for k, j in enumerate(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return out
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request, tmp_path):
+    if request.param == "sqlite":
+        return str(tmp_path / "club.sqlite")
+    return request.getfixturevalue("postgres_url")
+
+
+def _visible_deals(ledger: Ledger) -> set[int]:
+    return {d["id"] for t in ledger.tables() for d in ledger.deals(t["name"])}
+
+
+def test_an_undo_racing_a_merge_leaves_no_total_without_its_deal(target):
+    a, b = Ledger(target), Ledger(target)
+    a.add_table("rc")
+    try:
+        for k in range(40):
+            x, y = f"Mx{k}", f"My{k}"
+            a.add_deal("Bo", 1, [y, "Bo"], y, table="rc")  # y is a player already
+            deal = a.add_deal(x, 7, [x, "Cy"], "Cy", table="rc")
+            _together(lambda: manage(a, "player", "merge", x, into=y), lambda: b.undo("rc", deal=deal["id"]))
+            assert a.check() == [], k
+            assert sum(a.totals("rc").values()) == 0
+    finally:
+        a.close(), b.close()
+
+
+def test_a_table_renamed_while_deals_arrive_strands_no_deal(target):
+    a, b = Ledger(target), Ledger(target)
+    a.add_table("ra")
+    acknowledged = []
+
+    def post():
+        for k in range(150):
+            try:
+                acknowledged.append(b.add_deal("Ann", 1, ["Ann", "Bo"], "Bo", table="ra")["id"])
+            except SisepaiError:
+                pass
+
+    def rename():
+        for k in range(150):
+            manage(a, "table", "rename", "ra" if k % 2 == 0 else "RA", to="RA" if k % 2 == 0 else "ra")
+
+    try:
+        _together(post, rename)
+        assert len(acknowledged) == 150, "a deal at a table being renamed is still taken: the name folds to it"
+        assert set(acknowledged) <= _visible_deals(a)
+        assert a.check() == []
+        assert a.totals(a.tables()[-1]["name"]) == {"Ann": 150, "Bo": -150}
+    finally:
+        a.close(), b.close()
+
+
+def test_one_new_name_posted_in_two_forms_at_once_is_one_player(target):
+    a, b = Ledger(target), Ledger(target)
+    a.add_table("t1"), a.add_table("t2")
+    try:
+        for k in range(25):
+            _together(lambda: a.add_deal(f"zed{k}", 2, [f"zed{k}", "Bo"], "Bo", table="t1"),
+                      lambda: b.add_deal(f"ZED{k}", 2, [f"ZED{k}", "Cy"], "Cy", table="t2"))
+        folds = [fold(p) for p in a.players()]
+        assert len(folds) == len(set(folds)) == 27
+        assert a.check() == []
+        assert a.totals()["Bo"] == a.totals()["Cy"] == -50
+    finally:
+        a.close(), b.close()
