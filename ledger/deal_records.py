@@ -1,6 +1,7 @@
 """A deal written within a ledger transaction, and the running totals it moves: the payments a
-deal makes, the club's room for new players, a win recorded once, and the totals read or summed
-afresh (:mod:`.sums`). :class:`~.store.Ledger` and the ledger's moves (:mod:`.move`) write through these.
+deal makes, the club's room for new players, a win recorded once, the totals read or summed
+afresh (:mod:`.sums`), and a deal's rules: a hand-typed win claims a total the rules allow
+(:func:`check_points_total`), an auto-scored one the total its cards score (:func:`check_cards_score`). :class:`~.store.Ledger` and the ledger's moves (:mod:`.move`) write through these.
 
 >>> deal_payments(["Ann", "Bo"], "Ann", "Bo", 7)
 [('Bo', 'Ann', 7)]
@@ -10,7 +11,10 @@ from __future__ import annotations
 
 import json
 
+from sisepai.engine import score
+from sisepai.engine.cards import format_cards
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.scoring import prepare_hand
 from sisepai.engine.totals import winning_totals
 
 from .sums import net_totals
@@ -133,3 +137,43 @@ def check_points_total(rules, points: int) -> None:
         raise SisepaiError(f"points: no winning hand scores {points} under {rules.name} rules (the totals are "
                            f"{'odd, ' if odd else ''}{min(totals)} to {max(totals)})", code="points_not_a_total",
                            points=points, min=min(totals), max=max(totals))
+
+
+def check_cards_score(cards: str, rules, winner: str | None, points: int) -> None:
+    """An auto-scored deal's points are what the engine scores its cards to (as ``/api/score``
+    does), with a winner: a :class:`SisepaiError` (422) otherwise.
+
+    >>> from sisepai.engine.rules import Rules
+    >>> hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
+    >>> check_cards_score(hand, Rules.preset("seesek"), "Ann", 11)
+    >>> check_cards_score("GK GA", Rules.preset("seesek"), "Ann", 900)
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: the deal's cards are not a winning hand, so they cannot be scored 900 points
+    """
+
+    result = score(cards, rules=rules)
+    if result is None:
+        raise SisepaiError(f"the deal's cards are not a winning hand, so they cannot be scored {points} points",
+                           code="cards_not_winning", points=points)
+    if winner is None:
+        raise SisepaiError("an auto-scored deal's cards are a win: name its winner", code="cards_need_winner")
+    if result.total != points:
+        raise SisepaiError(f"the deal's cards score {result.total} points, not {points}", code="cards_score",
+                           score=result.total, points=points)
+
+
+def checked_hand(text: str, rules) -> str:
+    """A deal's winning hand as the engine reads it, in card codes: every card a card, no more
+    copies than the deck holds and no more cards than a hand (a :class:`SisepaiError`, answered
+    422, otherwise).
+
+    >>> from sisepai.engine.rules import Rules
+    >>> checked_hand("g將 GA,GE", Rules.preset("seesek"))
+    'GK GA GE'
+    """
+
+    ids, _ = prepare_hand(text, (), rules)
+    if not ids:
+        raise SisepaiError("a deal's cards are empty: leave them out for a deal scored by hand")
+    return format_cards(ids)

@@ -12,12 +12,12 @@ and keeps its history; writing its name again brings it back. Every change is lo
 >>> from .store import Ledger
 >>> club = Ledger(":memory:")
 >>> _ = club.add_deal("Ann", 5, ["Ann", "Bo"]); _ = club.add_deal("annie", 3, ["annie", "Bo"])
->>> club.add_deal("ANN", 2, ["ann", "Bo"])["winner"]  # the player first written "Ann"
+>>> club.add_deal("ANN", 3, ["ann", "Bo"])["winner"]  # the player first written "Ann"
 'Ann'
 >>> manage(club, "player", "merge", "Annie", into="ann")
 {'kind': 'player', 'action': 'merge', 'name': 'annie', 'into': 'Ann'}
 >>> club.totals()
-{'Ann': 10, 'Bo': -10}
+{'Ann': 11, 'Bo': -11}
 """
 
 from __future__ import annotations

@@ -33,8 +33,10 @@ from .csv_safe import safe_writer
 from .db import connect, migrate, write
 from .deal_records import (
     add_to_balances,
+    check_cards_score,
     check_room_for_players,
     check_points_total,
+    checked_hand,
     deal_payments,
     payment_answers,
     record_deal,
@@ -185,18 +187,19 @@ class Ledger:
 
     def add_deal(self, winner: str | None, points: int, players: list[str], discarder: str | None = None,
                  rules: str = "seesek", source: str = "manual", cards: str | None = None, note: str = "",
-                 table: str = DEFAULT_TABLE, check_total: bool = False) -> dict:
+                 table: str = DEFAULT_TABLE) -> dict:
         """Record a deal at ``table``: the discarder pays the winner, or every other player pays on a
         drawn card. A win recorded with its ``cards`` is recorded once: when the table's last deal is
         the same in every part (winner, players, discarder, rules, points, cards), a second tap or a
         second sighting gives that deal, with ``"repeat": True``, and writes nothing. Any difference,
-        or another deal in between, is a new deal. ``check_total``: a win without its cards must
-        claim a total some winning hand scores under ``rules`` (the service asks it of every deal).
+        or another deal in between, is a new deal. A deal keeps its rules: a win typed by hand
+        claims a total some winning hand scores under ``rules``; a win with its ``cards`` (read as
+        the engine reads them) claims the total they score.
 
         >>> store = Ledger(":memory:")
         >>> hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
-        >>> first = store.add_deal("Ann", 12, ["Ann", "Bo"], cards=hand, source="auto")
-        >>> again = store.add_deal("Ann", 12, ["Ann", "Bo"], cards=" ".join(reversed(hand.split())), source="auto")
+        >>> first = store.add_deal("Ann", 11, ["Ann", "Bo"], cards=hand, source="auto")
+        >>> again = store.add_deal("Ann", 11, ["Ann", "Bo"], cards=" ".join(reversed(hand.split())), source="auto")
         >>> again["id"] == first["id"], again["repeat"], len(store.view()["deals"])
         (True, True, 1)
         """
@@ -209,6 +212,12 @@ class Ledger:
         if winner is None and (discarder is not None or points):
             raise SisepaiError("a drawn deal has no winner, so no discarder and no points: name the winner, "
                                "or record the draw with 0 points", code="draw_pays")
+        preset = Rules.preset(rules)
+        if cards is not None:
+            cards = checked_hand(cards, preset)
+            check_cards_score(cards, preset, winner, points)
+        elif winner is not None:
+            check_points_total(preset, points)
         named_winner = None if winner is None else _clean(winner)
         named_discarder = None if discarder is None else _clean(discarder)
         named_table = table
@@ -219,8 +228,6 @@ class Ledger:
             seated = [known[p] for p in players]
             winner, discarder = known.get(named_winner), known.get(named_discarder)
             payments = deal_payments(seated, winner, discarder, points)
-            if check_total and winner is not None and cards is None:  # a win typed by hand: a total the rules allow
-                check_points_total(Rules.preset(rules), points)
             table = known_table(tx, named_table, active=True)
             deal = {"created": time.time(), "winner": winner, "points": points, "rules": rules, "source": source,
                     "cards": cards, "note": note}

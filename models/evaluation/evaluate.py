@@ -106,10 +106,17 @@ def explain_false_positives(pred_codes, pred_centers, matched: int, misreads: in
             "other": fp - misreads - duplicates - right}
 
 
+OPTIONAL_MIN_VISIBLE = 0.3
+"""A face-up card not labelled (under half a character shows) but showing at least this share of a
+character may be read without penalty: a player names a card from a third of its character, the
+detector is taught such ends (:data:`sisepai.models.training.prepare.END_MIN_VISIBLE`), and the
+second camera's scenes draw the line there too. Read wrong, it is false."""
+
+
 def optional_readings(pred_codes, pred_centers, pred_conf, truth: list[dict], cards: list[dict]) -> int:
-    """Predictions no needed card took that read an ``optional`` card right (a card a dataset
-    neither asks for nor forbids, as the second camera's scenes mark the ones a reader may not
-    name): neither found nor false. Datasets with no optional cards give 0.
+    """Predictions no needed card took that read an optional card right: one marked ``optional``
+    (the second camera's scenes mark the cards a reader may not name), or a face-up card not
+    labelled that shows :data:`OPTIONAL_MIN_VISIBLE` of a character. Neither found nor false.
 
     >>> sq = lambda x: [[x, 0], [x + 10, 0], [x + 10, 30], [x, 30]]
     >>> cards = [{"card": "GP", "corners": sq(0), "labelled": True},
@@ -117,7 +124,8 @@ def optional_readings(pred_codes, pred_centers, pred_conf, truth: list[dict], ca
     >>> optional_readings(["GP", "RK", "RK"], [(5, 5), (25, 5), (26, 6)], [0.9, 0.8, 0.7], cards[:1], cards)
     1
     """
-    optional = [c for c in cards if c.get("optional")]
+    optional = [c for c in cards if c.get("optional") or (c.get("face_up") and not c.get("labelled")
+                                                          and c.get("char_visible", 0.0) >= OPTIONAL_MIN_VISIBLE)]
     if not optional:
         return 0
     taken = set(card_matching(pred_codes, pred_centers, pred_conf, truth).values())

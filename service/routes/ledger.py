@@ -10,10 +10,6 @@ import urllib.parse
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
-from sisepai.engine import score
-from sisepai.engine.cards import format_cards
-from sisepai.engine.errors import SisepaiError
-from sisepai.engine.scoring import prepare_hand
 
 from ..deps import LedgerDep, SettingsDep, Writer
 from ..refusals import Refusal
@@ -84,52 +80,9 @@ def delete_player(body: PlayerRequest, ledger: LedgerDep) -> RosterChange:
 
 @router.post("/deals", summary="Record a deal at a table (by hand or from an auto-scored hand)", dependencies=[Writer])
 def add_deal(body: DealRequest, ledger: LedgerDep) -> DealRecorded:
-    rules = network_rules(body.rules)  # a preset name
-    cards = checked_hand(body.cards, rules) if body.cards else None
-    if cards:
-        check_cards_score(cards, rules, body.winner, body.points)
+    network_rules(body.rules)  # a preset name, refused in the service's words otherwise
     return ledger.add_deal(body.winner, body.points, body.players, body.discarder, body.rules,
-                           "auto" if cards else "manual", cards, body.note, table=body.table, check_total=True)
-
-
-def check_cards_score(cards: str, rules, winner: str | None, points: int) -> None:
-    """An auto-scored deal's points are what the engine scores its cards to (as ``/api/score``
-    does), with a winner: a :class:`SisepaiError` (422) otherwise.
-
-    >>> from sisepai.engine.rules import Rules
-    >>> hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"
-    >>> check_cards_score(hand, Rules.preset("seesek"), "Ann", 11)
-    >>> check_cards_score("GK GA", Rules.preset("seesek"), "Ann", 900)
-    Traceback (most recent call last):
-    ...
-    sisepai.engine.errors.SisepaiError: the deal's cards are not a winning hand, so they cannot be scored 900 points
-    """
-
-    result = score(cards, rules=rules)
-    if result is None:
-        raise SisepaiError(f"the deal's cards are not a winning hand, so they cannot be scored {points} points",
-                           code="cards_not_winning", points=points)
-    if winner is None:
-        raise SisepaiError("an auto-scored deal's cards are a win: name its winner", code="cards_need_winner")
-    if result.total != points:
-        raise SisepaiError(f"the deal's cards score {result.total} points, not {points}", code="cards_score",
-                           score=result.total, points=points)
-
-
-def checked_hand(text: str, rules) -> str:
-    """A deal's winning hand as the engine reads it, in card codes: every card a card, no more
-    copies than the deck holds and no more cards than a hand (a :class:`SisepaiError`, answered
-    422, otherwise).
-
-    >>> from sisepai.engine.rules import Rules
-    >>> checked_hand("g將 GA,GE", Rules.preset("seesek"))
-    'GK GA GE'
-    """
-
-    ids, _ = prepare_hand(text, (), rules)
-    if not ids:
-        raise SisepaiError("a deal's cards are empty: leave them out for a deal scored by hand")
-    return format_cards(ids)
+                           "auto" if body.cards else "manual", body.cards, body.note, table=body.table)
 
 
 @router.post("/undo", summary="Undo the last deal of a table", dependencies=[Writer])

@@ -92,11 +92,11 @@ def test_one_new_name_posted_in_two_forms_at_once_is_one_player(target):
     a.add_table("t1"), a.add_table("t2")
     try:
         for k in range(25):
-            _together(lambda: a.add_deal(f"zed{k}", 2, [f"zed{k}", "Bo"], "Bo", table="t1"),
-                      lambda: b.add_deal(f"ZED{k}", 2, [f"ZED{k}", "Cy"], "Cy", table="t2"))
+            _together(lambda: a.add_deal(f"zed{k}", 3, [f"zed{k}", "Bo"], "Bo", table="t1"),
+                      lambda: b.add_deal(f"ZED{k}", 3, [f"ZED{k}", "Cy"], "Cy", table="t2"))
         folds = [fold(p) for p in a.players()]
         assert len(folds) == len(set(folds)) == 27
         assert a.check() == []
-        assert a.totals()["Bo"] == a.totals()["Cy"] == -50
+        assert a.totals()["Bo"] == a.totals()["Cy"] == -75
     finally:
         a.close(), b.close()

@@ -64,7 +64,7 @@ def test_the_club_has_a_player_cap(tmp_path, monkeypatch):
     with pytest.raises(store.SisepaiError, match="5 active players, the most"):
         ledger.add_player("Fay")
     with pytest.raises(store.SisepaiError, match="5 active players, the most"):
-        ledger.add_deal("Bo", 2, ["Bo", "Gus"])
+        ledger.add_deal("Bo", 3, ["Bo", "Gus"])
     assert len(ledger.players()) == 5
     ledger.close()
 
