@@ -281,6 +281,28 @@ def estimate_bytes(scenes: int, size: tuple[int, int], crops: bool) -> int:
     return int(scenes * (SCENE_BYTES_PER_PIXEL * w * h + SCENE_LABEL_BYTES + (SCENE_CROP_BYTES if crops else 0)))
 
 
+def check_writable(out: Path) -> None:
+    """Refuse, in words, an output folder that cannot be made or written (before the disk is
+    measured: a folder no one may write has no free space to speak of).
+
+    >>> check_writable(Path("/proc/no-dataset-here"))
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: cannot write the dataset into /proc/no-dataset-here: /proc is not writable (...)
+    """
+    import tempfile
+
+    where = Path(out).resolve()
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        with tempfile.TemporaryFile(dir=where):  # nothing is left behind, written or refused
+            pass
+    except OSError as exc:
+        raise SisepaiError(f"cannot write the dataset into {out}: {where} is not writable "
+                           f"({exc.strerror or exc})") from None
+
+
 def check_disk(out: Path, needed: int, force: bool = False) -> None:
     """Refuse, before anything is written, a dataset the disk under ``out`` cannot hold (with a
     tenth to spare); ``force`` writes anyway."""
@@ -289,6 +311,7 @@ def check_disk(out: Path, needed: int, force: bool = False) -> None:
     where = Path(out).resolve()
     while not where.exists() and where != where.parent:
         where = where.parent
+    check_writable(out)
     free = shutil.disk_usage(where).free
     if needed * 1.1 > free and not force:
         raise SisepaiError(f"this dataset needs about {needed / 1e9:,.1f} GB and {where} has {free / 1e9:,.1f} GB free: "

@@ -151,6 +151,11 @@ def create_app(settings: Settings | None = None, recognizer=None) -> FastAPI:
                                                 "method_not_allowed", {"allowed": ", ".join(allowed)}))
         return JSONResponse(status_code=404, content=body_of(f"no API at {request.url.path}", None, None))
 
+    @app.options("/{rest:path}", include_in_schema=False)
+    async def _page_options(rest: str) -> Response:
+        """``OPTIONS`` on the page's paths: 204 with what they take, as on the API's (docs/api.md)."""
+        return Response(status_code=204, headers={"Allow": "GET, HEAD, OPTIONS"})
+
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:  # the API reference, served from here (no CDN), built from /openapi.json
         return FileResponse(STATIC / "api.html")

@@ -45,10 +45,34 @@ MAX_CONNECTIONS = 512
 """Connections and requests at once; past it, new requests are answered 503."""
 PER_CLIENT_CONNECTIONS = 32
 """Connections one address may hold (a browser opens about six)."""
+REFUSED_RETRY_S = 2
+"""The ``Retry-After`` of a connection past :data:`PER_CLIENT_CONNECTIONS`."""
+REFUSED_QUIET_S = 1.0
+"""Such a connection is closed once its client has sent nothing for this long after its 503..."""
+REFUSED_LINGER_S = 5.0
+"""...or this long after it at most; what it sends meanwhile is read and dropped."""
 CHECK_EVERY_S = 1.0
 
 _HELD: dict[tuple, dict] = {}
 """(server address, client host) -> that client's open connections, oldest first."""
+
+
+def _unread_bytes(transport) -> int:
+    """Bytes a connection's client sent that the server has not read yet (``FIONREAD``); -1 where
+    the system cannot tell.
+
+    >>> _unread_bytes(None)
+    -1
+    """
+    try:
+        import fcntl  # not on Windows: there the connection counts as sending
+        import struct
+        import termios
+
+        fd = transport.get_extra_info("socket").fileno()
+        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+    except (ImportError, AttributeError, OSError, ValueError):
+        return -1
 
 
 class BoundedH11Protocol(H11Protocol):
@@ -60,29 +84,78 @@ class BoundedH11Protocol(H11Protocol):
         super().connection_made(transport)
         self._state = None
         self._since = self._last_data = self.loop.time()
+        self._got_data = self._refused = False
         self._watch = self.loop.call_later(CHECK_EVERY_S, self._check)
         self._peer = (self.server, self.client[0]) if self.client else None
         if self._peer is not None:
-            self._admit()
+            self._admit(sending=False)
 
-    def _admit(self) -> None:
-        """Count this connection against its address; past :data:`PER_CLIENT_CONNECTIONS`, close
-        the address's oldest idle connection, or this one when none is idle."""
+    def _admit(self, sending: bool) -> bool:
+        """Count this connection against its address; whether it is let in.
+
+        Past :data:`PER_CLIENT_CONNECTIONS`, the address's oldest connection doing nothing is
+        closed to make room: one between requests, one stalled inside a request's headers, or one
+        that has sent nothing at all, not even bytes the server has yet to read (:meth:`_idle`). A
+        connection whose request is on its way is never cut off: when none can go, the newcomer is
+        answered 503 with ``Retry-After`` once it sends (``sending``; :meth:`_refuse_busy`),
+        never closed with no answer."""
         held = _HELD.setdefault(self._peer, {})
         for gone in [p for p in held if p.transport is None or p.transport.is_closing()]:
             del held[gone]
         held[self] = None
         if len(held) <= PER_CLIENT_CONNECTIONS:
+            return True
+        victim = next((p for p in held if p is not self and p._idle()), None)
+        if victim is not None:
+            del held[victim]
+            victim.transport.close()  # doing nothing: its client opens another when it needs one
+            return True
+        if not sending:
+            return True  # counted: decided when it sends
+        del held[self]
+        self._refuse_busy()
+        return False
+
+    def _refuse_busy(self) -> None:
+        """Answer this connection 503 with ``Retry-After`` at once, and close it once the client
+        had time to read it: what it sends meanwhile (an upload's body) is read and dropped, so
+        the close is not a reset that loses the answer."""
+        import json
+
+        from .refusals import body_of  # lazy: FastAPI
+
+        self._refused = True
+        self.connections.discard(self)  # not counted against uvicorn's limit_concurrency while it lingers
+        body = json.dumps(body_of(f"this address holds {PER_CLIENT_CONNECTIONS} connections already: try again "
+                                  f"in {REFUSED_RETRY_S} s", "busy", {})).encode()
+        head = (f"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: "
+                f"{REFUSED_RETRY_S}\r\nconnection: close\r\ncontent-length: {len(body)}\r\n\r\n").encode()
+        self.transport.write(head + body)
+        self._refused_at = self.loop.time()
+        self.loop.call_later(REFUSED_QUIET_S, self._close_refused)
+
+    def _close_refused(self) -> None:
+        """Close a refused connection once its client has been quiet for :data:`REFUSED_QUIET_S`
+        (its request all sent: a close now loses nothing), or after :data:`REFUSED_LINGER_S`."""
+        if self.transport is None or self.transport.is_closing():
             return
-        victim = next((p for p in held if p is not self and p._idle()), self)
-        del held[victim]
-        victim.transport.close()
+        now = self.loop.time()
+        if now - self._last_data >= REFUSED_QUIET_S or now - self._refused_at >= REFUSED_LINGER_S:
+            self.transport.close()
+        else:
+            self.loop.call_later(REFUSED_QUIET_S, self._close_refused)
 
     def _idle(self) -> bool:
-        """No request in progress and still HTTP (a WebSocket is never evicted here)."""
+        """No request in progress and still HTTP (a WebSocket is never evicted here): between two
+        requests, stalled inside its request's headers, or silent: nothing sent, not even bytes
+        waiting in the kernel for the server to read (a connection of a burst, opened before the
+        server read its request, is not silent)."""
         transport = self.transport
-        return (transport is not None and transport.get_protocol() is self
-                and (self.cycle is None or self.cycle.response_complete))
+        if transport is None or transport.get_protocol() is not self:
+            return False
+        if self.cycle is None:  # half a request's headers (a slow client), or nothing at all
+            return self._got_data or _unread_bytes(transport) == 0
+        return self.cycle.response_complete
 
     def _release(self) -> None:
         held = _HELD.get(self._peer) if getattr(self, "_peer", None) is not None else None
@@ -93,6 +166,12 @@ class BoundedH11Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._last_data = self.loop.time()
+        if self._refused:
+            return  # answered 503 already: the rest of its request is dropped until it closes
+        if not self._got_data:
+            self._got_data = True
+            if self._peer is not None and not self._admit(sending=True):
+                return
         super().data_received(data)
 
     def send_400_response(self, msg: str) -> None:

@@ -30,6 +30,9 @@ from sisepai.datasets.scenes.scene import (GENERATOR_VERSION, LABEL_MIN_BY_LAYOU
 
 CROP_SIZE = 64
 CROP_MIN_VISIBLE = 0.5
+"""An end is cropped for the reader when this share of it shows; in the layouts of
+:data:`~sisepai.datasets.scenes.scene.LABEL_MIN_BY_LAYOUT` (a fan held across the table), from
+their own smaller share, so the reader learns the strips a detector finds there."""
 
 
 @dataclass(frozen=True)
@@ -129,9 +132,10 @@ def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
     n_crops = 0
     if opts.crops:
         decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)  # crop what a model will see: the JPEG
+        least = min(CROP_MIN_VISIBLE, LABEL_MIN_BY_LAYOUT.get(scene.layout, CROP_MIN_VISIBLE))  # a fan's strips too
         for k, card in enumerate(scene.cards):
             for e, end in enumerate(card["ends"]):
-                if end["visible"] < CROP_MIN_VISIBLE or not card["face_up"]:
+                if end["visible"] < least or not card["face_up"]:
                     continue
                 folder = out / "crops" / split / card["card"]
                 folder.mkdir(parents=True, exist_ok=True)

@@ -385,4 +385,7 @@ def test_head_wherever_get_works_and_options_names_the_routes_methods(tmp_path):
         r = c.options("/api/ledger/deals")
         assert r.status_code == 204 and r.headers["allow"] == "OPTIONS, POST"
         assert c.options("/api/ledger").headers["allow"] == "GET, HEAD, OPTIONS"
+        for page in ("/", "/docs", "/app.js"):  # the page's paths answer OPTIONS as the API's do
+            r = c.options(page)
+            assert r.status_code == 204 and r.headers["allow"] == "GET, HEAD, OPTIONS", page
         assert c.get("/api/ledger/deals").status_code == 405

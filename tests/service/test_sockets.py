@@ -111,10 +111,17 @@ def _still_open(sockets: list[socket.socket]) -> int:
     import select
 
     def closed(s: socket.socket) -> bool:
+        """Closed by the server: its answer (a 503 to a socket past the cap) read, then the end."""
+        s.setblocking(False)
         try:
-            return s.recv(1, socket.MSG_PEEK) == b""
+            while (data := s.recv(65536)) != b"":
+                if not data.startswith(b"HTTP/1.1 503") and b"HTTP/" in data:
+                    return False
+        except BlockingIOError:
+            return False  # nothing more to read, and not closed
         except OSError:
             return True  # reset by the server
+        return True
 
     readable = select.select(sockets, [], [], 0.5)[0]  # a closed socket reads as readable
     return len(sockets) - sum(1 for s in readable if closed(s))
@@ -124,12 +131,13 @@ def _still_open(sockets: list[socket.socket]) -> int:
 def test_one_address_with_600_slow_sockets_does_not_lock_out_a_client(server, source):
     """600 half-sent requests from one address: that address keeps at most 32 of them open and
     every health probe is answered 200, whether the probe comes from another address or the same."""
-    from sisepai.service.server import PER_CLIENT_CONNECTIONS
+    from sisepai.service.server import PER_CLIENT_CONNECTIONS, REFUSED_LINGER_S
 
     slow = _slow_sockets(server, 600, source)
     try:
         answers = [httpx.get(f"http://127.0.0.1:{server}/api/health", timeout=30).status_code for _ in range(40)]
         assert answers == [200] * 40
+        time.sleep(REFUSED_LINGER_S + 1)  # the sockets past the cap were answered 503, then closed
         assert _still_open(slow) <= PER_CLIENT_CONNECTIONS
     finally:
         for s in slow:
@@ -179,3 +187,30 @@ def test_headers_past_the_cap_that_arrive_in_pieces_are_refused_the_same(server)
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 431"), answer[:200]
     assert json.loads(body)["code"] == "headers_too_large"
+
+
+def test_fifty_uploads_at_once_from_one_address_each_get_an_answer(server):
+    """More uploads at once than one address may hold connections: every one is answered (served,
+    or 503 with Retry-After), none reset with no answer."""
+    import threading
+
+    body = b"\xff\xd8\xff" + b"\0" * 300_000  # a JPEG's first bytes, then a large broken body
+    results: list = []
+
+    def upload():
+        try:
+            r = httpx.post(f"http://127.0.0.1:{server}/api/recognize", files={"file": ("x.jpg", body, "image/jpeg")},
+                           timeout=60)
+            results.append((r.status_code, r.headers.get("retry-after")))
+        except httpx.HTTPError as exc:
+            results.append((type(exc).__name__, None))
+
+    threads = [threading.Thread(target=upload) for _ in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(90)
+    assert len(results) == 50
+    from collections import Counter
+    assert all(isinstance(code, int) for code, _ in results), Counter(c for c, _ in results)
+    assert all(retry for code, retry in results if code == 503)

@@ -60,10 +60,20 @@ MAX_FILE_BYTES = 80_000_000
 
 
 def read_image_file(path: str | Path) -> bytes:
-    """The bytes of an image file, or :class:`ImageError`: missing, a folder, too large, unreadable."""
+    """The bytes of an image file, or :class:`ImageError`: missing, a folder, a device or pipe, too
+    large, unreadable.
+
+    >>> read_image_file("/dev/null")
+    Traceback (most recent call last):
+    ImageError: /dev/null: not a regular file (a device, pipe or socket), not an image
+    """
     p = Path(path)
     if not p.is_file():
-        raise ImageError(f"{path}: no such file" if not p.is_dir() else f"{path}: a folder, not an image")
+        if p.is_dir():
+            raise ImageError(f"{path}: a folder, not an image")
+        if p.exists():  # a device, a fifo, a socket: reading it might never end
+            raise ImageError(f"{path}: not a regular file (a device, pipe or socket), not an image")
+        raise ImageError(f"{path}: no such file")
     try:
         if p.stat().st_size > MAX_FILE_BYTES:
             raise ImageError(f"{path}: file too large ({p.stat().st_size // 1_000_000} MB)")
