@@ -55,8 +55,8 @@ def recorded_win(tx, table: str, deal: dict, players: list[str], payments) -> di
     in between, or any difference, makes it a new deal; a deal without cards or a winner is always new."""
     if deal["winner"] is None or not deal["cards"]:
         return None
-    row = tx.one("SELECT id, winner, points, rules, cards, players FROM deals WHERE room = ? ORDER BY id DESC LIMIT 1",
-                 (table,))
+    row = tx.one("SELECT id, winner, points, rules, cards, players FROM deals WHERE room_id = (SELECT id FROM rooms WHERE name = ?) "
+                 "ORDER BY id DESC LIMIT 1", (table,))
     if row is None:
         return None
     deal_id, winner, points, rules, cards, stored_players = row
@@ -76,10 +76,11 @@ def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int
     check_room_for_players(tx, players)
     insert_players(tx, players, deal["created"])
     deal_id = tx.one("UPDATE deal_ids SET last = last + 1 RETURNING last")[0]  # never an undone deal's id again
-    tx.run("INSERT INTO deals (id, created, winner, points, rules, source, cards, note, room, players) "
-           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    # the deal names its table by the table's id: a rename never moves it, a merge moves it by id
+    tx.run("INSERT INTO deals (id, created, winner, points, rules, source, cards, note, room, room_id, players) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT id FROM rooms WHERE name = ?), ?)",
            (deal_id, deal["created"], deal["winner"], deal["points"], deal["rules"], deal["source"], deal["cards"],
-            deal["note"], table, json.dumps(players)))
+            deal["note"], table, table, json.dumps(players)))
     if payments:
         tx.run("INSERT INTO payments (deal_id, payer, payee, amount) VALUES "
                + ", ".join(["(?, ?, ?, ?)"] * len(payments)), [v for pay in payments for v in (deal_id, *pay)])

@@ -102,6 +102,13 @@ MIGRATIONS = [
     ALTER TABLE players ADD COLUMN twin BIGINT NOT NULL DEFAULT 0;
     ALTER TABLE rooms ADD COLUMN twin BIGINT NOT NULL DEFAULT 0;
     """,
+    # 8: a deal names its table by the table's id (a rename cannot strand it); `room` keeps the name
+    # the table had when the deal was recorded, and is no longer read
+    """
+    ALTER TABLE deals ADD COLUMN room_id BIGINT REFERENCES rooms(id);
+    UPDATE deals SET room_id = (SELECT r.id FROM rooms r WHERE r.name = deals.room);
+    CREATE INDEX deals_by_room_id ON deals (room_id, id);
+    """,
 ]
 
 MAX_TABLES = 200
@@ -258,7 +265,8 @@ class Ledger:
 
         def work(tx) -> dict | None:
             table = known_table(tx, named, active=True)
-            row = tx.one("SELECT id, winner, points FROM deals WHERE room = ? ORDER BY id DESC LIMIT 1", (table,))
+            row = tx.one("SELECT id, winner, points FROM deals WHERE room_id = (SELECT id FROM rooms WHERE name = ?) "
+                         "ORDER BY id DESC LIMIT 1", (table,))
             if row is None:
                 return None
             if deal is not None and row[0] != deal:
@@ -291,7 +299,7 @@ class Ledger:
     def tables(self) -> list[dict]:
         """The club's open tables, oldest first, each with its number of deals."""
         with self.db.transaction(write=False) as tx:
-            rows = tx.rows("SELECT r.name, r.created, (SELECT count(*) FROM deals d WHERE d.room = r.name) "
+            rows = tx.rows("SELECT r.name, r.created, (SELECT count(*) FROM deals d WHERE d.room_id = r.id) "
                            "FROM rooms r WHERE r.retired IS NULL ORDER BY r.id")
         return [{"name": n, "created": c, "deals": k} for n, c, k in rows]
 
@@ -388,18 +396,24 @@ def _largest(totals: dict[str, int], n: int = PLAYERS_PAGE) -> dict[str, int]:
     return {p: totals[p] for p in sorted(keep)}
 
 
+TABLE_NAME = "(SELECT r.name FROM rooms r WHERE r.id = deals.room_id)"
+"""A deal's table as it is named now (a deal keeps its table's id)."""
+
+
 def _deals_after(tx, table: str | None, after: int, page: int) -> list[dict]:
     """Up to ``page`` deals with ids above ``after``, oldest first, with their payments."""
-    where, params = ("WHERE room = ? AND id > ?", (table, after)) if table is not None else ("WHERE id > ?", (after,))
-    rows = tx.rows("SELECT id, created, winner, points, rules, source, note, cards, room, players "
+    where, params = (("WHERE room_id = (SELECT id FROM rooms WHERE name = ?) AND id > ?", (table, after))
+                     if table is not None else ("WHERE id > ?", (after,)))
+    rows = tx.rows(f"SELECT id, created, winner, points, rules, source, note, cards, {TABLE_NAME}, players "
                    f"FROM deals {where} ORDER BY id LIMIT {int(page)}", params)
     return _with_payments(tx, table, rows)
 
 
 def _deals(tx, table: str | None, last: int | None) -> list[dict]:
-    where, params = ("WHERE room = ?", (table,)) if table is not None else ("", ())
+    where, params = (("WHERE room_id = (SELECT id FROM rooms WHERE name = ?)", (table,)) if table is not None
+                     else ("", ()))
     limit = f" LIMIT {int(last)}" if last is not None else ""
-    rows = tx.rows("SELECT id, created, winner, points, rules, source, note, cards, room, players "
+    rows = tx.rows(f"SELECT id, created, winner, points, rules, source, note, cards, {TABLE_NAME}, players "
                    f"FROM deals {where} ORDER BY id DESC{limit}", params)[::-1]
     return _with_payments(tx, table, rows)
 
@@ -410,7 +424,7 @@ def _with_payments(tx, table: str | None, rows: list[tuple]) -> list[dict]:
     if rows:
         span = (rows[0][0], rows[-1][0])
         sql = ("SELECT p.deal_id, p.payer, p.payee, p.amount FROM payments p JOIN deals d ON d.id = p.deal_id "
-               "WHERE d.room = ? AND p.deal_id >= ? AND p.deal_id <= ? ORDER BY p.id" if table is not None else
+               "WHERE d.room_id = (SELECT id FROM rooms WHERE name = ?) AND p.deal_id >= ? AND p.deal_id <= ? ORDER BY p.id" if table is not None else
                "SELECT deal_id, payer, payee, amount FROM payments WHERE deal_id >= ? AND deal_id <= ? ORDER BY id")
         for deal_id, a, b, c in tx.rows(sql, (table, *span) if table is not None else span):
             if deal_id in pays:

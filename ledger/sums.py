@@ -40,7 +40,7 @@ def table_totals(tx, table: str | None = None, active: bool = False) -> dict[str
 def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
     """Each player's total summed afresh from the payments (a check on the running totals), without
     the players who never paid or won (a player who paid and won back as much is there, at 0)."""
-    where, params = ("WHERE d.room = ?", (table,)) if table is not None else ("", ())
+    where, params = ("WHERE d.room_id = (SELECT id FROM rooms WHERE name = ?)", (table,)) if table is not None else ("", ())
     return net_totals(tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
                               f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params))
 
@@ -59,7 +59,7 @@ def ledger_problems(tx) -> list[str]:
             problems.append(f"table {table!r}: its running totals differ from its payments")
         if sum(kept.values()):
             problems.append(f"table {table!r}: its totals sum to {sum(kept.values())}, not 0")
-    stranded = tx.one("SELECT count(*) FROM deals d WHERE NOT EXISTS (SELECT 1 FROM rooms r WHERE r.name = d.room)")[0]
+    stranded = tx.one("SELECT count(*) FROM deals d WHERE NOT EXISTS (SELECT 1 FROM rooms r WHERE r.id = d.room_id)")[0]
     if stranded:
         problems.append(f"{stranded} deals are at a table that does not exist")
     for room, player, total in tx.rows("SELECT b.room, b.player, b.total FROM balances b WHERE b.total <> 0 AND "

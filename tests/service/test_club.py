@@ -37,7 +37,7 @@ def test_both_databases_get_the_same_schema_by_the_same_migrations(tmp_path, pos
     lite, pg = Ledger(tmp_path / "l.sqlite"), Ledger(postgres_url)
     assert lite.version == pg.version == len(MIGRATIONS)
     assert _columns(lite) == _columns(pg)
-    assert _columns(pg)["deals"][-2:] == ["room", "players"]
+    assert _columns(pg)["deals"][-3:] == ["room", "players", "room_id"]
     lite.close(), pg.close()
 
 

@@ -131,7 +131,8 @@ def test_a_ledger_from_before_folding_gets_folds_and_its_duplicates_can_be_merge
     old = Ledger(path)
     old.close()
     con = sqlite3.connect(path)  # back to version 5: players written "Ann" and "ann" as two
-    for stmt in ("DROP INDEX players_one_per_fold", "DROP INDEX rooms_one_per_fold",
+    for stmt in ("DROP INDEX deals_by_room_id", "ALTER TABLE deals DROP COLUMN room_id",
+                 "DROP INDEX players_one_per_fold", "DROP INDEX rooms_one_per_fold",
                  "ALTER TABLE players DROP COLUMN twin", "ALTER TABLE rooms DROP COLUMN twin",
                  "DROP INDEX players_by_fold", "DROP INDEX rooms_by_fold", "DROP TABLE name_changes",
                  "ALTER TABLE players DROP COLUMN fold", "ALTER TABLE players DROP COLUMN retired",
