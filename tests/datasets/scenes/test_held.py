@@ -152,3 +152,20 @@ def test_naming_the_distant_layout_leaves_the_other_layouts_as_they_were():
     a = make_scene(5, 0, "held", size=(320, 180))
     b = make_scene(5, 0, "held", size=(320, 180), layouts=("table", "distant"))
     assert np.array_equal(a.image, b.image)
+
+
+def test_a_distant_fan_crops_its_strips_for_the_reader(tmp_path):
+    """A distant fan's ends are cropped from the share its cards are labelled at, so the reader
+    learns the strips the detector is taught to find; other layouts keep half an end."""
+    import json
+
+    from sisepai.datasets.export.writer import CROP_MIN_VISIBLE, GenerateOptions, generate_one, prepare_folders
+    from sisepai.datasets.scenes.held import DISTANT_LABEL_MIN
+
+    prepare_folders(tmp_path)
+    opts = GenerateOptions(seed=11, size=(1280, 720), layouts=("distant",), val=1.0, crops=True)
+    generate_one(tmp_path, 0, opts)
+    record = json.loads(next((tmp_path / "annotations" / "val").glob("*.json")).read_text())
+    shown = [e["visible"] for c in record["cards"] if c["face_up"] for e in c["ends"]]
+    crops = list((tmp_path / "crops" / "val").rglob("*.png"))
+    assert len(crops) == sum(v >= DISTANT_LABEL_MIN for v in shown) > sum(v >= CROP_MIN_VISIBLE for v in shown)

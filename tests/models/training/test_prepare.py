@@ -78,3 +78,13 @@ def test_the_ends_of_face_down_cards_are_none_crops_unless_a_face_up_card_covers
     assert cv2.imread(str(crop)).shape == (64, 64, 3)
     generated = _tiny_set(tmp_path / "scenes", 4, ("table",))  # real scenes have a face-down pile
     assert back_end_crops(generated) == len(list((generated / "crops").rglob("back_*.png"))) > 0
+
+
+def test_an_end_showing_a_third_is_labelled_for_the_detector():
+    from sisepai.models.training.prepare import END_MIN_VISIBLE, detector_lines
+
+    end = {"corners": [[0, 0], [10, 0], [10, 10], [0, 10]]}
+    card = {"face_up": True, "visible": 0.4, "corners": [[0, 0], [10, 0], [10, 50], [0, 50]],
+            "ends": [dict(end, visible=END_MIN_VISIBLE), dict(end, visible=END_MIN_VISIBLE - 0.01)]}
+    lines = detector_lines({"width": 100, "height": 100, "cards": [card]})
+    assert [line.split()[0] for line in lines] == ["1"], "the end at the floor, not the one below it nor the covered card"
