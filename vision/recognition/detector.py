@@ -118,17 +118,19 @@ class Detector:
             return
         runtimes.limit_threads(self.model, threads, self.exported)
 
-    def detect(self, images_bgr: Sequence[np.ndarray]) -> list[Boxes]:
-        """Oriented boxes for each BGR image. A portrait picture is looked at turned a quarter
-        clockwise (the detector learned landscape frames), and its boxes turned back."""
+    def detect(self, images_bgr: Sequence[np.ndarray], iou: float | None = None) -> list[Boxes]:
+        """Oriented boxes for each BGR image, overlapping boxes past ``iou`` (default: the
+        detector's) kept as one. A portrait picture is looked at turned a quarter clockwise (the
+        detector learned landscape frames), and its boxes turned back."""
         if not len(images_bgr):
             return []
+        iou = self.iou if iou is None else iou
         portrait = [im.shape[0] > im.shape[1] for im in images_bgr]
         views = [cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE) if turn else im for im, turn in zip(images_bgr, portrait)]
         if self.direct is not None:
-            boxes = [Boxes(*self.direct.detect_one(v, self.conf, self.iou, self.agnostic)) for v in views]
+            boxes = [Boxes(*self.direct.detect_one(v, self.conf, iou, self.agnostic)) for v in views]
         else:
-            results = self.model.predict(views, imgsz=self.imgsz, conf=self.conf, iou=self.iou,
+            results = self.model.predict(views, imgsz=self.imgsz, conf=self.conf, iou=iou,
                                          verbose=False, device="cpu",
                                          agnostic_nms=self.agnostic)
             boxes = [from_ultralytics(r) for r in results]

@@ -169,7 +169,7 @@ class Recognizer:
         images = [check_image(im, f"image {i}") for i, im in enumerate(images)]
         turns = self.profile.turns_below if zoom_out else 0.0
         t0 = time.perf_counter()
-        boxes = self.detector.detect(images)
+        boxes = self.detector.detect(images, iou=self.profile.nms_iou)
         out = []
         for img, b in zip(images, boxes):
             t1 = time.perf_counter()
@@ -186,7 +186,7 @@ class Recognizer:
         """``(detections, unsure, boxes)`` of the picture looked at zoomed out by each factor, the
         boxes back in the picture's pixels (the crops are cut from the full picture)."""
         canvases = [zoomed_out(img, k) for k in factors]
-        for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases])):
+        for (_, offset, scale), zb in zip(canvases, self.detector.detect([c[0] for c in canvases], iou=self.profile.nms_iou)):
             zb.polygons = (zb.polygons - offset) / scale
             yield (*self._read(img, zb, memory, turns), zb)
 
