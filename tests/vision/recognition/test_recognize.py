@@ -414,3 +414,22 @@ def test_a_still_card_keeps_its_reading_in_a_dimmer_light_but_not_under_another_
     cache.remember([card], [np.full((2, 30), 0.95, np.float32)], [0], looks=[look])
     assert cache.lookup([card], [look * 0.8])[0] is not None  # a lamp switched off
     assert cache.lookup([card], [other])[0] is None
+
+
+def test_the_profiles_nms_overlap_reaches_the_detector(recognizer, monkeypatch):
+    """``ReadingProfile.nms_iou`` is the overlap the detector's NMS keeps boxes apart at, on every look."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    seen = []
+    real = recognizer.detector.detect
+
+    def spy(images, iou=None):
+        seen.append(iou)
+        return real(images, iou=iou)
+
+    monkeypatch.setattr(recognizer.detector, "detect", spy)
+    monkeypatch.setattr(recognizer, "profile", replace(recognizer.profile, nms_iou=0.8))
+    recognizer.recognize(np.full((360, 640, 3), 90, np.uint8))
+    assert seen and set(seen) == {0.8}
