@@ -55,9 +55,11 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
     """A face scan with a margin of scanner bed around the card, cut and straightened to the card;
     a face already cut to its edges comes back as it is. The card is the one card-shaped blob
     covering ``min_share`` to ``max_share`` of the picture whose own edge differs from the margin
-    by at least ``min_contrast`` (CIELAB), and whose margin is plain (:func:`plain_margin`): an
-    inner frame printed on a face cut to its edges has the face's paper on both sides, and black
-    bars printed along the long edges lie on two sides only; neither is taken for a margin.
+    by at least ``min_contrast`` (CIELAB), or whose own outermost band does, and whose margin is
+    plain (:func:`plain_margin`): an inner frame printed on a face cut to its edges has the face's
+    paper on both sides (:func:`inside_is`), black bars printed along the long edges lie on two
+    sides only, and a frame printed round black bars across both ends is one card with them
+    (:func:`outermost`); none is taken for a margin.
 
     >>> bed = np.full((400, 200, 3), 250, np.uint8); bed[40:360, 60:140] = (40, 140, 60)
     >>> trim_face(bed).shape
@@ -71,7 +73,7 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
     area = face_rgb.shape[0] * face_rgb.shape[1]
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     margin = border_colour(lab, 3)
-    boxes = [b for b in find_cards(bgr) if min_share <= cv2.contourArea(b) / area <= max_share]
+    boxes = outermost([b for b in find_cards(bgr) if min_share <= cv2.contourArea(b) / area <= max_share])
     if not boxes:  # a pale card on a pale bed: too little contrast for the card finder. Only with a wide
         # margin (the card under FAINT_SHARE of the scan): a face cut to its edges may print a faint panel
         faint = faint_card(lab, margin, min_share, FAINT_SHARE)
@@ -81,6 +83,8 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
     outer = paper_beyond(lab, np.float32(boxes[0]), margin)
     if outer is not None:  # the blob was a frame printed inset on the card: the card is its paper around it
         return straighten_card(bgr, outer)
+    if inside_is(bgr, np.float32(boxes[0]), margin):
+        return face_rgb  # a frame printed on a face cut to its edges: what lies around it is the face's own paper
     card = straighten_card(bgr, boxes[0])
     bars = printed_bars(face_rgb.shape[:2], card.shape[:2], margin)
     if bars:  # the paper between a face's black bars: the card is wider by the bars
@@ -88,7 +92,44 @@ def trim_face(face_rgb: np.ndarray, min_share: float = 0.2, max_share: float = 0
     card_lab = cv2.cvtColor(card, cv2.COLOR_RGB2LAB).astype(np.float32)
     k = max(2, min(card.shape[:2]) // 12)
     edge = np.median(np.concatenate([card_lab[k:2 * k].reshape(-1, 3), card_lab[-2 * k:-k].reshape(-1, 3)]), axis=0)
-    return card if float(np.linalg.norm(edge - margin)) >= min_contrast else face_rgb
+    b = max(2, min(card.shape[:2]) // 40)  # and its outermost band all round: a paper margin outside black end bars
+    rim = np.median(np.concatenate([card_lab[:b].reshape(-1, 3), card_lab[-b:].reshape(-1, 3),
+                                    card_lab[:, :b].reshape(-1, 3), card_lab[:, -b:].reshape(-1, 3)]), axis=0)
+    contrast = max(float(np.linalg.norm(edge - margin)), float(np.linalg.norm(rim - margin)))
+    return card if contrast >= min_contrast else face_rgb
+
+
+def inside_is(image_bgr: np.ndarray, box: np.ndarray, colour_lab: np.ndarray) -> bool:
+    """Is the paper inside ``box`` (the median of its middle) ``colour_lab`` within
+    :data:`MARGIN_AGREEMENT`: a margin of the card's own paper, not a bed of another colour?
+
+    >>> face = np.full((200, 60, 3), (200, 225, 235), np.uint8); face[5:195, 5:55] = 20; face[8:192, 8:52] = (200, 225, 235)
+    >>> lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+    >>> inside_is(face, np.float32([[5, 5], [54, 5], [54, 194], [5, 194]]), lab[0, 0])
+    True
+    """
+    card = cv2.cvtColor(straighten_card(image_bgr, box), cv2.COLOR_RGB2LAB).astype(np.float32)
+    h, w = card.shape[:2]
+    middle = card[h // 5:h - h // 5, w // 5:w - w // 5].reshape(-1, 3)
+    return float(np.linalg.norm(np.median(middle, axis=0) - colour_lab)) <= MARGIN_AGREEMENT
+
+
+def outermost(boxes: list[np.ndarray]) -> list[np.ndarray]:
+    """The card-shaped blobs found, less those lying inside another (a frame or a panel printed on
+    the card found with it): one card, not two.
+
+    >>> outer = np.float32([[0, 0], [100, 0], [100, 400], [0, 400]]); inner = outer * 0.8 + 10
+    >>> len(outermost([inner, outer]))
+    1
+    """
+    kept = []
+    for b in boxes:
+        inside_another = any(o is not b and cv2.contourArea(o) > cv2.contourArea(b)
+                             and all(cv2.pointPolygonTest(np.float32(o), (float(x), float(y)), False) >= 0 for x, y in b)
+                             for o in boxes)
+        if not inside_another:
+            kept.append(b)
+    return kept
 
 
 FAINT_SHARE = 0.8

@@ -1,6 +1,7 @@
 """Faces kept whole: a scan's bed is cut, and everything printed on the card stays, whatever the
-card prints near its edges (a frame inset with paper outside it, bars along one or both long
-edges, corner marks, ornaments), on light and dark beds, at the aspects decks are printed in."""
+card prints near its edges (a frame inset with paper outside it, such a frame with black bars
+across both ends inside it, bars along one or both long edges, corner marks, ornaments), on pale
+and dark papers and light and dark beds, at the aspects decks are printed in."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 
 from sisepai.vision.decks.trim import trim_face
 
-PAPERS = {"cream": (235, 225, 200), "yellow": (250, 220, 60), "green": (40, 140, 60), "white": (242, 242, 238)}
+PAPERS = {"cream": (235, 225, 200), "yellow": (250, 220, 60), "green": (40, 140, 60), "white": (242, 242, 238),
+          "red": (190, 40, 40), "navy": (30, 40, 90)}
 BEDS = {"light": (252, 252, 252), "dark": (22, 22, 24)}
 
 
@@ -21,6 +23,12 @@ def _face(structure: str, paper: tuple[int, int, int], aspect: float, w: int = 1
     if structure == "frame":
         inset, t = int(0.07 * w), max(2, w // 40)
         cv2.rectangle(face, (inset, inset), (w - 1 - inset, h - 1 - inset), ink, t)
+    elif structure == "frame and end bars":  # a coloured margin, a thin black frame, black bars across both ends inside it
+        inset, t = int(0.06 * w), max(2, w // 50)
+        cv2.rectangle(face, (inset, inset), (w - 1 - inset, h - 1 - inset), ink, t)
+        bar = int(0.07 * h)
+        face[inset:inset + bar, inset:w - inset] = ink
+        face[h - inset - bar:h - inset, inset:w - inset] = ink
     elif structure in ("bars", "one bar"):
         bar = int(0.1 * w)
         face[:, :bar] = ink
@@ -37,7 +45,7 @@ def _face(structure: str, paper: tuple[int, int, int], aspect: float, w: int = 1
     return face
 
 
-@pytest.mark.parametrize("structure", ["frame", "bars", "one bar", "corners", "ornament"])
+@pytest.mark.parametrize("structure", ["frame", "frame and end bars", "bars", "one bar", "corners", "ornament"])
 @pytest.mark.parametrize("bed", sorted(BEDS))
 @pytest.mark.parametrize("aspect", [3.5, 4.5, 6.0])
 def test_a_scanned_face_keeps_its_whole_width_and_loses_its_bed(structure, bed, aspect):
