@@ -78,49 +78,59 @@ SET_FLOOR = 0.01
 BOOTSTRAP_DRAWS = 2000
 
 
-def scene_sets(work: Path, scenes: int, family_scenes: int) -> dict[str, Path]:
-    """The tuning scene sets (generated once into ``work`` and kept), by name."""
+def scene_sets(work: Path, scenes: int, family_scenes: int, fresh: int = 0) -> dict[str, Path]:
+    """The tuning scene sets (generated once into ``work`` and kept), by name. ``fresh`` moves every
+    set's seeds by that much: the same sets drawn afresh, to confirm a late winner (:data:`FRESH_SEEDS`)."""
 
+    tag = f"-fresh{fresh}" if fresh else ""
     sets: dict[str, Path] = {}
     for k, name in enumerate(REAL_DECKS["tune"]):
         folder = real_deck_folder(name)
         if folder is not None:
-            sets[f"real-{name}"] = write_scenes(folder, work / f"real-{name}-{scenes}", scenes,
-                                                REAL_SCENE_SEEDS["tune"] + k, layouts=("table", "fan", "hand", "heap"))
-    sets["tune-fonts"] = write_scenes(None, work / f"tune-fonts-{scenes}", scenes, FONT_SCENE_SEEDS["tune"],
+            sets[f"real-{name}"] = write_scenes(folder, work / f"real-{name}-{scenes}{tag}", scenes,
+                                                REAL_SCENE_SEEDS["tune"] + k + fresh,
+                                                layouts=("table", "fan", "hand", "heap"))
+    sets["tune-fonts"] = write_scenes(None, work / f"tune-fonts-{scenes}{tag}", scenes, FONT_SCENE_SEEDS["tune"] + fresh,
                                       font_split="tune")
     for k in range(STANDIN_DECKS["tune"]):
         faces = work / "faces" / f"tune-{k}"
         if not faces.is_dir():
             standin_deck(k, "tune").save(faces)
-        sets[f"standin-{k}"] = write_scenes(faces, work / f"standin-{k}-{scenes}", scenes, DECK_SCENE_SEEDS["tune"] + k)
+        sets[f"standin-{k}"] = write_scenes(faces, work / f"standin-{k}-{scenes}{tag}", scenes,
+                                            DECK_SCENE_SEEDS["tune"] + k + fresh)
     for k, family in enumerate(FAMILIES):
-        sets[f"family-{family}"] = write_scenes(None, work / f"family-{family}-{family_scenes}", family_scenes,
-                                                FAMILY_SCENE_SEEDS["tune"] + k, font_split="tune", family=family)
+        sets[f"family-{family}"] = write_scenes(None, work / f"family-{family}-{family_scenes}{tag}", family_scenes,
+                                                FAMILY_SCENE_SEEDS["tune"] + k + fresh, font_split="tune", family=family)
     for k, name in enumerate(REAL_DECKS["tune"]):
         folder = real_deck_folder(name)
         if folder is not None:
-            sets[f"held-real-{name}"] = write_scenes(folder, work / f"held-real-{name}-{scenes}", scenes,
-                                                     REAL_SCENE_SEEDS["tune"] + 300 + k, layouts=HELD_LAYOUTS)
-    sets["held-tune-fonts"] = write_scenes(None, work / f"held-tune-fonts-{scenes}", scenes, HELD_SCENE_SEEDS["tune"],
-                                           font_split="tune", layouts=HELD_LAYOUTS)
-    return sets | second_camera_sets(work, scenes)
+            sets[f"held-real-{name}"] = write_scenes(folder, work / f"held-real-{name}-{scenes}{tag}", scenes,
+                                                     REAL_SCENE_SEEDS["tune"] + 300 + k + fresh, layouts=HELD_LAYOUTS)
+    sets["held-tune-fonts"] = write_scenes(None, work / f"held-tune-fonts-{scenes}{tag}", scenes,
+                                           HELD_SCENE_SEEDS["tune"] + fresh, font_split="tune", layouts=HELD_LAYOUTS)
+    return sets | second_camera_sets(work, scenes, fresh)
 
 
-def second_camera_sets(work: Path, scenes: int) -> dict[str, Path]:
+FRESH_SEEDS = 100_000
+"""``choose --fresh`` moves every tuning set's seeds by this much: far from every split's seeds
+(:func:`sisepai.datasets.faces.splits.seeds_of`), so the fresh sets are tuning data no one chose on."""
+
+
+def second_camera_sets(work: Path, scenes: int, fresh: int = 0) -> dict[str, Path]:
     """The second camera's tuning sets (:mod:`~sisepai.models.evaluation.stranger`), by name: none
     where this machine lacks its generator."""
     if stranger_folder() is None:
         return {}
+    tag = f"-fresh{fresh}" if fresh else ""
     sets = {}
     for k, name in enumerate(REAL_DECKS["tune"]):
         folder = real_deck_folder(name)
         if folder is not None:
-            sets[f"camera2-real-{name}"] = write_stranger_scenes(work / f"camera2-real-{name}-{scenes}", scenes,
-                                                                 STRANGER_SEEDS["tune"] + k, faces=folder)
+            sets[f"camera2-real-{name}"] = write_stranger_scenes(work / f"camera2-real-{name}-{scenes}{tag}", scenes,
+                                                                 STRANGER_SEEDS["tune"] + k + fresh, faces=folder)
     fonts = [str(f.path) for f in fonts_of("tune")]
-    sets["camera2-tune-fonts"] = write_stranger_scenes(work / f"camera2-tune-fonts-{scenes}", scenes,
-                                                       STRANGER_SEEDS["tune"] + 50, fonts=fonts)
+    sets["camera2-tune-fonts"] = write_stranger_scenes(work / f"camera2-tune-fonts-{scenes}{tag}", scenes,
+                                                       STRANGER_SEEDS["tune"] + 50 + fresh, fonts=fonts)
     return sets
 
 
@@ -314,7 +324,8 @@ def record_command(args: argparse.Namespace) -> str:
         f"--{kind} {p}" for kind in ("detector", "reader") for p in getattr(args, kind))
         + "".join(f" --setting {k}={v}".lower() for k, v in args.setting)
         + "".join(f" --runtime {r}" for r in args.runtime)
-        + (f" --left-out {args.left_out}" if args.left_out else ""))
+        + (f" --left-out {args.left_out}" if args.left_out else "")
+        + (" --fresh" if getattr(args, "fresh", False) else ""))
 
 
 def round_start_models(work: Path) -> tuple[Path | None, Path | None]:
@@ -366,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE", type=profile_setting,
                    help="a candidate reading setting of the shipped models: a ReadingProfile field and its value, "
                         "e.g. one_colour_per_suit=false (repeatable)")
+    p.add_argument("--fresh", action="store_true",
+                   help=f"read every set drawn afresh (its seeds moved by {FRESH_SEEDS:,}): a late winner confirmed on "
+                        "scenes no choice was made on")
     p.add_argument("--runtime", action="append", default=[], metavar="NAME", choices=RUNTIMES,
                    help="a candidate runtime of the shipped detector, e.g. openvino-int8 (repeatable); the "
                         "shipped models are read with the default runtime")
@@ -377,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args.work.mkdir(parents=True, exist_ok=True)
     print("making the tuning scenes (once)...", flush=True)
-    sets = scene_sets(args.work, args.scenes, args.family_scenes)
+    sets = scene_sets(args.work, args.scenes, args.family_scenes, FRESH_SEEDS if args.fresh else 0)
     start_det, start_rd = round_start_models(args.work)
     start = (start_det, start_rd, ("round", "start")) if start_det or start_rd else None
     combos = [(None, None, None)] + ([start] if start else [])
@@ -450,6 +464,7 @@ def main(argv: list[str] | None = None) -> int:
               for name, r in results.items()}
     record = write_record("choose_tune", record_command(args), figures, split="tune", models=models,
         options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets),
+                 **({"seeds": f"tuning seeds + {FRESH_SEEDS}"} if args.fresh else {}),
                  "generator": sorted({scenes_generator(folder) for folder in sets.values()}),
                  **({"left_out": args.left_out} if args.left_out else {}),
                  **({"settings": {k: v for k, v in args.setting}} if args.setting else {}),
