@@ -260,6 +260,22 @@ class DeckCheck(BaseModel):
     layouts: dict[str, float] = Field(description="F1 of each layout after enrolment: table, hand, fan, held")
     weakest: str = Field(description="the layout read worst after enrolment")
     scenes_per_layout: int
+    camera2_f1: float | None = Field(None, description="F1 after enrolment on the same faces through a second "
+                                     "camera (a generator written apart from the project's), where it was read")
+    camera2_f1_before: float | None = Field(None, description="the same before enrolment")
+
+
+def second_camera_figures(second: dict | None) -> dict:
+    """The second camera's F1 after and before enrolment, as :class:`DeckCheck` gives them.
+
+    >>> second_camera_figures({"before": {"all": {"f1": 0.7}}, "after": {"all": {"f1": 0.83}}})
+    {'camera2_f1': 0.83, 'camera2_f1_before': 0.7}
+    >>> second_camera_figures(None)
+    {}
+    """
+    if not second:
+        return {}
+    return {"camera2_f1": second["after"]["all"]["f1"], "camera2_f1_before": second["before"]["all"]["f1"]}
 
 
 class DeckInfo(BaseModel):
@@ -277,7 +293,8 @@ class DeckInfo(BaseModel):
                    created=info.get("created"),
                    check=DeckCheck(f1_before=check["before"]["all"]["f1"], f1=check["after"]["all"]["f1"],
                                    layouts={k: v["f1"] for k, v in check["after"].items() if k != "all"},
-                                   weakest=check["weakest"], scenes_per_layout=check["scenes_per_layout"])
+                                   weakest=check["weakest"], scenes_per_layout=check["scenes_per_layout"],
+                                   **second_camera_figures(check.get("camera2")))
                    if check else None)
 
 

@@ -687,8 +687,10 @@ async function loadDecks(select) {
 function readyText(name, deck) {  // a new deck, with its whole-scene check when it has one
   const c = deck && deck.check;
   if (!c) return t("deck.ready", { name });
-  return t("deck.readyChecked", { name, f1: c.f1.toFixed(2), before: c.f1_before.toFixed(2),
-                                  weakest: t("layout." + c.weakest), weakestF1: c.layouts[c.weakest].toFixed(2) });
+  const text = t("deck.readyChecked", { name, f1: c.f1.toFixed(2), before: c.f1_before.toFixed(2),
+                                        weakest: t("layout." + c.weakest), weakestF1: c.layouts[c.weakest].toFixed(2) });
+  if (c.camera2_f1 == null) return text;  // read through the second camera only where it was there
+  return text + t("deck.camera2", { f1: c.camera2_f1.toFixed(2), before: c.camera2_f1_before.toFixed(2) });
 }
 loadDecks();
 function gridHelp() {  // the grid to lay, in the page's characters (simplified in simplified Chinese)
