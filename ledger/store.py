@@ -220,11 +220,9 @@ class Ledger:
             raise SisepaiError("a drawn deal has no winner, so no discarder and no points: name the winner, "
                                "or record the draw with 0 points", code="draw_pays")
         preset = Rules.preset(rules)
-        if cards is not None:
+        if cards is not None:  # an auto-scored win: the total its cards score
             cards = checked_hand(cards, preset)
             check_cards_score(cards, preset, winner, points)
-        elif winner is not None:
-            check_points_total(preset, points)
         named_winner = None if winner is None else _clean(winner)
         named_discarder = None if discarder is None else _clean(discarder)
         named_table = table
@@ -235,6 +233,8 @@ class Ledger:
             seated = [known[p] for p in players]
             winner, discarder = known.get(named_winner), known.get(named_discarder)
             payments = deal_payments(seated, winner, discarder, points)
+            if winner is not None and cards is None:  # a win typed by hand: a total the rules allow
+                check_points_total(preset, points)
             table = known_table(tx, named_table, active=True)
             deal = {"created": time.time(), "winner": winner, "points": points, "rules": rules, "source": source,
                     "cards": cards, "note": note}

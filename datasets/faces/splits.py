@@ -108,7 +108,7 @@ HELD_SCENE_SEEDS = {"tune": 7350}
 FAN_PROPERTY_SEEDS = {"tune": 8800}
 """Fans held across the table, one property varied at a time (:mod:`sisepai.models.tuning.fan_properties`)."""
 STRANGER_SEEDS = {"tune": 8700}
-"""The second camera's scenes (:mod:`sisepai.models.evaluation.stranger`): real deck k's, seed + k;
+"""The second camera's scenes (:mod:`sisepai.datasets.second_camera`): real deck k's, seed + k;
 the other generator's plain design in the split's fonts, seed + 50."""
 """Fans held in a hand and close heaps (:mod:`.held`) in the split's held-out fonts (:mod:`sisepai.models.tuning.choose`)."""
 DECKS_ENV = "SISEPAI_DECKS"

@@ -62,7 +62,7 @@ def read_scenes(recognizer, scenes: list[tuple]) -> dict:
     ``{layout: {"f1", "cards", "tp", "fp", "fn"}, "all": {...}}``. A scene is ``(layout, picture,
     labelled cards)``, or with a fourth part, cards that may be read without penalty (the second
     camera's cards it does not require)."""
-    from sisepai.models.evaluation.evaluate import optional_readings  # lazy: NumPy
+    from sisepai.vision.recognition.matching import optional_readings  # lazy: NumPy
     from sisepai.vision.recognition.matching import f1_score, match_cards  # lazy: NumPy
 
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
@@ -120,14 +120,14 @@ def scene_check(deck: DeckFaces, reader_after: Path, seed: int = 0, per_layout: 
 def second_camera_scenes(deck: DeckFaces, seed: int, per_layout: int,
                          progress: Callable[[str], None] = lambda message: None) -> list[tuple]:
     """``per_layout`` tables, fans and finished hands of ``deck``'s faces drawn by the second camera
-    (:mod:`sisepai.models.evaluation.stranger`, a generator written apart from the project's), as
+    (:mod:`sisepai.datasets.second_camera`, a generator written apart from the project's), as
     :func:`read_scenes` takes them; none where this machine lacks it or the deck a face."""
     import json
     import tempfile
 
     import cv2  # lazy: the deck commands load only the standard library until one runs
 
-    from sisepai.models.evaluation.stranger import stranger_folder, write_stranger_scenes  # lazy
+    from sisepai.datasets.second_camera import stranger_folder, write_stranger_scenes  # lazy
 
     if stranger_folder() is None or any(c not in deck.faces for c in SECOND_CAMERA_CODES):
         return []

@@ -25,7 +25,7 @@ import numpy as np
 
 from sisepai.vision.recognition.geometry import inside, side_lengths
 
-from sisepai.vision.recognition.matching import card_matching, f1_score, match_cards
+from sisepai.vision.recognition.matching import card_matching, f1_score, match_cards, optional_readings
 
 
 LABEL_RULE = 0.5
@@ -104,35 +104,6 @@ def explain_false_positives(pred_codes, pred_centers, matched: int, misreads: in
     right = min(right, fp - misreads - duplicates)
     return {"misread": misreads, "duplicate": duplicates, "unlabelled_right": right,
             "other": fp - misreads - duplicates - right}
-
-
-OPTIONAL_MIN_VISIBLE = 0.3
-"""A face-up card not labelled (under half a character shows) but showing at least this share of a
-character may be read without penalty: a player names a card from a third of its character, the
-detector is taught such ends (:data:`sisepai.models.training.prepare.END_MIN_VISIBLE`), and the
-second camera's scenes draw the line there too. Read wrong, it is false."""
-
-
-def optional_readings(pred_codes, pred_centers, pred_conf, truth: list[dict], cards: list[dict]) -> int:
-    """Predictions no needed card took that read an optional card right: one marked ``optional``
-    (the second camera's scenes mark the cards a reader may not name), or a face-up card not
-    labelled that shows :data:`OPTIONAL_MIN_VISIBLE` of a character. Neither found nor false.
-
-    >>> sq = lambda x: [[x, 0], [x + 10, 0], [x + 10, 30], [x, 30]]
-    >>> cards = [{"card": "GP", "corners": sq(0), "labelled": True},
-    ...          {"card": "RK", "corners": sq(20), "labelled": False, "optional": True}]
-    >>> optional_readings(["GP", "RK", "RK"], [(5, 5), (25, 5), (26, 6)], [0.9, 0.8, 0.7], cards[:1], cards)
-    1
-    """
-    optional = [c for c in cards if c.get("optional") or (c.get("face_up") and not c.get("labelled")
-                                                          and c.get("char_visible", 0.0) >= OPTIONAL_MIN_VISIBLE)]
-    if not optional:
-        return 0
-    taken = set(card_matching(pred_codes, pred_centers, pred_conf, truth).values())
-    left = [i for i in range(len(pred_codes)) if i not in taken]
-    owner = card_matching([pred_codes[i] for i in left], [pred_centers[i] for i in left],
-                          [pred_conf[i] for i in left], optional)
-    return len(owner)
 
 
 def duplicate_readings(pred_codes, pred_centers, pred_conf, truth) -> int:

@@ -12,7 +12,7 @@ reads the same tuning scenes, zero-shot:
 - ``held-real-NAME`` and ``held-tune-fonts``: fans held in a hand and close heaps
   (:mod:`sisepai.datasets.scenes.held`) of each real tuning deck and in the tuning fonts;
 - ``camera2-real-NAME`` and ``camera2-tune-fonts``: the second camera's scenes
-  (:mod:`sisepai.models.evaluation.stranger`, a generator written apart from the project's) of
+  (:mod:`sisepai.datasets.second_camera`, a generator written apart from the project's) of
   each real tuning deck and of its own plain design in the tuning fonts, where this machine has
   that generator. Their fans are reported apart like every set's.
 
@@ -71,7 +71,7 @@ from sisepai.vision.recognition.runtime import QUANTIZED, RUNTIMES, exported_det
 from ..evaluation.deck_eval import write_scenes
 from ..evaluation.evaluate import evaluate_recognizer
 from ..evaluation.records import file_hash, require_clean_tree, write_record
-from ..evaluation.stranger import stranger_folder, write_stranger_scenes
+from sisepai.datasets.second_camera import stranger_folder, write_stranger_scenes
 
 SET_FLOOR = 0.01
 """The shipping rule refuses a candidate when one set's 95% interval lies wholly below -SET_FLOOR."""
@@ -117,7 +117,7 @@ FRESH_SEEDS = 100_000
 
 
 def second_camera_sets(work: Path, scenes: int, fresh: int = 0) -> dict[str, Path]:
-    """The second camera's tuning sets (:mod:`~sisepai.models.evaluation.stranger`), by name: none
+    """The second camera's tuning sets (:mod:`~sisepai.datasets.second_camera`), by name: none
     where this machine lacks its generator."""
     if stranger_folder() is None:
         return {}

@@ -23,7 +23,13 @@ from pathlib import Path
 from unittest import mock
 
 from sisepai.datasets.faces.splits import FAN_PROPERTY_SEEDS
+from sisepai.datasets.scenes import held, scene
+from sisepai.datasets.scenes.camera import Camera
 from sisepai.engine.progress import Progress
+from sisepai.vision.recognition.recognize import Recognizer
+
+from ..evaluation.deck_eval import write_scenes
+from ..evaluation.evaluate import evaluate_recognizer
 
 SEED = FAN_PROPERTY_SEEDS["tune"]
 
@@ -46,9 +52,6 @@ camera (no blur, motion or noise, JPEG at 95)."""
 @contextmanager
 def variant(settings: dict):
     """The generator with one variant's settings, for the duration of the block."""
-    from sisepai.datasets.scenes import held, scene
-    from sisepai.datasets.scenes.camera import Camera
-
     patches = [mock.patch.object(held, k, v) for k, v in settings.items() if k.startswith("DISTANT_")]
     if settings.get("palm") is False:
         plain_fan = held.distant_fan
@@ -77,11 +80,6 @@ def variant(settings: dict):
 
 def measure_variants(detector: str | None, scenes: int, work: Path) -> dict[str, dict]:
     """Each variant's scenes written into ``work`` and read by the shipped reader and ``detector``."""
-    from sisepai.vision.recognition.recognize import Recognizer
-
-    from ..evaluation.deck_eval import write_scenes
-    from ..evaluation.evaluate import evaluate_recognizer
-
     recognizer = Recognizer.load(detector)
     out = {}
     bar = Progress(len(VARIANTS), "fan variants")

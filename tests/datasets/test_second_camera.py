@@ -1,12 +1,13 @@
-"""The second camera's scenes (:mod:`sisepai.models.evaluation.stranger`) read as the project's datasets are."""
+"""The second camera's scenes (:mod:`sisepai.datasets.second_camera`) read as the project's datasets are."""
 
 import json
 
 import numpy as np
 import pytest
 
-from sisepai.models.evaluation.evaluate import evaluate_recognizer, optional_readings
-from sisepai.models.evaluation.stranger import as_project_card, convert, stranger_folder, write_stranger_scenes
+from sisepai.models.evaluation.evaluate import evaluate_recognizer
+from sisepai.vision.recognition.matching import optional_readings
+from sisepai.datasets.second_camera import as_project_card, convert, stranger_folder, write_stranger_scenes
 
 
 def _raw_scene(folder, name, kind, cards):

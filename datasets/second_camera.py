@@ -7,7 +7,7 @@ and their layouts and camera are not copied into the project's generator.
 
 :func:`write_stranger_scenes` runs that generator into a folder of its own, then writes its
 scenes as one of this project's datasets (``images/val``, ``annotations/val``), so every tool that
-reads a dataset (:func:`~.evaluate.evaluate_recognizer`, the shipping rule) reads them as it reads
+reads a dataset (:func:`sisepai.models.evaluation.evaluate.evaluate_recognizer`, the shipping rule) reads them as it reads
 the project's own:
 
 - a card the other generator calls ``required`` (a reader could name it) is ``labelled``;
@@ -45,7 +45,7 @@ def stranger_folder() -> Path | None:
     >>> folder is None or (folder / "scenes.py").is_file()
     True
     """
-    root = Path(os.environ.get(STRANGER_ENV) or Path(__file__).resolve().parents[2].parent / "shared" / "stranger")
+    root = Path(os.environ.get(STRANGER_ENV) or Path(__file__).resolve().parents[1].parent / "shared" / "stranger")
     return root if (root / "scenes.py").is_file() else None
 
 
