@@ -100,3 +100,31 @@ def test_one_new_name_posted_in_two_forms_at_once_is_one_player(target):
         assert a.totals()["Bo"] == a.totals()["Cy"] == -75
     finally:
         a.close(), b.close()
+
+
+def test_a_conflict_the_server_rolled_back_is_retried_not_answered_503(monkeypatch):
+    """A deadlock or serialisation failure (SQLSTATE 40) runs the write again; only one that outlasts
+    every try reaches the caller."""
+    from contextlib import contextmanager
+
+    from sisepai.ledger import db as dbmod
+
+    ledger = Ledger(":memory:")
+    real = ledger.db.transaction
+    failures = [2]
+
+    @contextmanager
+    def flaky(write=True):
+        with real(write) as tx:
+            if write and failures[0]:
+                failures[0] -= 1
+                raise dbmod.WriteConflict("deadlock detected")
+            yield tx
+
+    monkeypatch.setattr(ledger.db, "transaction", flaky)
+    monkeypatch.setattr(dbmod.time, "sleep", lambda s: None)
+    assert ledger.add_deal("Ann", 3, ["Ann", "Bo"], "Bo")["id"] == 1 and failures == [0]
+    failures[0] = dbmod.WRITE_TRIES
+    with pytest.raises(dbmod.WriteConflict):
+        ledger.add_deal("Ann", 3, ["Ann", "Bo"], "Bo")
+    assert len(ledger.deals()) == 1 and ledger.check() == []
