@@ -202,9 +202,9 @@ class PostgresDatabase:
                     if write:
                         tx.run("SELECT pg_advisory_xact_lock(?)", (WRITER_LOCK,))
                     yield tx
-            except self._psycopg.errors.TransactionRollback as exc:  # a deadlock or serialisation failure: retried
-                raise WriteConflict(str(exc).strip().splitlines()[0]) from None
             except self._psycopg.OperationalError as exc:
+                if is_conflict(exc):  # a deadlock or a serialisation failure: the connection is fine, write runs it again
+                    raise WriteConflict(str(exc).strip().splitlines()[0]) from None
                 broken = True
                 raise DatabaseUnavailable(f"the ledger database went away: {str(exc).strip().splitlines()[0]}") from None
             finally:
@@ -227,6 +227,18 @@ class PostgresDatabase:
         for conn in list(self._open):
             conn.close()
         self._open.clear()
+
+
+def is_conflict(exc: BaseException) -> bool:
+    """Whether a database error is a transaction the server rolled back to settle a conflict
+    (SQLSTATE class 40: a deadlock, a serialisation failure), which running it again settles.
+
+    >>> class Failure(Exception):
+    ...     sqlstate = "40P01"
+    >>> is_conflict(Failure()), is_conflict(ValueError())
+    (True, False)
+    """
+    return str(getattr(exc, "sqlstate", None) or "").startswith("40")
 
 
 def write(db: "SqliteDatabase | PostgresDatabase", work: Callable[[Transaction], T], tries: int = WRITE_TRIES) -> T:

@@ -128,3 +128,20 @@ def test_a_conflict_the_server_rolled_back_is_retried_not_answered_503(monkeypat
     with pytest.raises(dbmod.WriteConflict):
         ledger.add_deal("Ann", 3, ["Ann", "Bo"], "Bo")
     assert len(ledger.deals()) == 1 and ledger.check() == []
+
+
+def test_on_postgresql_a_deadlock_is_a_conflict_to_retry_not_an_outage(postgres_url):
+    import psycopg
+
+    from sisepai.ledger.db import WriteConflict
+
+    ledger = Ledger(postgres_url)
+    try:
+        for error in (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure):
+            with pytest.raises(WriteConflict):
+                with ledger.db.transaction() as tx:
+                    tx.one("SELECT 1")
+                    raise error("settled by the server")
+        assert ledger.add_deal("Ann", 3, ["Ann", "Bo"], "Bo")["id"] == 1  # the connection is still good
+    finally:
+        ledger.close()
