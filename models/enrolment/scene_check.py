@@ -34,8 +34,6 @@ CHECK_LAYOUTS = ("table", "hand", "fan", "held")
 """Tables, finished hands, fans laid on the table and fans held in a hand."""
 LAYOUT_WORDS = {layout: say("en", f"layout.{layout}") for layout in CHECK_LAYOUTS}
 """Each layout's name as the page says it in English (the catalogues' ``layout.*``)."""
-SECOND_CAMERA_CODES = tuple(s + r for s in "GWYR" for r in "KAERHCP")
-"""The faces the second camera lays (it draws no joker from a deck's faces)."""
 CHECK_SEED_OFFSET = 2
 """The check's scenes use the enrolment's seed plus this: the deck's training scenes use the seed
 itself and the replay scenes the seed plus one (:func:`~.enrol.make_crops`), so none is trained on."""
@@ -121,7 +119,7 @@ def second_camera_scenes(deck: DeckFaces, seed: int, per_layout: int,
                          progress: Callable[[str], None] = lambda message: None) -> list[tuple]:
     """``per_layout`` tables, fans and finished hands of ``deck``'s faces drawn by the second camera
     (:mod:`sisepai.datasets.second_camera`, a generator written apart from the project's), as
-    :func:`read_scenes` takes them; none where this machine lacks it or the deck a face."""
+    :func:`read_scenes` takes them; none where this machine lacks it."""
     import json
     import tempfile
 
@@ -129,14 +127,12 @@ def second_camera_scenes(deck: DeckFaces, seed: int, per_layout: int,
 
     from sisepai.datasets.second_camera import stranger_folder, write_stranger_scenes  # lazy
 
-    if stranger_folder() is None or any(c not in deck.faces for c in SECOND_CAMERA_CODES):
+    if stranger_folder() is None:
         return []
     progress("laying the second camera's scenes")
     with tempfile.TemporaryDirectory(prefix="sisepai-camera2-") as tmp:
         faces = Path(tmp) / "faces"
-        faces.mkdir()
-        for code in SECOND_CAMERA_CODES:
-            cv2.imwrite(str(faces / f"{code}.png"), deck.faces[code][..., ::-1])
+        deck.save(faces)  # CODE.png, as the second camera reads a deck's scans
         out = write_stranger_scenes(Path(tmp) / "scenes", 3 * per_layout, seed + CHECK_SEED_OFFSET + 50, faces=faces)
         scenes = []
         for ann in sorted((out / "annotations" / "val").glob("*.json")):
