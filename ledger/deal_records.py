@@ -17,7 +17,7 @@ from sisepai.engine.errors import SisepaiError
 from sisepai.engine.scoring import prepare_hand
 from sisepai.engine.totals import winning_totals
 
-from .sums import net_totals
+from .sums import TABLE_ID, net_totals
 from .roster import insert_players
 
 MAX_PLAYERS = 5000
@@ -55,7 +55,7 @@ def recorded_win(tx, table: str, deal: dict, players: list[str], payments) -> di
     in between, or any difference, makes it a new deal; a deal without cards or a winner is always new."""
     if deal["winner"] is None or not deal["cards"]:
         return None
-    row = tx.one("SELECT id, winner, points, rules, cards, players FROM deals WHERE room_id = (SELECT id FROM rooms WHERE name = ?) "
+    row = tx.one(f"SELECT id, winner, points, rules, cards, players FROM deals WHERE room_id = {TABLE_ID} "
                  "ORDER BY id DESC LIMIT 1", (table,))
     if row is None:
         return None
@@ -78,7 +78,7 @@ def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int
     deal_id = tx.one("UPDATE deal_ids SET last = last + 1 RETURNING last")[0]  # never an undone deal's id again
     # the deal names its table by the table's id: a rename never moves it, a merge moves it by id
     tx.run("INSERT INTO deals (id, created, winner, points, rules, source, cards, note, room, room_id, players) "
-           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT id FROM rooms WHERE name = ?), ?)",
+           f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, {TABLE_ID}, ?)",
            (deal_id, deal["created"], deal["winner"], deal["points"], deal["rules"], deal["source"], deal["cards"],
             deal["note"], table, table, json.dumps(players)))
     if payments:

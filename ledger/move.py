@@ -25,7 +25,7 @@ from sisepai.engine.errors import SisepaiError
 
 from .db import is_postgres
 from .deal_records import record_deal
-from .sums import net_totals, table_totals, totals_from_payments
+from .sums import TABLE_ID, net_totals, table_totals, totals_from_payments
 from .roster import fold, insert_players
 from .store import Ledger, check_table_name
 
@@ -93,7 +93,7 @@ def move_ledger(source: Ledger, target: Ledger, table: str | None = None, append
             if tx.one("SELECT 1 FROM rooms WHERE name = ?", (t,)) is None:
                 tx.run("INSERT INTO rooms (name, created, fold) VALUES (?, ?, ?)",
                        (t, min([d["created"] for u, d in placed if u == t], default=0.0), fold(t)))
-            elif not append and tx.one("SELECT count(*) FROM deals WHERE room_id = (SELECT id FROM rooms WHERE name = ?)", (t,))[0]:
+            elif not append and tx.one(f"SELECT count(*) FROM deals WHERE room_id = {TABLE_ID}", (t,))[0]:
                 raise SisepaiError(f"the target's table {t!r} has deals already: move into a new table "
                                    f"(--table NAME), or add to it with --append")
             before[t] = table_totals(tx, t)

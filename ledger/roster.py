@@ -29,7 +29,7 @@ import unicodedata
 from sisepai.engine.errors import SisepaiError
 
 from .db import write
-from .sums import ledger_problems
+from .sums import TABLE_ID, ledger_problems
 from .names import clean_name
 
 DEFAULT_TABLE = "main"
@@ -245,7 +245,7 @@ def _table_change(tx, action: str, name: str, other: str | None, keep: str | Non
         tx.run("UPDATE rooms SET retired = ? WHERE name = ?", (time.time(), old))
         return {"kind": "table", "action": "retire", "name": old}
     if action == "delete":
-        if tx.one("SELECT count(*) FROM deals WHERE room_id = (SELECT id FROM rooms WHERE name = ?)", (old,))[0]:
+        if tx.one(f"SELECT count(*) FROM deals WHERE room_id = {TABLE_ID}", (old,))[0]:
             raise RosterConflict(f"table {old!r} has deals: retire it instead (the history stays)", code="has_deals",
                                  name=old)
         tx.run("DELETE FROM balances WHERE room = ?", (old,))
@@ -272,7 +272,7 @@ def _move_table(tx, old: str, new: str) -> None:
     nothing when the two are one name."""
     if old == new:
         return
-    tx.run("UPDATE deals SET room_id = (SELECT id FROM rooms WHERE name = ?) WHERE room_id = (SELECT id FROM rooms WHERE name = ?)", (new, old))  # a merge; a rename keeps the id
+    tx.run(f"UPDATE deals SET room_id = {TABLE_ID} WHERE room_id = {TABLE_ID}", (new, old))  # a merge; a rename keeps the id
     for player, total in tx.rows("SELECT player, total FROM balances WHERE room = ?", (old,)):
         tx.run("INSERT INTO balances (room, player, total) VALUES (?, ?, ?) ON CONFLICT (room, player) "
                "DO UPDATE SET total = balances.total + excluded.total", (new, player, total))

@@ -42,7 +42,7 @@ from .deal_records import (
     record_deal,
     recorded_win,
 )
-from .sums import ledger_problems, table_totals
+from .sums import TABLE_ID, ledger_problems, table_totals
 from .names import clean_name
 from .roster import (DEFAULT_TABLE, UnknownName, fill_folds, fold, hold_one_per_fold, insert_players, known_players,
                      known_table, names_held_twice)
@@ -265,7 +265,7 @@ class Ledger:
 
         def work(tx) -> dict | None:
             table = known_table(tx, named, active=True)
-            row = tx.one("SELECT id, winner, points FROM deals WHERE room_id = (SELECT id FROM rooms WHERE name = ?) "
+            row = tx.one(f"SELECT id, winner, points FROM deals WHERE room_id = {TABLE_ID} "
                          "ORDER BY id DESC LIMIT 1", (table,))
             if row is None:
                 return None
@@ -402,7 +402,7 @@ TABLE_NAME = "(SELECT r.name FROM rooms r WHERE r.id = deals.room_id)"
 
 def _deals_after(tx, table: str | None, after: int, page: int) -> list[dict]:
     """Up to ``page`` deals with ids above ``after``, oldest first, with their payments."""
-    where, params = (("WHERE room_id = (SELECT id FROM rooms WHERE name = ?) AND id > ?", (table, after))
+    where, params = ((f"WHERE room_id = {TABLE_ID} AND id > ?", (table, after))
                      if table is not None else ("WHERE id > ?", (after,)))
     rows = tx.rows(f"SELECT id, created, winner, points, rules, source, note, cards, {TABLE_NAME}, players "
                    f"FROM deals {where} ORDER BY id LIMIT {int(page)}", params)
@@ -410,7 +410,7 @@ def _deals_after(tx, table: str | None, after: int, page: int) -> list[dict]:
 
 
 def _deals(tx, table: str | None, last: int | None) -> list[dict]:
-    where, params = (("WHERE room_id = (SELECT id FROM rooms WHERE name = ?)", (table,)) if table is not None
+    where, params = ((f"WHERE room_id = {TABLE_ID}", (table,)) if table is not None
                      else ("", ()))
     limit = f" LIMIT {int(last)}" if last is not None else ""
     rows = tx.rows(f"SELECT id, created, winner, points, rules, source, note, cards, {TABLE_NAME}, players "
@@ -424,7 +424,7 @@ def _with_payments(tx, table: str | None, rows: list[tuple]) -> list[dict]:
     if rows:
         span = (rows[0][0], rows[-1][0])
         sql = ("SELECT p.deal_id, p.payer, p.payee, p.amount FROM payments p JOIN deals d ON d.id = p.deal_id "
-               "WHERE d.room_id = (SELECT id FROM rooms WHERE name = ?) AND p.deal_id >= ? AND p.deal_id <= ? ORDER BY p.id" if table is not None else
+               f"WHERE d.room_id = {TABLE_ID} AND p.deal_id >= ? AND p.deal_id <= ? ORDER BY p.id" if table is not None else
                "SELECT deal_id, payer, payee, amount FROM payments WHERE deal_id >= ? AND deal_id <= ? ORDER BY id")
         for deal_id, a, b, c in tx.rows(sql, (table, *span) if table is not None else span):
             if deal_id in pays:

@@ -7,6 +7,9 @@ totals, the same summed afresh from the payments, and the invariants every write
 
 from __future__ import annotations
 
+TABLE_ID = "(SELECT id FROM rooms WHERE name = ?)"
+"""SQL for the id of the table a ``?`` names: a deal keeps its table by id (``deals.room_id``)."""
+
 
 def net_totals(payments, sign: int = 1, totals: dict[str, int] | None = None) -> dict[str, int]:
     """What ``(payer, payee, amount)`` payments do to each player's total (``sign`` -1 takes them
@@ -40,7 +43,7 @@ def table_totals(tx, table: str | None = None, active: bool = False) -> dict[str
 def totals_from_payments(tx, table: str | None = None) -> dict[str, int]:
     """Each player's total summed afresh from the payments (a check on the running totals), without
     the players who never paid or won (a player who paid and won back as much is there, at 0)."""
-    where, params = ("WHERE d.room_id = (SELECT id FROM rooms WHERE name = ?)", (table,)) if table is not None else ("", ())
+    where, params = (f"WHERE d.room_id = {TABLE_ID}", (table,)) if table is not None else ("", ())
     return net_totals(tx.rows("SELECT p.payer, p.payee, sum(p.amount) FROM payments p JOIN deals d "
                               f"ON d.id = p.deal_id {where} GROUP BY p.payer, p.payee", params))
 
