@@ -63,7 +63,7 @@ class GreedyBot:
             return moves[0]
         if game.phase == "discard":
             win = next((m for m in moves if isinstance(m, Win)), None)
-            if win is not None:  # korean: the dealt hand already wins
+            if win is not None:  # tusac: the dealt hand already wins
                 return win
             extra = game.exposed_cards(player) + 3 * len(game.locked[player])
             options = discard_options(game.hands[player], extra, _seen(game, player), game.rules)

@@ -41,7 +41,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _add_rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="seesek", metavar="PRESET|FILE.toml",
-                   help="scoring preset: seesek (default) or korean, or a TOML file that overrides points")
+                   help="scoring preset: seesek (default) or tusac, or a TOML file that overrides points")
     p.add_argument("--four-card-points", type=int, choices=(2, 4), default=None,
                    help="points for four-card melds in seesek (2, or 4 in some households)")
     p.add_argument("--jokers", type=int, default=None, metavar="N", help="jokers in the deck (0 to 8, default 5)")
@@ -201,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Is the hand a win, and what does its best split score?",
                        epilog="""examples:
   sisepai score GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK
-  sisepai score --rules korean --json "GK GA GE ..."
+  sisepai score --rules tusac --json "GK GA GE ..."
   sisepai score --json - < hands.txt   # one hand a line; '|' separates exposed melds:
                                        # GK GA GE ... | GR GH GC
 output of --json: {"cards": [...], "winning": true|false, "points": int|null, "melds": [[...]]|null}
@@ -209,9 +209,9 @@ output of --json: {"cards": [...], "winning": true|false, "points": int|null, "m
     p.add_argument("cards", nargs="*", metavar="CARDS", help="the cards, or - to read one hand a line from stdin")
     p.add_argument("--exposed", action="append", default=[], metavar="MELD",
                    help="an exposed meld, e.g. --exposed 'GR GH GC' (repeatable); it stays fixed")
-    p.add_argument("--winning-card", metavar="CARD", help="the card that completed the hand (korean scoring)")
+    p.add_argument("--winning-card", metavar="CARD", help="the card that completed the hand (tusac scoring)")
     p.add_argument("--claimed", action="store_true",
-                   help="the winning card was claimed from another player (korean: its meld counts as exposed)")
+                   help="the winning card was claimed from another player (tusac: its meld counts as exposed)")
     p.add_argument("--json", action="store_true", help="machine output")
     _add_rules_args(p)
     p.set_defaults(func=_cmd_score)

@@ -1,5 +1,5 @@
-"""Dealing and checking a deal: packets of five (the korean dealer's six first), the deck's every
-card exactly once, and the korean misdeal.
+"""Dealing and checking a deal: packets of five (the tusac dealer's six first), the deck's every
+card exactly once, and the tusac misdeal.
 
 >>> from .rules import Rules
 >>> hands = deal_hands(list(range(84)), 4, 0, Rules.preset("seesek"))
@@ -18,12 +18,12 @@ from .rules import OPTION_KEYS, Rules
 
 
 def deal_hands(deck: Sequence[int], players: int, dealer: int, rules: Rules) -> list[list[int]]:
-    """Deal from the top of ``deck`` in packets: 5 each to 20 (seesek); korean: the dealer takes 6
+    """Deal from the top of ``deck`` in packets: 5 each to 20 (seesek); tusac: the dealer takes 6
     first, then 5 at a time around, so the dealer holds 21."""
     hands: list[list[int]] = [[] for _ in range(players)]
     pos = 0
     order = [(dealer + k) % players for k in range(players)]
-    if rules.deal == "korean":
+    if rules.deal == "tusac":
         hands[dealer].extend(deck[pos:pos + 6])
         pos += 6
         for p, n in [(p, 5) for _ in range(4) for p in order]:
@@ -58,8 +58,8 @@ def logged_rules(deal: dict) -> Rules:
 
 def check_deal(hands: Sequence[Sequence[int]], pile: Sequence[int], dealer: int, rules: Rules) -> None:
     """Raise :class:`SisepaiError` unless a shuffle of the deck could deal these hands and pile:
-    every card of the deck exactly once, 20 cards a player (korean: the dealer 21), and no
-    korean misdeal.
+    every card of the deck exactly once, 20 cards a player (tusac: the dealer 21), and no
+    tusac misdeal.
 
     >>> from .cards import parse_card_ids
     >>> check_deal([parse_card_ids("GK " * 20)] * 2, [], 0, Rules.preset("seesek"))
@@ -81,7 +81,7 @@ def check_deal(hands: Sequence[Sequence[int]], pile: Sequence[int], dealer: int,
         packs = f"{rules.packs} pack{'s' * (rules.packs > 1)}"
         raise SisepaiError(f"the deal holds {have[k]} {CARD_CODES[k]}, but a deck of {packs} has {want}")
     for p, hand in enumerate(hands):
-        want = rules.hand_size - (0 if rules.deal == "korean" and p == dealer else 1)
+        want = rules.hand_size - (0 if rules.deal == "tusac" and p == dealer else 1)
         if len(hand) != want:
             role = "the dealer" if p == dealer else "a non-dealer"
             raise SisepaiError(f"player {p} ({role}) was dealt {len(hand)} cards, not {want} ({rules.deal} deal)")
@@ -93,7 +93,7 @@ def check_deal(hands: Sequence[Sequence[int]], pile: Sequence[int], dealer: int,
 
 
 def is_misdeal(hand: Sequence[int]) -> bool:
-    """korean: void if a dealt hand has no General, no concealed triple or quad, and no
+    """tusac: void if a dealt hand has no General, no concealed triple or quad, and no
     four-soldier group."""
     counts = counts_of(hand)
     has_general = any(counts[s * 7 + K] for s in range(4))

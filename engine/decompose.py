@@ -80,9 +80,9 @@ def _splitters(allow_general_pair: bool) -> tuple[_ComponentSplitter, ...]:
 
 
 def meld_points(meld: Meld, rules: Rules, exposed: bool = False) -> int:
-    """Points of one meld under ``rules``; ``exposed`` matters in the korean preset.
+    """Points of one meld under ``rules``; ``exposed`` matters in the tusac preset.
 
-    >>> meld_points(Meld.parse("GP GP GP"), Rules.preset("korean")), meld_points(Meld.parse("GP GP GP"), Rules.preset("korean"), exposed=True)
+    >>> meld_points(Meld.parse("GP GP GP"), Rules.preset("tusac")), meld_points(Meld.parse("GP GP GP"), Rules.preset("tusac"), exposed=True)
     (3, 1)
     """
     return rules.points[_point_key(meld, exposed)]

@@ -64,7 +64,7 @@ class Shown:
 @dataclass
 class Exposed:
     meld: Meld
-    concealed: bool = False  # korean: a quad shown at the deal, or a meld made with one's own draw
+    concealed: bool = False  # tusac: a quad shown at the deal, or a meld made with one's own draw
 
 
 class Game:
@@ -79,7 +79,7 @@ class Game:
         self.hands = [counts_of(h) for h in hands]
         self.pile = list(pile)  # the top card is the last one
         self.exposed: list[list[Exposed]] = [[] for _ in range(self.n)]
-        self.locked: list[list[int]] = [[] for _ in range(self.n)]  # korean: dealt triples, kept whole
+        self.locked: list[list[int]] = [[] for _ in range(self.n)]  # tusac: dealt triples, kept whole
         self.discards: list[list[int]] = [[] for _ in range(self.n)]
         self.dealer = dealer
         self.turn = dealer
@@ -98,16 +98,16 @@ class Game:
             "options": {k: getattr(self.rules, k) for k in OPTION_KEYS if k != "description"},
         }]
         self.total_cards = sum(sum(h) for h in self.hands) + len(self.pile)
-        if self.rules.deal == "korean":
-            self._korean_setup()
+        if self.rules.deal == "tusac":
+            self._tusac_setup()
 
     # --- dealing -------------------------------------------------------------------------------
 
     @classmethod
     def new(cls, players: int = 4, seed: int | None = None, rules: Rules | str | None = None,
             dealer: int = 0, rng: random.Random | None = None) -> "Game":
-        """Shuffle and deal: 20 each in packets of 5 (seesek), or dealer 6 then 5s to 21 (korean),
-        re-dealing while the korean misdeal rule voids the deal."""
+        """Shuffle and deal: 20 each in packets of 5 (seesek), or dealer 6 then 5s to 21 (tusac),
+        re-dealing while the tusac misdeal rule voids the deal."""
         r = resolve_rules(rules)
         rng = rng or random.Random(seed)
         for _ in range(1000):
@@ -120,7 +120,7 @@ class Game:
             return cls(hands, list(reversed(pile)), r, dealer)
         raise SisepaiError("could not deal a valid hand in 1000 shuffles")
 
-    def _korean_setup(self) -> None:
+    def _tusac_setup(self) -> None:
         for p in range(self.n):
             counts = self.hands[p]
             for k in range(JOKER):
@@ -202,9 +202,9 @@ class Game:
         return moves
 
     def dealt_win(self) -> bool:
-        """korean: the dealer's dealt 21 cards win before the first move. The deal counts as the
+        """tusac: the dealer's dealt 21 cards win before the first move. The deal counts as the
         dealer's own draw (RULES.md, seed 002), so the dealer may declare it (``win P``)."""
-        if self.rules.deal != "korean" or self.moves or self.phase != "discard" or self.turn != self.dealer:
+        if self.rules.deal != "tusac" or self.moves or self.phase != "discard" or self.turn != self.dealer:
             return False
         if self.hand_size(self.dealer) + self.exposed_cards(self.dealer) != self.rules.hand_size:
             return False
@@ -262,7 +262,7 @@ class Game:
             return
         if isinstance(move, Win):
             if not self.dealt_win():
-                raise IllegalMoveError("win P declares a win on the dealt hand: only the korean dealer, "
+                raise IllegalMoveError("win P declares a win on the dealt hand: only the tusac dealer, "
                                        "before the first move, with 21 cards that split into melds")
             if move.player != self.dealer:
                 raise IllegalMoveError(f"player {move.player} is not the dealer (player {self.dealer})")

@@ -70,7 +70,7 @@ class Discard:
 
 @dataclass(frozen=True)
 class Win:
-    """korean: the dealer declares a win on the dealt 21 cards. The deal counts as the dealer's own
+    """tusac: the dealer declares a win on the dealt 21 cards. The deal counts as the dealer's own
     draw, so this is a win on their own draw (zimo), and every other player pays."""
 
     player: int

@@ -22,13 +22,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Simulate Four Color Cards games between bots.",
                        epilog="""examples:
   sisepai simulate --players 4 --games 1000 --bots greedy,random,random,random --seed 1
-  sisepai simulate --games 200 --rules korean --json
+  sisepai simulate --games 200 --rules tusac --json
   sisepai simulate --games 10 --log logs/      # keep each game's JSON event log""")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     p.add_argument("--games", type=int, default=100, metavar="N")
     p.add_argument("--bots", default=None, help="one per seat: greedy or random (default greedy, then random)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--rules", default="seesek", help="seesek (default), korean, or a TOML file")
+    p.add_argument("--rules", default="seesek", help="seesek (default), tusac, or a TOML file")
     p.add_argument("--stop-at", type=int, default=0, metavar="N", help="end as a draw game when N cards remain")
     p.add_argument("--log", type=Path, metavar="DIR", help="write each game's JSON event log here")
     p.add_argument("--json", action="store_true")

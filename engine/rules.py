@@ -4,7 +4,7 @@
 2
 >>> Rules.preset("seesek", four_card_points=4).points["four_soldiers"]
 4
->>> Rules.preset("korean").points["triple"], Rules.preset("korean").points["triple_exposed"]
+>>> Rules.preset("tusac").points["triple"], Rules.preset("tusac").points["triple_exposed"]
 (3, 1)
 """
 
@@ -20,6 +20,9 @@ from .cards import DEFAULT_JOKERS, JOKER, MAX_JOKERS, NUM_KINDS
 from .errors import RulesError
 
 PRESET_DIR = Path(__file__).with_name("presets")
+FORMER_NAMES = {"korean": "tusac"}
+"""Names a preset or deal went by before, still taken: ``tusac`` was called ``korean`` after the
+Korean-language page it comes from, though it is the Vietnamese game (``docs/rules.md``)."""
 POINT_KEYS = (
     "single_general", "joker", "pair", "command", "field", "triple", "triple_exposed",
     "three_soldiers", "quad", "quad_exposed", "quad_general", "four_soldiers",
@@ -62,9 +65,18 @@ def preset_names() -> list[str]:
     """Names of the built-in presets.
 
     >>> preset_names()
-    ['korean', 'seesek']
+    ['tusac', 'seesek']
     """
     return sorted(p.stem for p in PRESET_DIR.glob("*.toml"))
+
+
+def is_preset_name(name: str) -> bool:
+    """Whether ``name`` names a built-in preset, by its name or a former one.
+
+    >>> is_preset_name("tusac"), is_preset_name("korean"), is_preset_name("poker")
+    (True, True, False)
+    """
+    return FORMER_NAMES.get(name, name) in preset_names()
 
 
 @dataclass(frozen=True)
@@ -72,7 +84,7 @@ class Rules:
     """Scoring points and game options. Build with :meth:`preset` or :meth:`from_toml`.
 
     ``points`` maps each key of :data:`POINT_KEYS` to its value. ``distinguish_exposed`` says
-    whether exposed triples and quads score differently from concealed ones (the korean preset).
+    whether exposed triples and quads score differently from concealed ones (the tusac preset).
     """
 
     name: str = "seesek"
@@ -97,8 +109,8 @@ class Rules:
             raise RulesError(f"jokers must be 0 to {MAX_JOKERS}, got {self.jokers}")
         if not 1 <= self.packs <= 3:
             raise RulesError(f"packs must be 1 to 3, got {self.packs}")
-        if self.deal not in ("seesek", "korean"):
-            raise RulesError(f"deal must be 'seesek' or 'korean', got {self.deal!r}")
+        if self.deal not in ("seesek", "tusac"):
+            raise RulesError(f"deal must be 'seesek' or 'tusac', got {self.deal!r}")
 
     @property
     def points(self) -> dict[str, int]:
@@ -126,7 +138,12 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str = "seesek", **options: Any) -> "Rules":
-        """A built-in preset, with options (``four_card_points=4``, ``jokers=8``) applied."""
+        """A built-in preset, with options (``four_card_points=4``, ``jokers=8``) applied.
+
+        >>> Rules.preset("korean").name  # its former name
+        'tusac'
+        """
+        name = FORMER_NAMES.get(name, name)
         path = PRESET_DIR / f"{name}.toml"
         if not path.is_file():
             raise RulesError(f"unknown rules preset {name!r}; choose one of: {', '.join(preset_names())}")
@@ -145,6 +162,9 @@ class Rules:
         """
         data = _load_preset_file(Path(path))
         base_name = data.pop("preset", data.get("name", "seesek"))
+        base_name = FORMER_NAMES.get(base_name, base_name)
+        if "deal" in data:
+            data["deal"] = FORMER_NAMES.get(data["deal"], data["deal"])
         base_path = PRESET_DIR / f"{base_name}.toml"
         if not base_path.is_file():
             raise RulesError(f"{path}: unknown preset {base_name!r}; choose one of: {', '.join(preset_names())}")
@@ -192,8 +212,8 @@ class Rules:
 def resolve_rules(rules: "Rules | str | None" = None, config: str | Path | None = None, **options: Any) -> Rules:
     """Rules from a preset name or a TOML path; ``None`` means the seesek default.
 
-    >>> resolve_rules("korean").name
-    'korean'
+    >>> resolve_rules("tusac").name
+    'tusac'
     """
     if isinstance(rules, Rules):
         return rules.with_options(**options) if options else rules

@@ -185,7 +185,7 @@ def score(
     """The best score of a winning hand, or ``None`` if it is not a win.
 
     ``cards`` are the concealed cards, including the winning card. Exposed melds stay fixed.
-    Under the korean preset, the meld made with a claimed (not self-drawn) ``winning_card``
+    Under the tusac preset, the meld made with a claimed (not self-drawn) ``winning_card``
     counts as exposed.
     """
     r = resolve_rules(rules)

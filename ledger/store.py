@@ -109,6 +109,9 @@ MIGRATIONS = [
     UPDATE deals SET room_id = (SELECT r.id FROM rooms r WHERE r.name = deals.room);
     CREATE INDEX deals_by_room_id ON deals (room_id, id);
     """,
+    # 9: the Vietnamese preset's name (engine.rules.FORMER_NAMES): deals recorded as `korean` read
+    # as the `tusac` deals they are
+    "UPDATE deals SET rules = 'tusac' WHERE rules = 'korean';",
 ]
 
 MAX_TABLES = 200

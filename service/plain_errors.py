@@ -16,7 +16,7 @@ form; the error that got furthest into the value is the one said:
 'Joker: a finite number.'
 >>> plain_sentence([{"loc": ("body", "rules", "str"), "type": "string_type", "msg": ""},
 ...                 {"loc": ("body", "rules", "RulesOverrides"), "type": "model_attributes_type", "msg": ""}])
-'Rules: a preset name (seesek, korean) or {"preset": "seesek", "points": {"joker": 5}}.'
+'Rules: a preset name (seesek, tusac) or {"preset": "seesek", "points": {"joker": 5}}.'
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ FIELD_NAMES = {"left": "Cards left in each hand", "cards": "Cards", "players": "
 
 FIELD_WORDS = {("left", "too_short"): "give 4 numbers, one for each hand, like 0, 3, 7, 12",
                ("left", "too_long"): "give 4 numbers, one for each hand, like 0, 3, 7, 12",
-               ("rules", "union"): 'a preset name (seesek, korean) or {{"preset": "seesek", "points": {{"joker": 5}}}}'}
+               ("rules", "union"): 'a preset name (seesek, tusac) or {{"preset": "seesek", "points": {{"joker": 5}}}}'}
 """Words for one field's error where the general words would read like code."""
 
 

@@ -2,14 +2,14 @@
 path: rules files are a command-line feature (``--rules FILE.toml``), and a server must not open
 files a client names.
 
->>> network_rules("korean").name
-'korean'
+>>> network_rules("tusac").name
+'tusac'
 >>> network_rules(RulesOverrides(preset="seesek", four_card_points=4)).points["quad"]
 4
 >>> network_rules("/etc/passwd.toml")
 Traceback (most recent call last):
 ...
-sisepai.engine.errors.RulesError: rules must be a preset name (korean, seesek) or {"preset", "points", ...}; rules files are for the command line
+sisepai.engine.errors.RulesError: rules must be a preset name (seesek, tusac) or {"preset", "points", ...}; rules files are for the command line
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from sisepai.engine.errors import RulesError
-from sisepai.engine.rules import POINT_KEYS, Rules, preset_names
+from sisepai.engine.rules import POINT_KEYS, Rules, is_preset_name, preset_names
 
 
 class RulesOverrides(BaseModel):
@@ -39,7 +39,7 @@ def network_rules(value: "str | RulesOverrides | None") -> Rules:
     if value is None:
         return Rules.preset("seesek")
     if isinstance(value, str):
-        if value not in preset_names():
+        if not is_preset_name(value):
             raise RulesError(f"rules must be a preset name ({', '.join(preset_names())}) or "
                              '{"preset", "points", ...}; rules files are for the command line')
         return Rules.preset(value)

@@ -30,7 +30,7 @@ RulesField = str | RulesOverrides
 
 
 def _rules(default: str = "seesek"):
-    return Field(default, examples=["seesek"], description='a preset name (seesek or korean), or '
+    return Field(default, examples=["seesek"], description='a preset name (seesek or tusac), or '
                  '{"preset": "seesek", "points": {"joker": 5}, "four_card_points": 4, "jokers": 5}')
 
 
@@ -39,8 +39,8 @@ class ScoreRequest(BaseModel):
     rules: RulesField = _rules()
     exposed: list[Annotated[str, Field(max_length=MELD)]] = Field(default_factory=list, max_length=7, examples=[[]],
                                description="exposed melds, e.g. ['GR GH GC']")
-    winning_card: str | None = Field(None, max_length=8, description="the card that completed the hand (korean)")
-    claimed: bool = Field(False, description="the winning card was claimed from another player (korean)")
+    winning_card: str | None = Field(None, max_length=8, description="the card that completed the hand (tusac)")
+    claimed: bool = Field(False, description="the winning card was claimed from another player (tusac)")
 
 
 class AdviseRequest(BaseModel):
@@ -206,12 +206,12 @@ class CardNames(BaseModel):
     model_config = {"populate_by_name": True}
 
     en: str = Field(examples=["Red Chariot"])
-    zh: str = Field(examples=["红车"], description="in simplified characters")
-    zh_hant: str = Field(alias="zh-Hant", examples=["紅車"], description="in traditional characters")
-    zh_hk: str = Field(alias="zh-HK", examples=["紅車"], description="in Hong Kong's Cantonese usage")
+    zh: str = Field(examples=["红俥"], description="in simplified characters")
+    zh_hant: str = Field(alias="zh-Hant", examples=["紅俥"], description="in traditional characters")
+    zh_hk: str = Field(alias="zh-HK", examples=["紅俥"], description="in Hong Kong's Cantonese usage")
     vi: str = Field(examples=["Xe đỏ"])
     glyph: str = Field(examples=["俥"], description="the character a standard deck prints; empty for the joker")
-    glyph_zh: str = Field(examples=["车"], description="the same in simplified characters")
+    glyph_zh: str = Field(examples=["俥"], description="the same in simplified characters")
 
 
 class NamesAnswer(BaseModel):

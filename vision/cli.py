@@ -63,7 +63,7 @@ margin: the log-likelihood gap between the best reading and the runner-up; under
 the unsure cards.""")
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--rules", default="seesek", help="scoring preset (seesek, korean) or a TOML file")
+    p.add_argument("--rules", default="seesek", help="scoring preset (seesek, tusac) or a TOML file")
     p.add_argument("--claimed", type=int, default=None, metavar="POINTS",
                    help="the score the winner claims: the answer agrees, or names the disputed meld")
     p.add_argument("--detector", type=Path, default=None)

@@ -101,13 +101,16 @@ function detailText(j) {
   return codeText("err.", j.code, j.params, j.detail);
 }
 // a server's sentence with a code (service/refusals.py): its own English words on an English page
-// (the most precise), the catalogue's sentence with the params filled in on the others
+// (the most precise), the catalogue's sentence with the params filled in on the others; where that
+// sentence has no params to carry the details (which card, which rule), the English details follow it
 function codeText(prefix, code, params, detail) {
   if (pageLang() === "en" && typeof detail === "string") return detail;
-  if (!code || english[prefix + code] === undefined) return t("error.generic");
+  const known = code && english[prefix + code] !== undefined;
   const vars = { ...(params || {}) };
   if (typeof vars.card === "string" && names.cards[vars.card]) vars.card = cardName(vars.card);
-  return t(prefix + code, vars);
+  const sentence = known ? t(prefix + code, vars) : t("error.generic");
+  const generic = !known || !/\{/.test(english[prefix + code]);
+  return generic && typeof detail === "string" && detail !== english[prefix + code] ? t("error.detail", { sentence, detail }) : sentence;
 }
 
 // simplified characters in simplified Chinese (events, voice and the cards' characters); traditional otherwise
@@ -459,7 +462,7 @@ $("advise").addEventListener("click", async () => {
 function claimName(kind) { return ((names.claims || {})[pageLang()] || {})[kind] || ((names.claims || {}).en || {})[kind] || kind; }
 
 // --- score -------------------------------------------------------------------------------------
-const RULES_LINE = { seesek: "score.rulesSeesek", korean: "score.rulesKorean" };
+const RULES_LINE = { seesek: "score.rulesSeesek", tusac: "score.rulesTusac" };
 function showRulesLine() { show("rulesline", () => (RULES_LINE[$("rules").value] ? t(RULES_LINE[$("rules").value]) : "")); }
 $("rules").addEventListener("change", showRulesLine);
 showRulesLine();

@@ -29,8 +29,8 @@ def random_winning_hand(rng: random.Random, size: int = 21, jokers: int = 5) -> 
             cards.extend(meld.cards)
 
 
-def bf_meld_points(cards: tuple[str, ...], korean: bool = False) -> int | None:
-    """Points of a group under seesek (or korean, all concealed), or None: written from RULES.md
+def bf_meld_points(cards: tuple[str, ...], tusac: bool = False) -> int | None:
+    """Points of a group under seesek (or tusac, all concealed), or None: written from RULES.md
     without the engine's code."""
     n = len(cards)
     if "J" in cards:
@@ -44,7 +44,7 @@ def bf_meld_points(cards: tuple[str, ...], korean: bool = False) -> int | None:
         return 0 if same and ranks != {"K"} else None
     if n == 3:
         if same:
-            return 3 if korean else 1
+            return 3 if tusac else 1
         if len(suits) == 1 and ranks in ({"K", "A", "E"}, {"R", "H", "C"}):
             return 1
         if ranks == {"P"} and len(suits) == 3:
@@ -52,13 +52,13 @@ def bf_meld_points(cards: tuple[str, ...], korean: bool = False) -> int | None:
         return None
     if n == 4:
         if same:
-            return 8 if korean else 2
+            return 8 if tusac else 2
         if ranks == {"P"} and len(suits) == 4:
             return 2
     return None
 
 
-def brute_force_best(cards: list[str], korean: bool = False) -> int | None:
+def brute_force_best(cards: list[str], tusac: bool = False) -> int | None:
     """Best total over every split, found by plain recursion over the card list."""
     hand = tuple(sorted(cards))
 
@@ -75,7 +75,7 @@ def brute_force_best(cards: list[str], korean: bool = False) -> int | None:
                 if key in seen:
                     continue
                 seen.add(key)
-                pts = bf_meld_points(group, korean)
+                pts = bf_meld_points(group, tusac)
                 if pts is None:
                     continue
                 remaining = tuple(o for i, o in enumerate(others) if i not in idx)
@@ -107,19 +107,19 @@ def random_winning_melds(rng: random.Random, size: int = 21, jokers: int = 5) ->
             n += len(meld)
 
 
-def bf_exposed_points(cards: tuple[str, ...], korean: bool = False) -> int:
-    """Points of a meld laid face up: under korean an exposed triple scores 1 and an exposed quad 6
+def bf_exposed_points(cards: tuple[str, ...], tusac: bool = False) -> int:
+    """Points of a meld laid face up: under tusac an exposed triple scores 1 and an exposed quad 6
     (a quad of Generals 8), written from RULES.md."""
-    pts = bf_meld_points(cards, korean)
+    pts = bf_meld_points(cards, tusac)
     assert pts is not None
-    if korean and len(set(cards)) == 1 and len(cards) >= 3 and cards[0] != "J":
+    if tusac and len(set(cards)) == 1 and len(cards) >= 3 and cards[0] != "J":
         return 1 if len(cards) == 3 else (8 if cards[0][1] == "K" else 6)
     return pts
 
 
-def brute_force_win(concealed: list[str], won: str, claimed: bool, korean: bool = False) -> int | None:
+def brute_force_win(concealed: list[str], won: str, claimed: bool, tusac: bool = False) -> int | None:
     """Best total of the concealed cards (the won card among them) when the meld holding the won
-    card counts as exposed if it was claimed (korean: "the winning meld counts as concealed only
+    card counts as exposed if it was claimed (tusac: "the winning meld counts as concealed only
     when the player won on their own draw"); plain recursion, none of the engine's code."""
     hand = tuple(sorted(concealed))
 
@@ -132,13 +132,13 @@ def brute_force_win(concealed: list[str], won: str, claimed: bool, korean: bool 
         for k in range(0, 4):
             for idx in combinations(range(len(others)), k):
                 group = tuple(sorted((first,) + tuple(others[i] for i in idx)))
-                if group in seen or bf_meld_points(group, korean) is None:
+                if group in seen or bf_meld_points(group, tusac) is None:
                     continue
                 seen.add(group)
                 remaining = tuple(o for i, o in enumerate(others) if i not in idx)
-                choices = [(bf_meld_points(group, korean), pending)]
+                choices = [(bf_meld_points(group, tusac), pending)]
                 if pending and won in group:
-                    choices.append((bf_exposed_points(group, korean) if claimed else bf_meld_points(group, korean), False))
+                    choices.append((bf_exposed_points(group, tusac) if claimed else bf_meld_points(group, tusac), False))
                 for pts, still in choices:
                     sub = best(remaining, still)
                     if sub is not None and (top is None or pts + sub > top):

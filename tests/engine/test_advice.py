@@ -100,9 +100,9 @@ def test_advice_takes_the_higher_scoring_win():
     hand = "GK GK WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC RK"
     seesek = advise(hand, shown="GK", relation="other")
     assert seesek.best.wins and seesek.best.claim.meld.codes == ["GK"] and seesek.best.points == 13
-    korean = advise(hand, shown="GK", relation="other", rules="korean")
-    assert korean.best.points == 15
-    assert score(hand + " GK", rules="korean", winning_card="GK", self_drawn=False).total == 15
+    tusac = advise(hand, shown="GK", relation="other", rules="tusac")
+    assert tusac.best.points == 15
+    assert score(hand + " GK", rules="tusac", winning_card="GK", self_drawn=False).total == 15
 
 
 def test_advice_counts_exposed_melds_in_a_win():
@@ -111,15 +111,15 @@ def test_advice_counts_exposed_melds_in_a_win():
     hand, exposed = "GK GA GE YR YH YC RC RC RC RC GP WP YP RP WK RA RA", ["WE WE WE"]
     seesek = advise(hand, shown="J", exposed=exposed, relation="other")
     assert seesek.best.points == 11 == score(hand + " J", exposed).total
-    korean = advise(hand, shown="J", exposed=exposed, relation="other", rules="korean")
-    assert korean.best.points == 17 and korean.best.points % 2 == 1
+    tusac = advise(hand, shown="J", exposed=exposed, relation="other", rules="tusac")
+    assert tusac.best.points == 17 and tusac.best.points % 2 == 1
 
 
-@pytest.mark.parametrize("rules", ["seesek", "korean"])
+@pytest.mark.parametrize("rules", ["seesek", "tusac"])
 def test_advised_win_points_match_a_brute_force_scorer(rules):
     from .helpers import bf_exposed_points, brute_force_win, random_winning_melds
 
-    korean = rules == "korean"
+    tusac = rules == "tusac"
     rng = random.Random(25)
     checked = 0
     for _ in range(60):
@@ -132,8 +132,8 @@ def test_advised_win_points_match_a_brute_force_scorer(rules):
         rest = list(concealed)
         rest.remove(won)
         advice = advise(rest, shown=won, exposed=[" ".join(m) for m in exposed], relation=relation, rules=rules)
-        expected = brute_force_win(concealed, won, claimed=relation != "own", korean=korean)
-        expected += sum(bf_exposed_points(m, korean) for m in exposed)
+        expected = brute_force_win(concealed, won, claimed=relation != "own", tusac=tusac)
+        expected += sum(bf_exposed_points(m, tusac) for m in exposed)
         assert advice.best.wins and advice.best.points == expected, (rest, won, exposed, relation)
         checked += 1
     assert checked == 60

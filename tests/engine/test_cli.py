@@ -29,8 +29,8 @@ def test_score_json(capsys):
     assert sorted(c for m in data["melds"] for c in m) == sorted(WIN.split())
 
 
-def test_score_korean_and_four_card_option(capsys):
-    main(["score", WIN, "--json", "--rules", "korean"])
+def test_score_tusac_and_four_card_option(capsys):
+    main(["score", WIN, "--json", "--rules", "tusac"])
     assert json.loads(capsys.readouterr().out)["points"] == 13
     main(["score", WIN, "--json", "--four-card-points", "4"])
     assert json.loads(capsys.readouterr().out)["points"] == 13

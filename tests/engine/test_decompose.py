@@ -52,7 +52,7 @@ def test_seesek_totals_are_odd(seed):
     hand = random_winning_hand(random.Random(seed))
     assert score(hand).total % 2 == 1
     assert score(hand, rules=Rules.preset("seesek", four_card_points=4)).total % 2 == 1
-    assert score(hand, rules="korean").total % 2 == 1
+    assert score(hand, rules="tusac").total % 2 == 1
 
 
 @settings(max_examples=150, deadline=None)
@@ -67,8 +67,8 @@ def test_matches_brute_force_on_winning_and_perturbed_hands(seed):
     counts = counts_of(parse_card_ids(hand))
     assert table.best_points(counts) == expected
     assert can_split(counts) == (expected is not None)
-    korean = BestTable.for_rules(Rules.preset("korean")).best_points(counts)
-    assert korean == brute_force_best(hand, korean=True)
+    tusac = BestTable.for_rules(Rules.preset("tusac")).best_points(counts)
+    assert tusac == brute_force_best(hand, tusac=True)
 
 
 def test_matches_brute_force_on_random_deals():

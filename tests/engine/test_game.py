@@ -29,8 +29,8 @@ def test_new_game_deals_20_each_and_conserves_cards():
     assert len(g.pile) == 117 - 80 and g.card_count() == 117
 
 
-def test_korean_deal_and_misdeal():
-    g = Game.new(players=4, seed=5, rules="korean")
+def test_tusac_deal_and_misdeal():
+    g = Game.new(players=4, seed=5, rules="tusac")
     assert g.hand_size(0) + g.exposed_cards(0) == 21 and g.phase == "discard"
     for p in range(4):
         hand = g.hand_ids(p) + [k for k in g.locked[p] for _ in range(3)] + [c for e in g.exposed[p] for c in e.meld.cards]
@@ -38,7 +38,7 @@ def test_korean_deal_and_misdeal():
     assert is_misdeal(ids("GA GE GR GH GC WA WE WR WH WC YA YE YR YH YC RA RE RR RH RC"))
     assert not is_misdeal(ids("GK GE GR GH GC WA WE WR WH WC YA YE YR YH YC RA RE RR RH RC"))
     assert not is_misdeal(ids("GP WP YP RP GC WA WE WR WH WC YA YE YR YH YC RA RE RR RH RC"))
-    hands = deal_hands(list(range(100)), 4, 2, Rules.preset("korean"))
+    hands = deal_hands(list(range(100)), 4, 2, Rules.preset("tusac"))
     assert [len(h) for h in hands] == [20, 20, 21, 20] and hands[2][:6] == list(range(6))
 
 
@@ -165,9 +165,9 @@ def test_a_drawn_general_must_be_melded_and_moves_in_the_wrong_phase_fail():
         g.push("draw")
 
 
-def test_locked_korean_triple_cannot_be_discarded():
+def test_locked_tusac_triple_cannot_be_discarded():
     hands = ["GA GA GA GK GE GR GH GC WA WE WR WH WC YA YE YR YH YC RA RE RR", FILLER, FILLER, FILLER]
-    g = Game([ids(h) for h in hands], ids("RK WK"), Rules.preset("korean"))
+    g = Game([ids(h) for h in hands], ids("RK WK"), Rules.preset("tusac"))
     assert g.locked[0] == ids("GA") and g.phase == "discard"
     with pytest.raises(IllegalMoveError, match="locked"):
         g.push("discard GA")
@@ -192,7 +192,7 @@ def test_move_notation_round_trips():
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 100_000), st.sampled_from(["seesek", "korean"]), st.integers(2, 4))
+@given(st.integers(0, 100_000), st.sampled_from(["seesek", "tusac"]), st.integers(2, 4))
 def test_random_games_conserve_cards_win_correctly_and_replay(seed, rules, players):
     rng = random.Random(seed)
     names = [rng.choice(["random", "greedy"]) for _ in range(players)]
@@ -245,11 +245,11 @@ def test_match_rotates_the_dealer_and_keeps_running_totals():
     assert paid == m.totals
 
 
-def test_korean_dealer_wins_on_the_deal_as_on_their_own_draw():
+def test_tusac_dealer_wins_on_the_deal_as_on_their_own_draw():
     # RULES.md (seed 002): "The deal counts as the dealer's own draw ..., so a dealt 21-card hand
     # that wins is a win on the dealer's own draw (zimo); otherwise the dealer opens by discarding."
     dealer = READY_WH + " WH"
-    g = game([dealer, FILLER, FILLER, FILLER], "RK", rules="korean")
+    g = game([dealer, FILLER, FILLER, FILLER], "RK", rules="tusac")
     moves = g.legal_moves()
     assert Move.parse("win 0") in moves and any(isinstance(m, Discard) for m in moves)
     g.push("win 0")
@@ -258,11 +258,11 @@ def test_korean_dealer_wins_on_the_deal_as_on_their_own_draw():
 
 
 def test_the_dealt_win_is_only_the_dealers_opening():
-    g = game([READY_WH + " WH", FILLER, FILLER, FILLER], "RK", rules="korean")
+    g = game([READY_WH + " WH", FILLER, FILLER, FILLER], "RK", rules="tusac")
     g.push("discard WH")
     with pytest.raises(IllegalMoveError, match="dealt hand"):
         g.push("win 0")
-    not_winning = game([READY_WH + " GC", FILLER, FILLER, FILLER], "RK", rules="korean")
+    not_winning = game([READY_WH + " GC", FILLER, FILLER, FILLER], "RK", rules="tusac")
     assert not any(str(m).startswith("win") for m in not_winning.legal_moves())
     seesek = game([READY_WH, FILLER, FILLER, FILLER], "RK")
     with pytest.raises(IllegalMoveError):
@@ -300,8 +300,8 @@ def test_replay_rejects_a_deal_no_deck_could_give():
     assert "21 cards" in _replay_error([big] + events[1:])
 
 
-def test_replay_rejects_a_korean_misdeal():
-    g = game([READY_WH + " WH", FILLER, FILLER, FILLER], "RK", rules="korean")
+def test_replay_rejects_a_tusac_misdeal():
+    g = game([READY_WH + " WH", FILLER, FILLER, FILLER], "RK", rules="tusac")
     deal = g.events[0]
     # complete the deck into the pile so only the misdeal is wrong: FILLER has no General, triple,
     # quad or four-soldier group

@@ -64,10 +64,16 @@ def test_no_key_says_a_word_the_glossary_rules_out():
     for lang in ("zh", "zh-HK"):
         assert not _keys(lang, "胡"), lang
     assert not _keys("zh-Hant", "和"), "繁體中文 says 胡 for a win and 與 for and"
+    for lang in ("zh-Hant", "zh-HK"):
+        assert not _keys(lang, "放炮"), "放炮 is the mainland's word"
     for lang in ("zh", "zh-Hant", "zh-HK"):
-        assert not _keys(lang, "放炮|王牌|家規|家规"), lang
+        assert not _keys(lang, "王牌|家規|家规|韓式|韩式"), lang
         assert not _keys(lang, r"每行|\d\s*行"), lang  # a row of cards is 排
-    assert not _keys("zh", "放枪"), "放枪 is Taiwan's word"
+        assert not _keys(lang, "[红紅黄黃][车車马馬]|[绿綠白][砲炮]"), "the cards print 俥, 傌 and 包"
+    assert not _keys("zh", "放枪|自组|自对"), "放枪 is Taiwan's word; 吃 with one's own draw"
+    assert not _keys("vi", r"(?<!\w)hoà(?!\w)|Tướng lẻ"), "one spelling, hòa; a lone General is Tướng đơn"
+    for lang in ("en", "vi"):
+        assert not _keys(lang, "Korean house"), "the preset is the Vietnamese game"
     assert not _keys("zh", r"和(?!牌|了)"), "和 is the win, never 'and' beside it"
     assert not _keys("zh-HK", "和|放槍|網路"), "食糊, 出沖, 網絡 in Hong Kong"
 

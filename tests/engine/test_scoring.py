@@ -21,32 +21,32 @@ def test_four_card_option():
     assert score(WIN, rules=Rules.preset("seesek", four_card_points=4)).total == 13
 
 
-def test_korean_concealed_and_exposed():
-    assert score(WIN, rules="korean").total == 13  # concealed triple 3 instead of 1
+def test_tusac_concealed_and_exposed():
+    assert score(WIN, rules="tusac").total == 13  # concealed triple 3 instead of 1
     # the same triple laid down earlier, exposed: 1 point
     hand = WIN.replace("WC WC WC ", "")
-    s = score(hand, exposed=["WC WC WC"], rules="korean")
+    s = score(hand, exposed=["WC WC WC"], rules="tusac")
     assert s.total == 11
     assert [sm.exposed for sm in s.melds][0] is True
 
 
-def test_korean_claimed_winning_card_makes_its_meld_exposed():
-    self_drawn = score(WIN, rules="korean", winning_card="WC", self_drawn=True)
-    claimed = score(WIN, rules="korean", winning_card="WC", self_drawn=False)
+def test_tusac_claimed_winning_card_makes_its_meld_exposed():
+    self_drawn = score(WIN, rules="tusac", winning_card="WC", self_drawn=True)
+    claimed = score(WIN, rules="tusac", winning_card="WC", self_drawn=False)
     assert self_drawn.total == 13
     assert claimed.total == 11
 
 
-def test_korean_quads():
+def test_tusac_quads():
     hand = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC WC"
     with pytest.raises(TooManyCardsError, match="22 cards"):  # more than a hand holds: refused at once
         is_winning(hand.replace(" WC", "", 1) + " GK GK")
     base = "GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J"  # 16 cards
     groups = 1 + 1 + 1 + 1 + 2 + 3  # two command, two field, four soldiers, joker
-    assert score(base + " GK WC WC WC WC", rules="korean").total == groups + 8  # concealed quad
-    assert score(base + " GK", exposed=["WC WC WC WC"], rules="korean").total == groups + 6  # exposed quad
+    assert score(base + " GK WC WC WC WC", rules="tusac").total == groups + 8  # concealed quad
+    assert score(base + " GK", exposed=["WC WC WC WC"], rules="tusac").total == groups + 6  # exposed quad
     generals = "GK GK GK GK WK WA WE YR YH YC RR RH RC GP WP YP RP J GA GA GA"
-    assert score(generals, rules="korean").total == 8 + 1 + 1 + 1 + 2 + 3 + 3  # General quad 8, triple 3
+    assert score(generals, rules="tusac").total == 8 + 1 + 1 + 1 + 2 + 3 + 3  # General quad 8, triple 3
     assert score(generals, rules="seesek").total == 4 + 1 + 1 + 1 + 2 + 3 + 1  # four singles beat a quad
 
 
@@ -70,6 +70,14 @@ def test_toml_override(tmp_path):
         Rules.from_toml(bad)
     with pytest.raises(RulesError, match="unknown rules preset"):
         Rules.preset("mahjong")
+
+
+def test_the_vietnamese_preset_is_still_taken_by_its_former_name(tmp_path):
+    assert Rules.preset("korean") == Rules.preset("tusac")
+    house = tmp_path / "house.toml"
+    house.write_text('preset = "korean"\ndeal = "korean"\n[points]\njoker = 5\n')
+    rules = Rules.from_toml(house)
+    assert rules.deal == "tusac" and rules.points["triple"] == 3 and rules.points["joker"] == 5
 
 
 def test_payments():

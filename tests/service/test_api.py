@@ -73,7 +73,7 @@ def test_score_and_bad_cards(tmp_path):
     with client(tmp_path) as c:
         r = c.post("/api/score", json={"cards": WIN})
         assert r.status_code == 200 and r.json()["points"] == 11 and r.json()["winning"]
-        assert c.post("/api/score", json={"cards": WIN, "rules": "korean"}).json()["points"] == 13
+        assert c.post("/api/score", json={"cards": WIN, "rules": "tusac"}).json()["points"] == 13
         r = c.post("/api/score", json={"cards": "GK QQ"})
         assert r.status_code == 422 and "'QQ'" in r.json()["detail"]
         r = c.post("/api/score", json={"cards": "GK GK GK GK GK"})

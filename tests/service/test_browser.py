@@ -515,7 +515,7 @@ def test_every_word_in_the_players_language_on_a_phone(server, tmp_path):
         page.select_option("#lang", "zh-Hant")
         page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'")
         assert page.locator("#tab-ledger").inner_text() == "帳本"
-        assert page.locator("#picker button[data-code=RR]").get_attribute("title").startswith("紅車")
+        assert page.locator("#picker button[data-code=RR]").get_attribute("title").startswith("紅俥")
         page.select_option("#lang", "zh")
         page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
         assert "G将" in page.locator("#gridhelp").inner_text() and "將" not in page.locator("#gridhelp").inner_text()

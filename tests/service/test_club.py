@@ -57,6 +57,20 @@ def test_an_old_sqlite_ledger_is_brought_up_to_date_with_its_deals_at_the_main_t
     assert ledger.check() == []  # the running totals were built from the payments already there
 
 
+def test_deals_recorded_under_the_presets_former_name_read_as_tusac(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1);"
+                      + MIGRATIONS[0].format(id="INTEGER PRIMARY KEY", real="REAL")
+                      + "; INSERT INTO deals (created, winner, points, rules) VALUES (1.0, 'Ann', 33, 'korean');"
+                        "INSERT INTO payments (deal_id, payer, payee, amount) VALUES (1, 'Bo', 'Ann', 33);")
+    con.close()
+    ledger = Ledger(path)
+    assert [d["rules"] for d in ledger.deals()] == ["tusac"] and ledger.check() == []
+
+
 def test_tables_keep_their_own_deals_totals_and_undo(ledger_target):
     with TestClient(create_app(Settings(db=ledger_target, load_model=False))) as c:
         assert c.get("/api/tables").json() == {"default": "main", "tables": [

@@ -227,7 +227,7 @@ def test_guessed_tokens_are_slowed_down_per_address(tmp_path):
     ('{"jokers": true}', "Jokers: a whole number."),
     ('{"joker": 5}', "Joker: not a field this accepts."),  # an unknown key is refused, not ignored
     ('{"points": {"joker": 500}}', "rules.points.joker must be 0 to 100, got 500"),
-    ("NaN", 'Rules: a preset name (seesek, korean) or {"preset": "seesek", "points": {"joker": 5}}.'),
+    ("NaN", 'Rules: a preset name (seesek, tusac) or {"preset": "seesek", "points": {"joker": 5}}.'),
 ])
 def test_a_bad_number_in_rules_overrides_is_named(tmp_path, rules, said):
     with client(tmp_path) as c:

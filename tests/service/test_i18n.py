@@ -40,7 +40,7 @@ def test_the_server_speaks_every_language_the_page_offers():
         assert set(CLAIM_WORDS[lang]) == {"zhimo", "hu", "gan", "pong", "own-group", "chi", "own-pair"}
         assert set(names["seats"][lang]) == {"S", "E", "N", "W", "center"}
         assert all(lang in c for c in names["cards"].values())
-    assert card_name("YR", "zh-Hant") == "黃車" and card_name("YR", "zh") == "黄车"
+    assert card_name("YR", "zh-Hant") == "黃俥" and card_name("YR", "zh") == "黄俥" and card_name("GC", "zh-HK") == "綠包"
     assert announce({"type": "card_shown", "card": "GK", "seat": "E", "action": "discard"}, "zh-Hant") == "東家打出綠將。"
     advice = {"type": "advice", "card": "YK", "claims": [{"claim": "pong", "meld": ["YK", "YK", "YK"], "wins": False}],
               "discard": "GP"}

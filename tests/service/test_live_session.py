@@ -93,7 +93,7 @@ def test_bad_live_options_are_answered_and_the_connection_stays(tmp_path):
         assert "send valid options first" in ws.receive_json()["detail"]
         ws.send_text('{"deck": "nobody"}')
         assert ws.receive_json()["detail"].startswith("deck: ")
-        ws.send_text('{"rules": "korean", "seat": "E"}')  # a valid first message opens the session
+        ws.send_text('{"rules": "tusac", "seat": "E"}')  # a valid first message opens the session
         ws.send_bytes(jpeg())
         state = ws.receive_json()
         assert state["type"] == "state" and state["skipped"] == 0 and state["behind"] >= 0

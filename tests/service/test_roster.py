@@ -268,8 +268,8 @@ def test_a_win_typed_by_hand_claims_only_a_total_the_rules_allow(tmp_path, point
         assert r.status_code == 422 and r.json()["code"] in ("points_not_a_total", "points_range"), r.text
         assert "points" in r.json()["detail"].lower()
         assert _deal(c, "Ann", ["Ann", "Bo"], 31).status_code == 200
-        r = c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 33, "rules": "korean"})
-        assert r.status_code == 200  # a total Vietnamese (korean preset) rules allow
+        r = c.post("/api/ledger/deals", json={"players": ["Ann", "Bo"], "winner": "Ann", "points": 33, "rules": "tusac"})
+        assert r.status_code == 200  # a total Vietnamese (tusac preset) rules allow
         assert len(c.get("/api/ledger").json()["deals"]) == 2
 
 

@@ -3,7 +3,7 @@
 (:mod:`sisepai.engine.words`), the page's own: card names too (``card.GK`` ...).
 
 >>> card_name("RR", "en"), card_name("RR", "zh"), card_name("RR", "zh-Hant"), card_name("RR", "vi")
-('Red Chariot', '红车', '紅車', 'Xe đỏ')
+('Red Chariot', '红俥', '紅俥', 'Xe đỏ')
 >>> announce({"type": "card_shown", "card": "GK", "seat": "S"}, "en")
 'South shows Green General.'
 >>> announce({"type": "card_shown", "card": "GK", "seat": "S"}, "vi")
@@ -35,8 +35,12 @@ from sisepai.vision.live.events import (
     event_from_json,
 )
 
-SIMPLIFIED_GLYPH = {"將": "将", "帥": "帅", "車": "车", "俥": "车", "馬": "马", "傌": "马", "砲": "炮"}
-"""The pieces' characters as simplified Chinese text writes them (the page's cards in ``zh``)."""
+PRINTED_GLYPH = {"砲": "包"}
+"""The page's character for a piece where the decks' printing differs from the engine's: the Green
+and White Cannon is printed 包 (砲 and 炮 are other printings' forms, ``docs/glossary.md``)."""
+SIMPLIFIED_GLYPH = {"將": "将", "帥": "帅", "車": "车", "馬": "马"}
+"""The pieces' characters as simplified Chinese text writes them (the page's cards in ``zh``); 俥, 傌
+and 包 stay as the cards print them."""
 SEAT_WORDS = {lang: {seat: say(lang, f"seat.{seat}") for seat in (*SEATS, "center")} for lang in LANGUAGES}
 """A seat's name at the start of a sentence, from the catalogues (``seat.S`` ...)."""
 SEAT_LABELS = {lang: {**words, "center": say(lang, "seatLabel.center")} for lang, words in SEAT_WORDS.items()}
@@ -166,11 +170,12 @@ def page_names() -> dict:
 
     >>> names = page_names()
     >>> names["kinds"][:2], names["copies"], names["cards"]["YR"]["glyph"], names["cards"]["YR"]["glyph_zh"]
-    (['GK', 'GA'], 4, '俥', '车')
+    (['GK', 'GA'], 4, '俥', '俥')
     """
     names = all_names()
-    cards = {c.code: {**names[c.code], "glyph": "" if c.is_joker else c.glyph,
-                      "glyph_zh": "" if c.is_joker else SIMPLIFIED_GLYPH.get(c.glyph, c.glyph)} for c in ALL_CARDS}
+    cards = {c.code: {**names[c.code], "glyph": "" if c.is_joker else PRINTED_GLYPH.get(c.glyph, c.glyph),
+                      "glyph_zh": "" if c.is_joker else SIMPLIFIED_GLYPH.get(c.glyph, PRINTED_GLYPH.get(c.glyph, c.glyph))}
+             for c in ALL_CARDS}
     return {"kinds": list(CARD_CODES), "suits": list(SUITS), "ranks": list(RANKS), "copies": COPIES_PER_PACK,
             "jokers": DEFAULT_JOKERS, "zones": [*SEATS, "center"], "seats": SEAT_LABELS, "cards": cards,
             "claims": CLAIM_WORDS, "gof_copies": _gof_copies()}

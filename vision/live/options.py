@@ -1,9 +1,9 @@
 """What a live session is opened with, checked in one place: ``sisepai watch``'s arguments and the
 page's WebSocket (its query, or a first JSON message) fill the same :class:`LiveOptions`.
 
->>> opts = LiveOptions.from_mapping({"rules": "korean", "hand": "GK GA GE", "seat": "E", "claimed": "9"})
+>>> opts = LiveOptions.from_mapping({"rules": "tusac", "hand": "GK GA GE", "seat": "E", "claimed": "9"})
 >>> opts.rules, opts.seat, opts.claimed
-('korean', 'E', 9)
+('tusac', 'E', 9)
 >>> LiveOptions.from_mapping({"hand": "GK ZZ"})
 Traceback (most recent call last):
 ...
@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 from sisepai.engine.cards import SEATS
 from sisepai.engine.errors import SisepaiError
-from sisepai.engine.rules import Rules, preset_names, resolve_rules
+from sisepai.engine.rules import Rules, is_preset_name, preset_names, resolve_rules
 from sisepai.engine.scoring import check_hand
 from sisepai.vision.decks.store import check_name
 from sisepai.vision.live.assistant import TableAssistant
@@ -129,7 +129,7 @@ class LiveOptions:
     def resolved_rules(self):
         """The :class:`~sisepai.engine.rules.Rules` these options name."""
 
-        if self.rules in preset_names():
+        if is_preset_name(self.rules):
             return Rules.preset(self.rules)
         if self.rules_file and self.rules.endswith(".toml"):
             try:

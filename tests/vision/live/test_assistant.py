@@ -133,7 +133,8 @@ def test_an_unread_card_is_announced_in_words():
 
 
 def test_names_and_sentences():
-    assert card_name("YH", "zh") == "黄马" and card_name("J", "en") == "Joker"  # simplified throughout
+    assert card_name("YH", "zh") == "黄傌" and card_name("GH", "zh") == "绿马"  # simplified, pieces as printed
+    assert card_name("J", "en") == "Joker"
     assert announce({"type": "meld", "seat": "E", "cards": ["GR", "GH", "GC"]}, "en") == \
         "East melds Green Chariot, Green Horse, Green Cannon."
 

@@ -9,10 +9,10 @@ from sisepai.vision.live.options import CHANGEABLE, LiveOptions, LiveOptionsErro
 
 
 def test_options_build_the_session_they_name():
-    opts = LiveOptions.from_mapping({"rules": "korean", "hand": "GK GA GE", "seat": "W", "claimed": 12,
+    opts = LiveOptions.from_mapping({"rules": "tusac", "hand": "GK GA GE", "seat": "W", "claimed": 12,
                                      "zones": {"S": [[0, 0.7], [1, 0.7], [1, 1], [0, 1]]}})
     assistant = opts.assistant()
-    assert assistant.rules.name == "korean" and assistant.user_seat == "W" and assistant.claimed == 12
+    assert assistant.rules.name == "tusac" and assistant.user_seat == "W" and assistant.claimed == 12
     assert sum(assistant.hand) == 3 and assistant.zones.polygons["S"][0] == [0.0, 0.7]
 
 
@@ -20,7 +20,7 @@ def test_options_build_the_session_they_name():
     ({"hand": "GK XX"}, "hand: unknown card 'XX'"),
     ({"hand": " ".join(["GK"] * 22)}, "22 cards, but a hand holds at most 21"),
     ({"seat": "Q"}, "seat: one of S, E, N, W"),
-    ({"rules": "poker"}, "rules: unknown rules 'poker' (known: korean, seesek)"),
+    ({"rules": "poker"}, "rules: unknown rules 'poker' (known: seesek, tusac)"),
     ({"rules": "../../etc/passwd.toml"}, "rules: unknown rules"),  # never a path from the network
     ({"deck": "../x"}, "deck: deck names are 1 to 40 letters"),
     ({"claimed": "lots"}, "claimed: a whole number"),
@@ -39,9 +39,9 @@ def test_bad_options_name_the_field(values, needle):
 
 
 def test_a_running_session_changes_only_its_hand_seat_and_claim():
-    opts = LiveOptions.from_mapping({"rules": "korean"})
+    opts = LiveOptions.from_mapping({"rules": "tusac"})
     later = LiveOptions.from_mapping({"hand": "RH RH", "seat": "N"}, base=opts, allowed=CHANGEABLE)
-    assert later.rules == "korean" and later.seat == "N"  # what it leaves out stays
+    assert later.rules == "tusac" and later.seat == "N"  # what it leaves out stays
     with pytest.raises(LiveOptionsError, match="rules is chosen when the stream opens"):
         LiveOptions.from_mapping({"rules": "seesek"}, base=opts, allowed=CHANGEABLE)
     assistant = opts.assistant()
