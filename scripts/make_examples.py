@@ -1,6 +1,7 @@
 """Write the sample pictures README's first session uses: examples/grid.jpg (a phone photo of a
-generated deck laid in its enrolment grid) and examples/table.jpg and examples/hand.jpg (the same
-deck on a table, and a finished hand of it). Deterministic: the same files every run.
+generated deck laid in its enrolment grid), examples/table.jpg (the same deck on a table cloth in
+the middle of a game) and examples/hand.jpg (a finished winning hand of it laid down meld by meld
+on a wooden table, 11 points under See Sek). Deterministic: the same files every run.
 
     .venv/bin/python scripts/make_examples.py
 """
@@ -15,12 +16,16 @@ import numpy as np
 
 from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.export.flat_photos import _RenderedDeck
-from sisepai.datasets.scenes.grid_photo import grid_photo
+from sisepai.datasets.scenes.grid_photo import grid_photo, laid_out_photo
 from sisepai.datasets.faces.render import DeckStyle
 from sisepai.datasets.scenes.scene import make_scene
 
 OUT = Path(__file__).resolve().parents[1] / "examples"
 SEED = 2611  # a training seed: no tuning or test set uses it (datasets/faces/splits.py)
+WINNING_HAND = [["GK", "GA", "GE", "WK", "WA", "WE", "YK"],    # two command groups, a lone General
+                ["YR", "YH", "YC", "RR", "RH", "RC", "J"],     # two field groups, a joker
+                ["GP", "WP", "YP", "RP", "WC", "WC", "WC"]]    # four Soldiers, three of a kind
+"""The finished hand examples/hand.jpg lays down: a win of 11 points under See Sek."""
 
 
 def main() -> None:
@@ -33,9 +38,10 @@ def main() -> None:
         for code, face in deck.faces.items():
             cv2.imwrite(str(Path(tmp) / f"{code}.png"), face[..., ::-1])  # the faces are RGB
         faces = DeckFaces.load(Path(tmp))
-        for name, layout in (("table", "table"), ("hand", "hand")):
-            scene = make_scene(SEED, 0, layout, deck=faces)
-            cv2.imwrite(str(OUT / f"{name}.jpg"), scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 88])
+        scene = make_scene(SEED, 0, "table", deck=faces)
+        cv2.imwrite(str(OUT / "table.jpg"), scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 88])
+    hand = laid_out_photo(deck, WINNING_HAND, "medium wood", seed=SEED + 1, size=(1600, 1200))
+    cv2.imwrite(str(OUT / "hand.jpg"), hand.image, [cv2.IMWRITE_JPEG_QUALITY, 88])
     print(f"wrote {', '.join(sorted(p.name for p in OUT.glob('*.jpg')))} to {OUT}")
 
 

@@ -222,6 +222,7 @@ class NamesAnswer(BaseModel):
     ranks: list[str]
     copies: int = Field(description="copies of each kind in a pack")
     jokers: int = Field(description="jokers in a standard deck")
+    hand_size: int = Field(description="the most cards a hand holds (a winning hand's count); a shown card to claim is one more")
     zones: list[str] = Field(description="the seats in turn order, then the centre")
     seats: dict[str, dict[str, str]] = Field(description="each language's label for each zone")
     cards: dict[str, CardNames]

@@ -155,6 +155,11 @@ def _file_problem(p: Path) -> str | None:
     return None
 
 
+def _read_with(args) -> str:
+    """Which reader read the cards, as the text answer says it: an enrolled deck by name."""
+    return f" (read with deck {args.deck!r})" if getattr(args, "deck", None) else ""
+
+
 def _recognize(args) -> int:
     paths, failed = _missing_first(args)
     if not paths:
@@ -181,9 +186,9 @@ def _recognize(args) -> int:
             args.annotate.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(args.annotate / (Path(path).stem + ".png")), CardAnnotator().annotate(img, det))
         if args.json:
-            print(json.dumps(result.to_json(path)), flush=True)
+            print(json.dumps({**result.to_json(path), "deck": args.deck}), flush=True)
         else:
-            print(f"{path}: {len(det)} cards in {result.ms:.0f} ms: " + " ".join(det.codes), flush=True)
+            print(f"{path}: {len(det)} cards in {result.ms:.0f} ms{_read_with(args)}: " + " ".join(det.codes), flush=True)
     if failed:
         print(f"sisepai recognize: {failed} image(s) could not be read", file=sys.stderr)
     return 1 if failed else 0
@@ -208,12 +213,12 @@ def _score_image(args) -> int:
             print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"error: {exc}")
             continue
         out = {"image": path, **score_detections(result.detections, rules, size=(result.width, result.height),
-                                                 claimed=args.claimed).to_dict()}
+                                                 claimed=args.claimed).to_dict(), "deck": args.deck}
         if args.json:
             print(json.dumps(out), flush=True)
         else:
             verdict = f"a win worth {out['points']} points" if out["winning"] else "not a winning hand"
-            print(f"{path}: {len(out['cards'])} cards, {verdict}")
+            print(f"{path}: {len(out['cards'])} cards{_read_with(args)}, {verdict}")
             for u in out["unsure"]:
                 alt = f"; if it is {u['alternative']}: {u['points_if_alternative']} points" if u.get("alternative") else ""
                 print(f"  unsure: card {u['index'] + 1} read as {u['card']}, maybe {', '.join(u['alternatives'])}{alt}")

@@ -85,11 +85,25 @@ def grid_photo(deck, table: str, seed: int = 0, size: tuple[int, int] = (1600, 1
     Each card lies a little turned (up to ``tilt`` degrees), some upside down; the camera looks a
     little from the side; ``drop`` leaves cards out (to check what a cut says of a missing one).
     """
+    joker = deck.has_joker if joker is None else joker
+    return laid_out_photo(deck, grid_codes(joker), table, seed, size, drop, tilt, jpeg)
+
+
+def laid_out_photo(deck, codes: list[list[str]], table: str, seed: int = 0, size: tuple[int, int] = (1600, 1200),
+                   drop: tuple[str, ...] = (), tilt: float = 4.0, jpeg: int = 88) -> GridPhoto:
+    """The deck's cards laid out in rows on ``table`` (``codes``: the rows, top to bottom, at most
+    7 cards each), as :func:`grid_photo` lays the grid, e.g. a finished hand laid down meld by meld.
+    A card laid twice has its second outline under ``CODE#2``, its third under ``CODE#3``.
+
+    >>> import numpy as np
+    >>> from sisepai.faces.deck import DeckFaces, FACE_CODES
+    >>> deck = DeckFaces({c: np.full((240, 70, 3), 230, np.uint8) for c in FACE_CODES})
+    >>> sorted(laid_out_photo(deck, [["GP", "GP", "GK"]], "medium wood", size=(800, 600)).outlines)
+    ['GK', 'GP', 'GP#2']
+    """
     if table not in TABLE_KINDS:
         raise ValueError(f"unknown table {table!r}; one of {', '.join(TABLE_KINDS)}")
     rng = np.random.default_rng([seed, TABLE_KINDS.index(table), 0x6121D])
-    joker = deck.has_joker if joker is None else joker
-    codes = grid_codes(joker)
     W, H = size
     rows = len(codes)
     # the cards fill most of the frame, as a player frames the grid
@@ -110,12 +124,13 @@ def grid_photo(deck, table: str, seed: int = 0, size: tuple[int, int] = (1600, 1
             cy = y0 + r * (card_h + gap_y) + card_h / 2 + rng.normal(0, card_h * 0.03)
             angle = rng.uniform(-tilt, tilt) + (180.0 if rng.random() < 0.3 else 0.0)
             corners = cv2.boxPoints(((cx, cy), (card_w, card_h), angle)).astype(np.float32)
-            layers.append((code, corners))
+            copies = sum(1 for laid, _ in layers if laid.split("#")[0] == code)
+            layers.append((f"{code}#{copies + 1}" if copies else code, corners))
             cv2.fillConvexPoly(shadow, np.int32(corners + card_w * 0.03), 1.0, cv2.LINE_AA)
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, card_w * 0.04))
     img *= (1 - 0.3 * shadow)[..., None]
     for code, corners in layers:
-        face = deck.faces[code].astype(np.float32)
+        face = deck.faces[code.split("#")[0]].astype(np.float32)
         fh, fw = face.shape[:2]
         src = np.float32([[0, fh], [0, 0], [fw, 0], [fw, fh]])  # boxPoints' order: bottom-left first
         M = cv2.getPerspectiveTransform(src, corners)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from sisepai.vision.decks.folder import building, write_deck_json
 
@@ -44,15 +44,19 @@ def detector_deadline(start: float, seconds: float = ENROL_SECONDS) -> float:
     return start + seconds - CHECK_SECONDS
 
 
-def within(progress: Progress, start: float, end: float) -> Progress:
+def within(progress: Progress, start: float, end: float, after: Callable[[float], float] | None = None) -> Progress:
     """``progress`` told of a part of the work that runs from ``start`` to ``end`` of the whole. A
-    time left that the part says of itself becomes the whole's: the parts after it are taken to go at
-    its pace, as their shares of the bar are their shares of the time.
+    time left that the part says of itself (from its own measured step rate) becomes the whole's:
+    ``after(seconds left in the part)`` gives the seconds the later parts are expected to take; without
+    it they are taken to go at the part's pace, as their shares of the bar are their shares of the time.
 
     >>> heard = []; part = within(lambda f, m: heard.append((f, m)), 0.0, 0.5)
     >>> part(0.5, "reader: 60/120 steps"); part(0.75, "reader: 90/120 steps, about 2 min left")
     >>> heard
     [(0.25, 'reader: 60/120 steps'), (0.375, 'reader: 90/120 steps, about 10 min left')]
+    >>> heard = []; part = within(lambda f, m: heard.append((f, m)), 0.0, 0.5, after=lambda left: 180.0)
+    >>> part(0.75, "reader: 90/120 steps, about 2 min left"); heard
+    [(0.375, 'reader: 90/120 steps, about 5 min left')]
     """
     from .enrol import SAID_LEFT, words_left  # lazy: NumPy, OpenCV
 
@@ -61,11 +65,31 @@ def within(progress: Progress, start: float, end: float) -> Progress:
         said = SAID_LEFT.search(message)
         if said and fraction < 1:
             seconds = int(said[1]) * (60 if said[2] == "min" else 1)
-            message = message[:said.start()] + words_left(seconds * (1 - whole) / ((end - start) * (1 - fraction))) \
-                + message[said.end():]
+            total = seconds + after(seconds) if after is not None else \
+                seconds * (1 - whole) / ((end - start) * (1 - fraction))
+            message = message[:said.start()] + words_left(total) + message[said.end():]
         progress(round(whole, 4), message)
 
     return told
+
+
+def later_parts(detector_deadline: float | None, clock: Callable[[], float] = time.perf_counter) -> Callable[[float], float]:
+    """The seconds an enrolment's parts after the reader's adaptation are expected to take, given
+    the seconds the reader has left: the detector's fine-tune runs to its deadline (none when too
+    little would be left for it), then the whole-scene check takes its :data:`CHECK_SECONDS`. So the
+    time left stays steady as the parts change, instead of jumping where their paces differ.
+
+    >>> after = later_parts(1000.0, clock=lambda: 500.0)
+    >>> after(100.0), later_parts(None)(100.0), after(450.0)
+    (490.0, 90.0, 90.0)
+    """
+    def after(reader_left: float) -> float:
+        if detector_deadline is None:
+            return float(CHECK_SECONDS)
+        detector = detector_deadline - (clock() + reader_left)
+        return (detector if detector >= MIN_DETECTOR_SECONDS else 0.0) + CHECK_SECONDS
+
+    return after
 
 
 def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress: Progress | None = None,
@@ -92,7 +116,9 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
             progress = progress or (lambda f, m: None)
             checked_from = 0.97 if detector_opts is not None else 0.99  # the whole-scene check's share: the rest
             reader_end = READER_SHARE if detector_opts is not None else checked_from
-            report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts, within(progress, 0.0, reader_end))
+            deadline = detector_opts.deadline if detector_opts is not None else None
+            report = adapt_reader(deck, DEFAULT_WEIGHTS, tmp / "reader.pt", opts,
+                                  within(progress, 0.0, reader_end, later_parts(deadline)))
             detector_report = None
             if detector_opts is not None and detector_opts.deadline is not None \
                     and detector_opts.deadline - time.perf_counter() < MIN_DETECTOR_SECONDS:
@@ -104,7 +130,8 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
 
                 detector_report = adapt_detector(deck, tmp / "faces", DETECTOR, tmp / "detector.pt",
                                                  scratch / "detector", detector_opts,
-                                                 within(progress, reader_end, checked_from))
+                                                 within(progress, reader_end, checked_from,
+                                                        lambda left: float(CHECK_SECONDS)))
             progress(checked_from, "checking on whole scenes")
             check = scene_check(deck, tmp / "reader.pt", opts.seed, opts.check_scenes,
                                 tmp / "detector.pt" if (tmp / "detector.pt").is_file() else None)
@@ -118,6 +145,7 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
             if detector_report:
                 info["detector_adaptation"] = detector_report
             write_deck_json(tmp, info)
+        progress(1.0, "saved")  # moved into place whole: the bar ends full
         return info
     finally:
         for k, v in saved_env.items():

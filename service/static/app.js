@@ -389,24 +389,33 @@ function clearLive() {  // a new connection is a new session: its table event st
 // a picker of the 29 kinds: each with its character and suit colour, how many are taken and the
 // deck's copy limit; a kind at its limit cannot be taken again
 function limitOf(code) { return code === "J" ? names.jokers : names.copies; }
-function pickerButton(code, taken, onPick) {
+function pickerButton(code, taken, onPick, full) {
   const b = chip(code, true);
   const n = taken(code), limit = limitOf(code);
   const count = document.createElement("span");
   count.className = "count";
   count.textContent = n ? `${n}/${limit}` : "";
   b.append(count);
-  b.disabled = n >= limit;
+  b.disabled = n >= limit || Boolean(full);
   const label = () => (n >= limit ? t("picker.full", { card: cardName(code), limit }) : t("picker.copies", { card: cardName(code), n, limit }));
   b.title = label(); b.setAttribute("aria-label", label());
   b.addEventListener("click", () => onPick(code));
   return b;
 }
-function fillPicker(box, taken, onPick) {
-  box.replaceChildren(...names.kinds.map((code) => pickerButton(code, taken, onPick)));
+// a picker stops when the hand is whole (`full`: the sentence that says why, shown under it)
+function fillPicker(box, taken, onPick, full = "") {
+  const buttons = names.kinds.map((code) => pickerButton(code, taken, onPick, full));
+  if (!full) { box.replaceChildren(...buttons); return; }
+  const why = document.createElement("p");
+  why.className = "note pickerfull"; why.setAttribute("role", "status");
+  showKey(why, full, { max: names.hand_size });
+  box.replaceChildren(...buttons, why);
 }
 const countIn = (cards) => (code) => cards.filter((c) => c === code).length;
-function renderPicker() { fillPicker($("picker"), countIn(hand), (code) => { hand.push(code); renderHand(); }); }
+function renderPicker() {
+  fillPicker($("picker"), countIn(hand), (code) => { hand.push(code); renderHand(); },
+             hand.length >= names.hand_size ? "picker.handFull" : "");
+}
 whenNames.then(renderPicker);
 function renderHand() {
   const box = $("myhand");
@@ -472,7 +481,7 @@ function renderScorePicker() {
   fillPicker($("scorepicker"), countIn(typedCards()), (code) => {
     $("scorecards").value = [...typedCards(), code].join(" ");
     $("scorecards").dispatchEvent(new Event("input", { bubbles: true }));
-  });
+  }, typedCards().length >= names.hand_size ? "picker.winFull" : "");
 }
 $("scorecards").addEventListener("input", () => { if (names.kinds.length) renderScorePicker(); });
 whenNames.then(renderScorePicker);
@@ -603,11 +612,13 @@ $("tableform").addEventListener("submit", async (e) => {
   const r = await write("/api/tables", { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
   if (!r.ok) { const j = await r.json(); show("ledgerout", () => detailText(j)); return; }
   $("newtable").value = "";
-  await loadTables(name);
+  const opened = (await r.json()).name || name;
+  await loadTables(opened);
   $("tablechoice").dispatchEvent(new Event("change"));
+  showKey("tablestatus", "ledger.opened", { name: opened });
 });
-$("manageaction").addEventListener("change", () => { $("manageother").hidden = $("manageaction").value === "retire"; });
-$("manageform").addEventListener("submit", async (e) => {  // rename, merge or retire a player or a table
+$("manageaction").addEventListener("change", () => { $("manageotherlabel").hidden = ["retire", "delete"].includes($("manageaction").value); });
+$("manageform").addEventListener("submit", async (e) => {  // rename, merge, retire or delete a player or a table
   e.preventDefault();
   const kind = $("managekind").value, action = $("manageaction").value;
   const body = { name: $("managename").value.trim() };
@@ -620,7 +631,7 @@ $("manageform").addEventListener("submit", async (e) => {  // rename, merge or r
   $("managename").value = ""; $("manageother").value = "";
   if (kind === "table") await loadTables(action === "rename" ? j.to : action === "merge" ? j.into : undefined);
   await loadLedger();
-  const key = { rename: "ledger.renamed", merge: "ledger.merged", retire: "ledger.retiredOne" }[action];
+  const key = { rename: "ledger.renamed", merge: "ledger.merged", retire: "ledger.retiredOne", delete: "ledger.deletedOne" }[action];
   show("ledgerout", () => t(key, j));
 });
 async function loadLedger() {
@@ -678,15 +689,25 @@ loadTables();
 
 // --- my deck -----------------------------------------------------------------------------------
 function deckParam() { return $("deckchoice").value ? "&deck=" + encodeURIComponent($("deckchoice").value) : ""; }
+// the selector follows the deck enrolled last, here or with `sisepai deck add` (looked for again
+// whenever the page comes back into view); the server's own default deck is the first choice
+let newestDeck;  // "name@created" of the newest deck the selector has followed; undefined before the first load
 async function loadDecks(select) {
   const j = await (await fetch("/api/decks")).json();
   const sel = $("deckchoice");
-  const keep = select || sel.value || j.default || "";
+  const newest = j.decks.reduce((a, d) => (!a || (d.created || "") > (a.created || "") ? d : a), null);
+  const mark = newest ? `${newest.name}@${newest.created}` : null;
+  const first = newestDeck === undefined, fresh = mark !== newestDeck;
+  newestDeck = mark;
+  const keep = select || (first && j.default) || (fresh && newest ? newest.name : sel.value) || "";
   while (sel.options.length > 1) sel.remove(1);
   for (const d of j.decks) sel.add(new Option(d.name, d.name));
+  const before = sel.value;
   sel.value = j.decks.some((d) => d.name === keep) ? keep : "";
+  if (!first && sel.value !== before) sel.dispatchEvent(new Event("change"));
   return j.decks;
 }
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") loadDecks().catch(() => {}); });
 function readyText(name, deck) {  // a new deck, with its whole-scene check when it has one
   const c = deck && deck.check;
   if (!c) return t("deck.ready", { name });

@@ -21,6 +21,7 @@ from functools import singledispatch
 
 from sisepai.engine.cards import ALL_CARDS, CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, RANKS, SEATS, SUITS, Card
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.rules import Rules
 from sisepai.engine.gangoffour.cards import deck_counts, gof_code
 from sisepai.engine.words import LANGUAGES, say
 from sisepai.vision.live.events import (
@@ -38,6 +39,9 @@ from sisepai.vision.live.events import (
 PRINTED_GLYPH = {"砲": "包"}
 """The page's character for a piece where the decks' printing differs from the engine's: the Green
 and White Cannon is printed 包 (砲 and 炮 are other printings' forms, ``docs/glossary.md``)."""
+HAND_SIZE = Rules().hand_size
+"""The most cards a hand holds (a winning hand's count): the page's pickers stop there; the shown
+card a player may claim is one more."""
 SIMPLIFIED_GLYPH = {"將": "将", "帥": "帅", "車": "车", "馬": "马"}
 """The pieces' characters as simplified Chinese text writes them (the page's cards in ``zh``); 俥, 傌
 and 包 stay as the cards print them."""
@@ -177,7 +181,7 @@ def page_names() -> dict:
                       "glyph_zh": "" if c.is_joker else SIMPLIFIED_GLYPH.get(c.glyph, PRINTED_GLYPH.get(c.glyph, c.glyph))}
              for c in ALL_CARDS}
     return {"kinds": list(CARD_CODES), "suits": list(SUITS), "ranks": list(RANKS), "copies": COPIES_PER_PACK,
-            "jokers": DEFAULT_JOKERS, "zones": [*SEATS, "center"], "seats": SEAT_LABELS, "cards": cards,
+            "jokers": DEFAULT_JOKERS, "hand_size": HAND_SIZE, "zones": [*SEATS, "center"], "seats": SEAT_LABELS, "cards": cards,
             "claims": CLAIM_WORDS, "gof_copies": _gof_copies()}
 
 

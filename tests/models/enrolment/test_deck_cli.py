@@ -86,6 +86,9 @@ def test_list_show_and_recognize_with_the_deck(enrolled, faces, tmp_path):
     right = sum(min([c["card"] for c in cards].count(k), truth.count(k)) for k in set(truth))
     assert right >= 0.6 * len(truth)
     assert all(len(c["top"]) == 3 and 0 < c["detector_confidence"] <= 1 for c in cards)
+    assert json.loads(r.stdout)["deck"] == "tiny"  # the answer names the deck it read with
+    said = run(home, "recognize", str(tmp_path / "t.jpg"), "--deck", "tiny").stdout
+    assert "(read with deck 'tiny')" in said
 
 
 def test_unknown_deck_names_the_known_ones(enrolled, tmp_path):

@@ -1,4 +1,6 @@
-"""Enrolment's pieces: the deck's crops, and what is kept aside to measure it."""
+"""Enrolment's pieces: the deck's crops, what is kept aside to measure it, and the time left it tells."""
+
+import re
 
 import numpy as np
 
@@ -76,3 +78,17 @@ def test_the_scenes_kept_aside_lay_the_faces_as_given():
     assert np.array_equal(crops["deck_val"][1], aside_labels)
     aside_as_cut, _ = scene_crops(opts.seed, 9, cut, opts.none_per_scene)
     assert not np.array_equal(crops["deck_val"][0], aside_as_cut[:len(crops["deck_val"][0])])
+
+
+def test_the_time_left_counts_down_steadily_across_the_reader_and_the_detector():
+    from sisepai.models.enrolment.enrol import time_left
+    from sisepai.models.enrolment.enrol_deck import later_parts, within
+
+    now = [0.0]
+    heard = []
+    reader = within(lambda f, m: heard.append((now[0], m)), 0.0, 0.4, later_parts(510.0, clock=lambda: now[0]))
+    for step in range(1, 100, 9):  # a reader of 100 steps at one a second, then the detector to its deadline
+        now[0] = float(step)
+        reader(step / 100, "reader: " + time_left(step, 100, now[0]))
+    said = [(t, int(re.search(r"about (\d+) min left", m)[1])) for t, m in heard if "left" in m]
+    assert all(abs(minutes * 60 - (600 - t)) <= 30 for t, minutes in said), said  # 600 s in all, whatever the part

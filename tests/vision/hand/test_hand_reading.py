@@ -121,3 +121,14 @@ def test_the_live_and_photo_paths_share_the_claim_check():
     assert live.agree is False and photo.agrees is False
     assert live.points == photo.points_read == 11
     assert live.disputed == photo.sentence()
+
+
+def test_the_sample_hand_photo_scores_as_the_readme_says(recognizer):
+    from pathlib import Path
+
+    from sisepai.vision.recognition.images import load_image
+
+    photo = Path(__file__).resolve().parents[3] / "examples" / "hand.jpg"
+    result = recognizer.recognize(load_image(photo))
+    scored = score_detections(result.detections, Rules(), size=(result.width, result.height))
+    assert sorted(scored.cards) == sorted(WIN) and scored.winning and scored.points == 11
