@@ -374,6 +374,23 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
         page.fill("#newtable", "桌子1")
         page.click("#tableform button[type=submit]")
         page.wait_for_function("() => [...document.querySelectorAll('#tablechoice option')].some(o => o.value === '桌子1')")
+        page.wait_for_function("() => document.querySelector('#tablestatus').textContent.length > 0")
+        assert page.locator("#tablestatus").inner_text() == "Table “桌子1” is open; new deals are recorded there."
+        # the manage form: every field labelled where it stands, and a table with no deals deleted
+        assert page.evaluate("() => ['managekind', 'managename', 'manageaction', 'manageother'].every("
+                             "(id) => document.getElementById(id).closest('label')?.querySelector('span')?.offsetParent)")
+        page.fill("#newtable", "spare")
+        page.click("#tableform button[type=submit]")
+        page.wait_for_function("() => [...document.querySelectorAll('#tablechoice option')].some(o => o.value === 'spare')")
+        page.select_option("#managekind", "table")
+        page.fill("#managename", "spare")
+        page.select_option("#manageaction", "delete")
+        assert page.locator("#manageother").is_hidden()  # nothing to name for a deletion
+        page.click("#manageform button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#ledgerout').textContent.includes('deleted')")
+        assert page.locator("#ledgerout").inner_text() == "“spare” deleted (it had no deals)."
+        page.wait_for_function("() => ![...document.querySelectorAll('#tablechoice option')].some(o => o.value === 'spare')")
+        page.select_option("#tablechoice", "桌子1")
         page.fill("#players", "Ann")
         page.click("#dealform button[type=submit]")
         page.wait_for_function("() => document.querySelector('#ledgerout').textContent.length > 0")
@@ -393,6 +410,13 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
         assert asked and "Undo the last deal at 桌子1" in asked[0] and "Ann won 3 points" in asked[0]
         assert "filename*=UTF-8''sisepai-ledger-%E6%A1%8C%E5%AD%901.csv" in httpx.get(
             server + "/api/ledger/export.csv", params={"table": "桌子1"}).headers["content-disposition"]
+        # the hand's picker stops at a whole hand, and says why
+        page.click("#tab-hand")
+        page.evaluate("() => { hand = 'GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP WC WC WC YK J'.split(' '); renderHand(); }")
+        assert page.locator("#picker button:not([disabled])").count() == 0
+        assert page.locator("#picker .pickerfull").inner_text().startswith("A hand holds at most 21 cards")
+        page.locator("#myhand .chip").first.click()  # one taken back: the picker opens again
+        assert page.locator("#picker button:not([disabled])").count() > 0 and page.locator("#picker .pickerfull").count() == 0
         # one language: the tabs' words and the cards' characters in simplified Chinese
         page.select_option("#lang", "zh")
         page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")  # its catalogue loaded
