@@ -22,16 +22,16 @@ the project's own:
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from sisepai.engine.cards import CARD_CODES
+from sisepai.engine.environment import STRANGER, environment
 from sisepai.engine.errors import SisepaiError
 
-STRANGER_ENV = "SISEPAI_STRANGER"
+STRANGER_ENV = STRANGER
 """The environment variable naming the second camera's folder (default: ``../shared/stranger``
 beside the checkout)."""
 KINDS_AS_LAYOUTS = {"table": "table", "fan": "fan", "hand": "hand"}
@@ -45,7 +45,7 @@ def stranger_folder() -> Path | None:
     >>> folder is None or (folder / "scenes.py").is_file()
     True
     """
-    root = Path(os.environ.get(STRANGER_ENV) or Path(__file__).resolve().parents[1].parent / "shared" / "stranger")
+    root = Path(environment().stranger or Path(__file__).resolve().parents[1].parent / "shared" / "stranger")
     return root if (root / "scenes.py").is_file() else None
 
 

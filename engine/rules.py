@@ -65,7 +65,7 @@ def preset_names() -> list[str]:
     """Names of the built-in presets.
 
     >>> preset_names()
-    ['tusac', 'seesek']
+    ['seesek', 'tusac']
     """
     return sorted(p.stem for p in PRESET_DIR.glob("*.toml"))
 

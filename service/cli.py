@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
-from sisepai.engine.paths import home
+from sisepai.engine.environment import home
 from sisepai.ledger.db import redact
 from sisepai.service.settings import Settings
 from sisepai.ledger.store import Ledger

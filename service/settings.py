@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from sisepai.engine.paths import home
+from sisepai.engine.environment import environment, home
 from sisepai.ledger.roster import DEFAULT_TABLE
 
 
 def _default_db() -> str:
-    """The ledger beside the decks and the certificate: ``engine.paths.home()/ledger.sqlite``."""
+    """The ledger beside the decks and the certificate: ``engine.environment.home()/ledger.sqlite``."""
     return str(home() / "ledger.sqlite")
 
 
@@ -46,7 +45,8 @@ class Settings:
     def from_env(cls, **overrides) -> "Settings":
         """The settings from ``SISEPAI_*`` variables (:data:`ENVIRONMENT`; an empty one is unset,
         so its field keeps the default written above), then ``overrides`` that are not None."""
-        values = {name: parse(os.environ[var]) for name, (var, parse) in ENVIRONMENT.items() if os.environ.get(var)}
+        given = environment().service
+        values = {name: parse(given[var]) for name, (var, parse) in ENVIRONMENT.items() if var in given}
         s = cls(**values)
         for k, v in overrides.items():
             if v is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sisepai.engine.paths import home
+from sisepai.engine.environment import home
 
 SHARED_EXPORTS = home() / "exports"
 """The run's own exports, as the home was before any test set ``SISEPAI_HOME``."""

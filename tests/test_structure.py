@@ -202,6 +202,16 @@ def test_no_module_is_longer_than_one_holds_in_the_head():
     assert not {k: v for k, v in sizes.items() if v > MAX_MODULE_LINES}
 
 
+def test_the_environment_is_read_and_written_in_one_module():
+    """Every setting from the environment goes through ``engine/environment.py``; elsewhere only
+    a child process is handed a copy (``{**os.environ, ...}``)."""
+    reads = re.compile(r"os\.environ(?!\s*,\s*\*\*|\s*\})|os\.getenv|os\.putenv|os\.unsetenv")
+    found = [(p.relative_to(ROOT).as_posix(), n) for p in _own_modules() if p.name != "environment.py"
+             for n, line in enumerate(p.read_text().splitlines(), 1)
+             if reads.search(line.replace("{**os.environ", ""))]
+    assert not found, found
+
+
 MAX_IMPORTS_IN_FUNCTIONS = 100
 """The most imports of the project's own modules made inside functions: each loads a heavy library
 (OpenCV, NumPy, Pillow, FastAPI) that the light module it sits in (a command's, a route's) must not

@@ -17,8 +17,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from sisepai.engine.environment import DECKS, environment
 
 SPLITS = ("train", "tune", "test")
 FONTS = {"train": "train", "tune": "tune", "test": "honest"}
@@ -111,7 +112,7 @@ STRANGER_SEEDS = {"tune": 8700}
 """The second camera's scenes (:mod:`sisepai.datasets.second_camera`): real deck k's, seed + k;
 the other generator's plain design in the split's fonts, seed + 50."""
 """Fans held in a hand and close heaps (:mod:`.held`) in the split's held-out fonts (:mod:`sisepai.models.tuning.choose`)."""
-DECKS_ENV = "SISEPAI_DECKS"
+DECKS_ENV = DECKS
 """The environment variable naming the folder of real decks (default: ``../shared/decks`` beside the checkout)."""
 
 
@@ -121,6 +122,6 @@ def real_deck_folder(name: str) -> Path | None:
     >>> real_deck_folder("no-such-deck") is None
     True
     """
-    root = Path(os.environ.get(DECKS_ENV) or Path(__file__).resolve().parents[2].parent / "shared" / "decks")
+    root = Path(environment().decks or Path(__file__).resolve().parents[2].parent / "shared" / "decks")
     folder = root / name
     return folder if (folder / "GK.png").is_file() else None

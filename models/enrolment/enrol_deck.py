@@ -8,10 +8,10 @@ My deck (through that command) call :func:`enrol`.
 
 from __future__ import annotations
 
-import os
 import time
 from typing import TYPE_CHECKING, Callable
 
+from sisepai.engine.environment import scratch_for_torch
 from sisepai.vision.decks.folder import building, write_deck_json
 
 from .scene_check import scene_check
@@ -97,21 +97,16 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
     """Enrol ``deck`` (:class:`DeckFaces`) as ``name``: faces, adapted reader and ``deck.json``
     (and an adapted detector, with ``detector_opts``), built by :func:`~sisepai.vision.decks.folder.building`
     and moved into place whole; returns the enrolment's whole report (``deck.json`` keeps a part)."""
-    import tempfile
-
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS  # lazy: NumPy, OpenCV
 
     from .enrol import EnrolOptions, adapt_reader, peak_memory_mb  # lazy: NumPy, OpenCV, Pillow
 
     opts = opts or EnrolOptions()
     t0 = time.perf_counter()
-    saved_env = {k: os.environ.get(k) for k in ("TMPDIR", "TORCHINDUCTOR_CACHE_DIR")}
-    try:
-        with building(name, force) as tmp:
-            scratch = tmp / "scratch"  # every temporary file of the enrolment, its workers' and torch's included
-            scratch.mkdir()
-            os.environ["TMPDIR"] = os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(scratch)
-            tempfile.tempdir = None  # read TMPDIR again
+    with building(name, force) as tmp:
+        scratch = tmp / "scratch"  # every temporary file of the enrolment, its workers' and torch's included
+        scratch.mkdir()
+        with scratch_for_torch(scratch):
             deck.save(tmp / "faces")
             progress = progress or (lambda f, m: None)
             checked_from = 0.97 if detector_opts is not None else 0.99  # the whole-scene check's share: the rest
@@ -145,12 +140,5 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
             if detector_report:
                 info["detector_adaptation"] = detector_report
             write_deck_json(tmp, info)
-        progress(1.0, "saved")  # moved into place whole: the bar ends full
-        return info
-    finally:
-        for k, v in saved_env.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-        tempfile.tempdir = None
+    progress(1.0, "saved")  # moved into place whole: the bar ends full
+    return info

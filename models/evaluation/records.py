@@ -36,9 +36,9 @@ import sys
 import time
 from pathlib import Path
 
+from sisepai.engine.environment import environment
 from sisepai.engine.errors import SisepaiError
 from sisepai.vision.recognition.runtime import (
-    THREADS_ENV,
     file_hash,  # noqa: F401 - how records name a model version
     inference_threads,
     resolve,
@@ -118,7 +118,7 @@ def measurement_key(models: dict, runtime: str | None = None, threads: int | str
     if runtime is None or threads is None:
         runtime = resolve() if runtime is None else runtime
         if threads is None:
-            threads = inference_threads() if os.environ.get(THREADS_ENV) else "by load"
+            threads = inference_threads() if environment().threads else "by load"
     return {"models": models, "commit": commit() if commit_id is None else commit_id, "runtime": runtime,
             "threads": threads, "seeds": json.loads(json.dumps(seeds))}
 

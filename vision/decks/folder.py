@@ -11,18 +11,16 @@ Deck ``NAME`` lives in ``decks_dir() / NAME`` (:mod:`.store` finds and reads it)
 place whole, so a killed enrolment never leaves half a deck (:func:`.store.remove_stale_builds`
 clears what it left).
 
->>> import os, tempfile
->>> os.environ["SISEPAI_HOME"] = tempfile.mkdtemp()
->>> with building("mine") as folder:
-...     _ = (folder / "reader.pt").write_bytes(b"weights")
-...     (folder / "scratch").mkdir()
-...     write_deck_json(folder, {"name": "mine", "faces": ["GK"], "aspect": 4.2, "has_joker": False,
-...                              "created": "2026-12-03T12:00:00", "paper_colours": {}})
->>> sorted(p.name for p in deck_path("mine").iterdir())
-['deck.json', 'reader.pt']
->>> sorted(deck_info("mine"))
-['aspect', 'created', 'faces', 'has_joker', 'name']
->>> del os.environ["SISEPAI_HOME"]
+>>> import tempfile
+>>> from sisepai.engine.environment import home_at
+>>> with home_at(tempfile.mkdtemp()):
+...     with building("mine") as folder:
+...         _ = (folder / "reader.pt").write_bytes(b"weights")
+...         (folder / "scratch").mkdir()
+...         write_deck_json(folder, {"name": "mine", "faces": ["GK"], "aspect": 4.2, "has_joker": False,
+...                                  "created": "2026-12-03T12:00:00", "paper_colours": {}})
+...     sorted(p.name for p in deck_path("mine").iterdir()), sorted(deck_info("mine"))
+(['deck.json', 'reader.pt'], ['aspect', 'created', 'faces', 'has_joker', 'name'])
 """
 
 from __future__ import annotations

@@ -12,15 +12,15 @@ macOS, ``%APPDATA%\\sisepai`` on Windows) holding:
 A deck folder appears whole or not at all: enrolment builds it under a hidden temporary name and
 renames it at the end.
 
->>> import os, tempfile
->>> os.environ["SISEPAI_HOME"] = tempfile.mkdtemp()
->>> list_decks()
+>>> import tempfile
+>>> from sisepai.engine.environment import home_at
+>>> with home_at(tempfile.mkdtemp()):
+...     list_decks()
 []
 >>> check_name("my deck")
 Traceback (most recent call last):
 ...
 sisepai.engine.errors.SisepaiError: deck names are 1 to 40 letters, digits, '-' or '_', not 'my deck'
->>> del os.environ["SISEPAI_HOME"]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import shutil
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
-from sisepai.engine.paths import home
+from sisepai.engine.environment import home
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
@@ -71,12 +71,12 @@ def remove_stale_builds() -> list[str]:
     """Delete the half-built deck folders of enrolments whose process is gone (killed, or the
     machine stopped); returns their names. A build still running is left alone.
 
-    >>> import os, tempfile
-    >>> os.environ["SISEPAI_HOME"] = tempfile.mkdtemp()
-    >>> (decks_dir() / ".mine.tmp-999999999").mkdir(parents=True)
-    >>> remove_stale_builds()
+    >>> import tempfile
+    >>> from sisepai.engine.environment import home_at
+    >>> with home_at(tempfile.mkdtemp()):
+    ...     (decks_dir() / ".mine.tmp-999999999").mkdir(parents=True)
+    ...     remove_stale_builds()
     ['.mine.tmp-999999999']
-    >>> del os.environ["SISEPAI_HOME"]
     """
     folder = decks_dir()
     if not folder.is_dir():

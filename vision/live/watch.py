@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 import time
 from typing import IO
 
+from sisepai.engine.environment import environment
 from sisepai.engine.errors import SisepaiError
 from sisepai.vision.live.announce import announce
 from sisepai.vision.live.events import SPOKEN
@@ -47,7 +47,7 @@ def watch(src, session, out: IO[str] = sys.stdout, as_json: bool = False, speak:
     from sisepai.vision.live.camera import SourceError  # OpenCV: `sisepai --help` imports this module
 
     speaker = Speaker(lang) if speak else None
-    if show and not os.environ.get("DISPLAY") and sys.platform.startswith("linux"):
+    if show and not environment().display and sys.platform.startswith("linux"):
         print("sisepai watch: no display found; --show is off", file=sys.stderr)
         show = False
     n_events = 0

@@ -32,7 +32,7 @@ import warnings
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
-from sisepai.engine.paths import home
+from sisepai.engine.environment import RUNTIME, THREADS, environment, home
 from sisepai.vision.recognition.yolo_env import yolo
 
 RUNTIMES = ("torch", "openvino", "openvino-int8", "onnx")
@@ -46,10 +46,8 @@ PACKAGES = {"torch": "torch", "openvino": "openvino", "openvino-int8": "openvino
 """The package each runtime needs at inference."""
 FORMATS = {"openvino": "openvino", "onnx": "onnx"}
 """ultralytics' export format of each runtime but PyTorch."""
-ENV = "SISEPAI_RUNTIME"
-
-
-THREADS_ENV = "SISEPAI_THREADS"
+ENV = RUNTIME
+THREADS_ENV = THREADS
 """How many threads inference uses, whatever the runtime (a whole number of at least 1)."""
 
 
@@ -65,7 +63,7 @@ def inference_threads(setting: str | None = None, cores: int | None = None, othe
     ...
     sisepai.engine.errors.SisepaiError: SISEPAI_THREADS must be a whole number of at least 1, not 'none'
     """
-    setting = os.environ.get(THREADS_ENV) if setting is None else setting
+    setting = environment().threads if setting is None else setting
     if setting:
         if not setting.strip().isdigit() or int(setting) < 1:
             raise SisepaiError(f"{THREADS_ENV} must be a whole number of at least 1, not {setting[:12]!r}")
@@ -141,7 +139,7 @@ class ThreadFollower:
         self.apply, self.threads, self.every, self.clock = apply, threads, every, clock
         self.share = CoreShare()
         self.next = clock() + every
-        self.fixed = bool(os.environ.get(THREADS_ENV))
+        self.fixed = bool(environment().threads)
 
     def tick(self) -> int:
         """Look again when it is time; the threads in use."""
@@ -162,7 +160,7 @@ def installed(runtime: str) -> bool:
 
 def _setting(setting: str | None) -> str:
     """The runtime asked for: ``setting``, else ``$SISEPAI_RUNTIME``, else ``auto``."""
-    return (setting or os.environ.get(ENV) or "auto").lower()
+    return (setting or environment().runtime or "auto").lower()
 
 
 def resolve(setting: str | None = None) -> str:
