@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
-from sisepai.vision.live.announce import announce
+from sisepai.vision.live.announce import event_message
 from sisepai.vision.live.table import TrackedCard  # the wire format of a followed card, written once
 from sisepai.vision.recognition.detections import CardSeen  # and of a card seen
 
@@ -83,7 +83,7 @@ class LiveState(LiveMessage):
         """The message for one frame's :class:`~sisepai.vision.live.session.Step`: the table, what
         the frame showed, and its events, each with its announcement in ``lang``."""
         return cls(**state.to_json(), detections=result.detections.cards(),
-                   events=[{**e.to_json(), "text": announce(e, lang)} for e in events],
+                   events=[event_message(e, lang) for e in events],
                    ms=round(result.ms, 1), dropped=dropped, table=table)
 
 

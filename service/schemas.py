@@ -148,8 +148,7 @@ class RecognizeAnswer(BaseModel):
     @classmethod
     def from_recognition(cls, result: Recognition) -> "RecognizeAnswer":
         """The answer for one picture's :class:`~sisepai.vision.recognition.recognize.Recognition`."""
-        return cls(width=result.width, height=result.height, cards=result.detections.cards(),
-                   backs=len(result.backs), ms=round(result.ms, 1))
+        return cls.model_validate(result.summary(), from_attributes=True)
 
 
 class UnsureCardAnswer(BaseModel):

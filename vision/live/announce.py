@@ -85,6 +85,17 @@ def announce(event: Event | dict, lang: str = "en") -> str:
     return _sentence(typed, lang)
 
 
+def event_message(event: Event, lang: str = "en") -> dict:
+    """An event as ``watch --json`` writes it and the live socket sends it: its own fields, and
+    its sentence in ``lang`` as ``text``.
+
+    >>> from sisepai.vision.live.events import CardShown
+    >>> event_message(CardShown(4.1, "RH", "E", 9, 3.6, "discard"))["text"]
+    'East discards Red Horse.'
+    """
+    return {**event.to_json(), "text": announce(event, lang)}
+
+
 def _seat(seat: str, lang: str) -> str:
     return SEAT_WORDS[lang].get(seat, seat)
 

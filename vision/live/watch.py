@@ -11,7 +11,7 @@ from typing import IO
 
 from sisepai.engine.environment import environment
 from sisepai.engine.errors import SisepaiError
-from sisepai.vision.live.announce import announce
+from sisepai.vision.live.announce import announce, event_message
 from sisepai.vision.live.events import SPOKEN
 from sisepai.vision.recognition.runtime import ThreadFollower
 
@@ -61,7 +61,7 @@ def watch(src, session, out: IO[str] = sys.stdout, as_json: bool = False, speak:
             for ev in events:
                 n_events += 1
                 if as_json:
-                    out.write(json.dumps({**ev.to_json(), "text": announce(ev, lang)}, ensure_ascii=False) + "\n")
+                    out.write(json.dumps(event_message(ev, lang), ensure_ascii=False) + "\n")
                 else:
                     out.write(f"[{ev.t:7.2f}s] {announce(ev, lang)}\n")
                 out.flush()

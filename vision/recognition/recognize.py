@@ -31,7 +31,7 @@ import numpy as np
 from sisepai.engine.cards import CARD_CODES
 from sisepai.vision.recognition.beliefs import card_reading, covered_ends, joint_belief, sure_from_ends
 from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE, Candidate, passing
-from sisepai.vision.recognition.detections import Detections
+from sisepai.vision.recognition.detections import CardSeen, Detections
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DET
 from sisepai.vision.recognition.detector import Boxes, Detector
 from sisepai.vision.recognition.end_rows import EndRows
@@ -64,6 +64,18 @@ from sisepai.vision.recognition.second_look import (
 from sisepai.vision.recognition.still_readings import StillReadings, card_signature
 
 
+@dataclass(frozen=True)
+class RecognitionSummary:
+    """What a picture's answer says (``sisepai recognize --json``, ``/api/recognize``'s
+    :class:`~sisepai.service.schemas.RecognizeAnswer`), built once from a :class:`Recognition`."""
+
+    width: int
+    height: int
+    cards: list[CardSeen]
+    backs: int
+    ms: float
+
+
 @dataclass
 class Recognition:
     """What one image holds: face-up cards, face-down backs, and timing."""
@@ -76,12 +88,13 @@ class Recognition:
     unsure: list[int] = field(default_factory=list)  # indices of cards read with low confidence
     detect_ms: float = 0.0  # of ``ms``, the detector's share; the rest is reading the cards
 
+    def summary(self) -> RecognitionSummary:
+        """What the answer for this picture says: its size, its cards, how many backs, the time."""
+        return RecognitionSummary(self.width, self.height, self.detections.cards(), len(self.backs), round(self.ms, 1))
+
     def to_json(self, image: str | None = None) -> dict:
         """``sisepai recognize --json``'s answer: ``/api/recognize``'s, with the picture's name."""
-        out = {} if image is None else {"image": image}
-        out.update({"width": self.width, "height": self.height, "cards": [asdict(c) for c in self.detections.cards()],
-                    "backs": len(self.backs), "ms": round(self.ms, 1)})
-        return out
+        return {**({} if image is None else {"image": image}), **asdict(self.summary())}
 
 
 @dataclass

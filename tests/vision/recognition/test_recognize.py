@@ -433,3 +433,14 @@ def test_the_profiles_nms_overlap_reaches_the_detector(recognizer, monkeypatch):
     monkeypatch.setattr(recognizer, "profile", replace(recognizer.profile, nms_iou=0.8))
     recognizer.recognize(np.full((360, 640, 3), 90, np.uint8))
     assert seen and set(seen) == {0.8}
+
+
+def test_the_cli_and_the_api_answer_a_picture_in_one_shape():
+    from sisepai.service.schemas import RecognizeAnswer
+    from sisepai.vision.recognition.recognize import Recognition
+
+    box = np.float32([[[0, 0], [10, 0], [10, 40], [0, 40]]])
+    result = Recognition(Detections(box, np.array([0.9]), np.array([3])), np.zeros((2, 4, 2)), 100, 50, 12.345)
+    api = RecognizeAnswer.from_recognition(result).model_dump(mode="json")
+    assert json.loads(json.dumps(result.to_json("x.jpg"))) == {"image": "x.jpg", **api}
+    assert api["backs"] == 2 and api["ms"] == 12.3 and api["cards"][0]["card"] == CARD_CODES[3]
