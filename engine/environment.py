@@ -34,7 +34,7 @@ STRANGER = "SISEPAI_STRANGER"
 """The second camera's generator (default ``../shared/stranger`` beside the checkout)."""
 SERVICE_PREFIX = "SISEPAI_"
 """The service's settings (``SISEPAI_HOST``, ``SISEPAI_DB`` ...): their names and parsing are
-:data:`sisepai.service.settings.ENVIRONMENT`'s."""
+the service's settings module's (``ENVIRONMENT``)."""
 
 
 def _data_home(env: Mapping[str, str]) -> Path:
