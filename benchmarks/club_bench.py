@@ -19,7 +19,6 @@ import time
 import urllib.parse
 from pathlib import Path
 
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.postgres: the throwaway server
 
 from sisepai.ledger.store import Ledger  # noqa: E402

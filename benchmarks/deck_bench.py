@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.faces.standin import standin_deck
+from sisepai.faces.deck import DeckFaces
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.decks.recognizer import deck_recognizer
 from sisepai.vision.decks.store import detector_weights

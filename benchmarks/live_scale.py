@@ -40,7 +40,9 @@ from busy_bench import wilson  # noqa: E402
 from live_bench import watch  # noqa: E402
 
 from sisepai.engine.errors import SisepaiError  # noqa: E402
-from sisepai.models.evaluation.live_videos import LIFE_CARDS as CARDS, life_plan as plan, life_video as make_video  # noqa: E402
+from sisepai.models.evaluation.live_videos import LIFE_CARDS as CARDS  # noqa: E402
+from sisepai.models.evaluation.live_videos import life_plan as plan
+from sisepai.models.evaluation.live_videos import life_video as make_video
 
 
 def summarise(rows: list[dict]) -> dict:

@@ -2,8 +2,8 @@
 those named; each prints its numbers and writes ``benchmarks/results/NAME.json`` with them, the
 commit and the machine."""
 
-import platform
 import os
+import platform
 import runpy
 import sys
 import time

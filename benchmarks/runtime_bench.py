@@ -47,7 +47,6 @@ def main(argv: list[str] | None = None) -> int:
     from sisepai.vision.recognition.detector import Detector
     from sisepai.vision.recognition.reader import Reader
     from sisepai.vision.recognition.recognize import Recognizer
-
     from sisepai.vision.recognition.runtime import limit_threads
 
     runtimes = [r for r in RUNTIMES if installed(r)]

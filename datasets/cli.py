@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
-from sisepai.faces import require_vision
 from sisepai.datasets.export.dataset_card import dataset_stats, write_card
 from sisepai.datasets.export.formats import SPLITS, check_formats, merge, scene_records, write_formats
-from sisepai.workers.pool import worker_pool
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.progress import Progress
+from sisepai.faces import require_vision
+from sisepai.workers.pool import worker_pool
 
 EPILOG = """\
 examples:
@@ -192,9 +195,12 @@ The result is byte-identical to generating the 30000 scenes on one machine.""")
 
 def _generate(args) -> int:
     require_vision()
-    import os
 
-    from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepare_folders  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.export.writer import (  # lazy: NumPy, OpenCV, Pillow
+        GenerateOptions,
+        generate_one,
+        prepare_folders,
+    )
 
     check_count(args.n)
     if args.family and args.family == args.without_family:
@@ -290,7 +296,6 @@ def check_writable(out: Path) -> None:
     ...
     sisepai.engine.errors.SisepaiError: cannot write the dataset into /proc/no-dataset-here: /proc is not writable (...)
     """
-    import tempfile
 
     where = Path(out).resolve()
     while not where.exists() and where != where.parent:
@@ -306,7 +311,6 @@ def check_writable(out: Path) -> None:
 def check_disk(out: Path, needed: int, force: bool = False) -> None:
     """Refuse, before anything is written, a dataset the disk under ``out`` cannot hold (with a
     tenth to spare); ``force`` writes anyway."""
-    import shutil
 
     where = Path(out).resolve()
     while not where.exists() and where != where.parent:
@@ -334,7 +338,6 @@ def check_count(n: int, what: str = "--n") -> None:
 
 def _flat(args) -> int:
     require_vision()
-    import os
 
     from sisepai.datasets.export.flat_photos import write_flat  # lazy: NumPy, OpenCV, Pillow
 
@@ -399,8 +402,8 @@ def _photo_files(folder: str) -> list[str]:
 
 def _deck_prints(folder: str) -> dict[str, str]:
     """The prints of the faces a dataset lays (:mod:`.face_prints`): training refuses a tuning deck's by them."""
-    from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
     from sisepai.datasets.faces.face_prints import deck_prints, encode_prints  # lazy: NumPy, OpenCV
+    from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
 
     return encode_prints(deck_prints(DeckFaces.load(folder).faces))
 

@@ -17,15 +17,36 @@ from .claims import Claim, ClaimKind, claims  # here at once: ``claims`` is a fu
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time each loads on first use
     from .advice import (
-        Advice, DiscardAdvice, MeldAdvice, Wait, advise, best_discard, best_meld, distance_to_win, waits,
+        Advice,
+        DiscardAdvice,
+        MeldAdvice,
+        Wait,
+        advise,
+        best_discard,
+        best_meld,
+        distance_to_win,
+        waits,
     )
     from .cards import (
-        ALL_CARDS, CARD_CODES, JOKER, NUM_KINDS, Card, build_deck, format_cards, parse_card_ids, parse_cards,
+        ALL_CARDS,
+        CARD_CODES,
+        JOKER,
+        NUM_KINDS,
+        Card,
+        build_deck,
+        format_cards,
+        parse_card_ids,
+        parse_cards,
         shuffled_deck,
     )
     from .decompose import decompositions
     from .errors import (
-        IllegalMoveError, InvalidCardError, InvalidMeldError, InvalidMoveError, RulesError, SisepaiError,
+        IllegalMoveError,
+        InvalidCardError,
+        InvalidMeldError,
+        InvalidMoveError,
+        RulesError,
+        SisepaiError,
         TooManyCopiesError,
     )
     from .hand import Hand

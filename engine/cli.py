@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from importlib.metadata import entry_points
 from typing import Callable, Sequence
 
 from .batch import BatchScorer
@@ -251,7 +252,6 @@ engine names no higher layer; each plugin imports its heavy modules only when it
 
 def _register_extras() -> None:
     """Add every installed plugin's subcommands, in the order of their entry-point names."""
-    from importlib.metadata import entry_points
 
     if _EXTRA_COMMANDS:
         return

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -134,7 +135,6 @@ def scratch_for_torch(folder: Path) -> Iterator[None]:
     ...     tempfile.gettempdir()
     '/tmp'
     """
-    import tempfile
 
     names = ("TMPDIR", "TORCHINDUCTOR_CACHE_DIR")
     saved = {k: os.environ.get(k) for k in names}

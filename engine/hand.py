@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .advice import Advice, Wait, advise, distance_to_win, waits
-from .cards import ALL_CARDS, Card, format_cards
+from .cards import ALL_CARDS, Card, counts_of, format_cards
 from .decompose import decompositions
 from .melds import Meld
 from .rules import Rules, resolve_rules
-from .scoring import MeldLike, Score, prepare_hand, is_winning, score
-from .cards import counts_of
+from .scoring import MeldLike, Score, is_winning, prepare_hand, score
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -37,7 +38,6 @@ OPTION_KEYS = (
 
 def _preset_data(path: Path) -> dict[str, Any]:
     """A built-in preset's table, read once (a game deals with its rules thousands of times)."""
-    import copy
 
     return copy.deepcopy(_cached_preset(path))
 

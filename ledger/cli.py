@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
+from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
 
@@ -127,7 +129,6 @@ def _check(args) -> int:
 
 def _open_in_place(target: str):
     """The ledger at ``target`` to change: a SQLite file must exist (no new ledger by a typo)."""
-    from pathlib import Path
 
     if not is_postgres(target) and not Path(target).expanduser().is_file():
         raise SisepaiError(f"{target}: no such ledger file")
@@ -151,7 +152,6 @@ def _manage(args) -> int:
 
 
 def _changes(args) -> int:
-    import time
 
     ledger = _open_in_place(args.db)
     try:

@@ -17,8 +17,8 @@ from sisepai.engine.errors import SisepaiError
 from sisepai.engine.scoring import prepare_hand
 from sisepai.engine.totals import winning_totals
 
-from .sums import TABLE_ID, net_totals
 from .roster import insert_players
+from .sums import TABLE_ID, net_totals
 
 MAX_PLAYERS = 5000
 """A club has at most this many active players (retired ones do not count): bounds what a page load

@@ -25,9 +25,9 @@ from sisepai.engine.errors import SisepaiError
 
 from .db import is_postgres
 from .deal_records import record_deal
-from .sums import TABLE_ID, net_totals, table_totals, totals_from_payments
 from .roster import fold, insert_players
 from .store import Ledger, check_table_name
+from .sums import TABLE_ID, net_totals, table_totals, totals_from_payments
 
 
 @contextmanager

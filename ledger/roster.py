@@ -29,8 +29,8 @@ import unicodedata
 from sisepai.engine.errors import SisepaiError
 
 from .db import write
-from .sums import TABLE_ID, ledger_problems
 from .names import clean_name
+from .sums import TABLE_ID, ledger_problems
 
 DEFAULT_TABLE = "main"
 """The table deals go to when none is named; it is never renamed, merged away or retired."""

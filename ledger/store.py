@@ -34,18 +34,27 @@ from .db import connect, migrate, write
 from .deal_records import (
     add_to_balances,
     check_cards_score,
-    check_room_for_players,
     check_points_total,
+    check_room_for_players,
     checked_hand,
     deal_payments,
     payment_answers,
     record_deal,
     recorded_win,
 )
-from .sums import TABLE_ID, ledger_problems, table_totals
 from .names import clean_name
-from .roster import (DEFAULT_TABLE, UnknownName, fill_folds, fold, hold_one_per_fold, insert_players, known_players,
-                     known_table, names_held_twice)
+from .roster import (
+    DEFAULT_TABLE,
+    UnknownName,
+    fill_folds,
+    fold,
+    hold_one_per_fold,
+    insert_players,
+    known_players,
+    known_table,
+    names_held_twice,
+)
+from .sums import TABLE_ID, ledger_problems, table_totals
 
 MIGRATIONS = [
     # 1: players, deals, payments

@@ -10,8 +10,8 @@ import json
 import shutil
 from pathlib import Path
 
-from sisepai.faces import require_vision
 from sisepai.engine.errors import SisepaiError
+from sisepai.faces import require_vision
 from sisepai.models.training.train import DETECTOR_ARCHS, train_detector
 from sisepai.vision.recognition.reader_net import ARCHS
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.export.flat_photos import _RenderedDeck
-from sisepai.datasets.scenes.grid_photo import grid_photo, laid_out_photo
 from sisepai.datasets.faces.render import DeckStyle
+from sisepai.datasets.scenes.grid_photo import grid_photo, laid_out_photo
 from sisepai.datasets.scenes.scene import make_scene
+from sisepai.faces.deck import DeckFaces
 
 OUT = Path(__file__).resolve().parents[1] / "examples"
 SEED = 2611  # a training seed: no tuning or test set uses it (datasets/faces/splits.py)

@@ -4,13 +4,15 @@ file by default, or a club's PostgreSQL server (``--db postgresql://...``)."""
 from __future__ import annotations
 
 import argparse
+import secrets
+import socket
 from pathlib import Path
 
-from sisepai.engine.errors import SisepaiError
 from sisepai.engine.environment import home
+from sisepai.engine.errors import SisepaiError
 from sisepai.ledger.db import redact
-from sisepai.service.settings import Settings
 from sisepai.ledger.store import Ledger
+from sisepai.service.settings import Settings
 from sisepai.service.tls import self_signed_certificate
 from sisepai.vision.decks.store import deck_info
 
@@ -195,7 +197,6 @@ def new_token() -> str:
     >>> len(new_token()), new_token() != new_token()
     (32, True)
     """
-    import secrets
 
     return secrets.token_urlsafe(24)
 
@@ -207,7 +208,6 @@ def lan_addresses() -> list[str]:
     >>> all(not a.startswith("127.") for a in lan_addresses())
     True
     """
-    import socket
 
     found = []
     for probe in ("10.255.255.255", "192.168.255.255", "8.8.8.8"):

@@ -20,6 +20,7 @@ drafts and jobs.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import math
 import time
 from typing import Annotated, Callable
@@ -28,12 +29,12 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection, Request
 
 from sisepai.faces.deck import DeckFaces
+from sisepai.ledger.store import Ledger
 from sisepai.vision.recognition.recognize import Recognizer
 
 from .enrol_jobs import EnrolJobs
 from .refusals import Refusal
 from .settings import Settings
-from sisepai.ledger.store import Ledger
 from .token_tries import TokenTries
 from .work import WorkPool
 
@@ -97,7 +98,6 @@ def client_key(host: str | None) -> str:
     >>> client_key("2001:db8::1") == client_key("2001:db8::ffff")
     True
     """
-    import ipaddress
 
     try:
         ip = ipaddress.ip_address(host or "")

@@ -17,6 +17,7 @@ from fastapi import HTTPException, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from sisepai.engine.errors import SisepaiError
+from sisepai.ledger.store import Ledger, check_table_name
 from sisepai.vision.live.options import CHANGEABLE, FIELDS, LiveOptions, LiveOptionsError
 from sisepai.vision.recognition.images import ImageError, decode_image, image_size
 
@@ -25,7 +26,6 @@ from .live_messages import LiveBusy, LiveError, LiveMessage, LiveState
 from .refusals import body_of, http_body
 from .server import WS_MAX_MESSAGE
 from .settings import Settings
-from sisepai.ledger.store import Ledger, check_table_name
 from .work import PoolFull, WorkPool
 
 LIVE_MAX_PIXELS = 4_200_000

@@ -19,18 +19,18 @@ from fastapi.staticfiles import StaticFiles
 
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.words import CATALOGUES
+from sisepai.ledger.db import DatabaseUnavailable
+from sisepai.ledger.roster import RosterConflict
+from sisepai.ledger.store import Ledger, UnknownTable
 from sisepai.vision.decks.store import remove_stale_builds
 
-from sisepai.ledger.db import DatabaseUnavailable
 from .deps import fill_state
 from .guards import Guard
 from .live_messages import add_to_openapi
 from .plain_errors import plain_sentence
 from .refusals import body_of, http_body
-from sisepai.ledger.roster import RosterConflict
 from .routes import decks, engine, gof, ledger, live, vision
 from .settings import Settings
-from sisepai.ledger.store import Ledger, UnknownTable
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("sisepai.service")

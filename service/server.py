@@ -20,8 +20,11 @@ second, not once per failure.
 
 from __future__ import annotations
 
+import json
 import logging
+import struct
 import time
+import warnings
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -66,7 +69,6 @@ def _unread_bytes(transport) -> int:
     """
     try:
         import fcntl  # not on Windows: there the connection counts as sending
-        import struct
         import termios
 
         fd = transport.get_extra_info("socket").fileno()
@@ -120,7 +122,6 @@ class BoundedH11Protocol(H11Protocol):
         """Answer this connection 503 with ``Retry-After`` at once, and close it once the client
         had time to read it: what it sends meanwhile (an upload's body) is read and dropped, so
         the close is not a reset that loses the answer."""
-        import json
 
         from .refusals import body_of  # lazy: FastAPI
 
@@ -179,7 +180,6 @@ class BoundedH11Protocol(H11Protocol):
         end: answer them 431, as :class:`~sisepai.service.guards.Guard` answers whole ones, not 400."""
         if len(self.conn.trailing_data[0]) <= MAX_HEADERS:
             return super().send_400_response(msg)
-        import json
 
         import h11
 
@@ -263,7 +263,6 @@ def raise_open_file_limit() -> int | None:
 def quiet_ws_deprecation() -> None:
     """uvicorn's ``websockets`` protocol warns that it is deprecated; it is chosen on purpose: the
     newer ``websockets-sansio`` protocol ignores ``ws_max_queue`` and queues without a bound."""
-    import warnings
 
     warnings.filterwarnings("ignore", message=r"The `websockets` implementation is deprecated")
 

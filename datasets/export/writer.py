@@ -22,11 +22,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.faces.deck import DeckFaces
+from sisepai.datasets.scenes.scene import (
+    GENERATOR_VERSION,
+    LABEL_MIN_BY_LAYOUT,
+    LABEL_MIN_CHAR_VISIBLE,
+    LAYOUTS,
+    Scene,
+    make_scene,
+)
 from sisepai.engine.cards import CARD_CODES
-
-from sisepai.datasets.scenes.scene import (GENERATOR_VERSION, LABEL_MIN_BY_LAYOUT, LABEL_MIN_CHAR_VISIBLE, LAYOUTS, Scene,
-                                          make_scene)
+from sisepai.faces.deck import DeckFaces
 
 CROP_SIZE = 64
 CROP_MIN_VISIBLE = 0.5

@@ -17,9 +17,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sisepai.faces.deck import DeckFaces
-
 from sisepai.datasets.faces.render import END_FRACTION, Face, rounded_alpha
+from sisepai.faces.deck import DeckFaces
 
 
 def printed_face(deck: DeckFaces, code: str, width: int, rng: np.random.Generator | None = None,

@@ -26,10 +26,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.faces.deck import DeckFaces
-from sisepai.engine.errors import SisepaiError
-
 from sisepai.datasets.faces.splits import REAL_DECKS, real_deck_folder
+from sisepai.engine.errors import SisepaiError
+from sisepai.faces.deck import DeckFaces
 
 PRINT_SIZE = (12, 40)
 """(width, height) of a face print."""

@@ -22,7 +22,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from sisepai.datasets.faces.colour_distance import EXPOSURE, HELD_OUT_MIN_DELTA_E, WHITE_BALANCE, delta_e2000, rgb_to_lab
+from sisepai.datasets.faces.colour_distance import (
+    EXPOSURE,
+    HELD_OUT_MIN_DELTA_E,
+    WHITE_BALANCE,
+    delta_e2000,
+    rgb_to_lab,
+)
 from sisepai.datasets.faces.printed import printed_paper
 from sisepai.datasets.faces.render import _hsv, suit_palette
 

@@ -40,12 +40,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.faces.deck import DeckFaces
-from sisepai.engine.cards import CARD_CODES
-
 from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.render import END_FRACTION, DeckStyle, _blend, _glyph_mask, _hsv, choose_glyphs, render_face
 from sisepai.datasets.faces.splits import STANDIN_DECKS
+from sisepai.engine.cards import CARD_CODES
+from sisepai.faces.deck import DeckFaces
 
 HELD_OUT_BY_LOOK = ("font",)
 """What of a stand-in deck lies outside training by measurement: its font face. Its papers (ΔE00),

@@ -8,6 +8,7 @@ the photographs of a folder the user names (``dataset generate --photos``).
 
 from __future__ import annotations
 
+import importlib.util
 from functools import lru_cache
 from pathlib import Path
 
@@ -100,7 +101,6 @@ def _shipped_photos() -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def _skimage_data_folder() -> Path | None:
     """scikit-image's data folder, found without importing scikit-image; ``None`` without it."""
-    import importlib.util
 
     spec = importlib.util.find_spec("skimage")
     if spec is None or not spec.submodule_search_locations:

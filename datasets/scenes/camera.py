@@ -17,6 +17,7 @@ import numpy as np
 from sisepai.datasets.faces.colour_distance import EXPOSURE, WHITE_BALANCE
 from sisepai.datasets.faces.planes import plus_plane, times_channels, times_plane
 
+
 @dataclass
 class Camera:
     """A pinhole camera looking at the table plane (plane coords centred on the frame centre)."""

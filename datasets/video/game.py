@@ -22,16 +22,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.datasets.faces.deck_faces import printed_face
+from sisepai.datasets.faces.render import DeckStyle, render_back, render_face
+from sisepai.datasets.scenes.backgrounds import background
+from sisepai.datasets.scenes.camera import Camera
+from sisepai.datasets.scenes.scene import Placed, _paste
+from sisepai.datasets.video.table_life import TableLife, Webcam
 from sisepai.engine.bots import make_bots
 from sisepai.engine.cards import CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, SEATS, seat_after
 from sisepai.engine.game import Game
-
-from sisepai.datasets.scenes.backgrounds import background
-from sisepai.datasets.scenes.camera import Camera
-from sisepai.datasets.faces.deck_faces import printed_face
-from sisepai.datasets.faces.render import DeckStyle, render_back, render_face
-from sisepai.datasets.scenes.scene import Placed, _paste
-from sisepai.datasets.video.table_life import TableLife, Webcam
 
 ANGLE = {"S": 0.0, "E": -90.0, "N": 180.0, "W": 90.0}
 

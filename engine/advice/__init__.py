@@ -16,8 +16,7 @@ from typing import Sequence
 from ..cards import NUM_KINDS, check_copies, counts_of
 from ..claims import Claim, Relation, claims, win_points
 from ..rules import Rules, resolve_rules
-from ..scoring import HandLike, MeldLike, prepare_hand, one_card, to_ids
-
+from ..scoring import HandLike, MeldLike, one_card, prepare_hand, to_ids
 from .claiming import MeldAdvice, _exposed_points, best_meld, meld_options
 from .discards import DiscardAdvice, best_discard, discard_distances, discard_options
 from .distance import distance_counts, distance_to_win

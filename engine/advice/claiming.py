@@ -9,8 +9,7 @@ from ..cards import counts_of
 from ..claims import Claim, Relation, claims, hand_after, win_points
 from ..decompose import meld_points
 from ..rules import Rules, resolve_rules
-from ..scoring import HandLike, MeldLike, prepare_hand, one_card, to_ids
-
+from ..scoring import HandLike, MeldLike, one_card, prepare_hand, to_ids
 from .discards import DiscardAdvice, discard_options
 from .distance import distance_counts
 

@@ -9,7 +9,6 @@ from ..cards import CARD_CODES, counts_of
 from ..decompose import COMPONENTS
 from ..rules import Rules, resolve_rules
 from ..scoring import HandLike, MeldLike, prepare_hand, to_ids
-
 from .distance import _discardable, _draws_needed, _merge, _minus, _partial_splitters, distance_counts
 from .waits import Wait, waits_counts
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from ..cards import GENERAL as K, JOKER, NUM_KINDS, counts_of
+from ..cards import GENERAL as K
+from ..cards import JOKER, NUM_KINDS, counts_of
 from ..decompose import COMPONENTS
 from ..melds import MeldKind, all_melds
 from ..rules import Rules, resolve_rules
 from ..scoring import HandLike, MeldLike, prepare_hand
-
 
 
 class _PartialSplitter:

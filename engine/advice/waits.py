@@ -13,9 +13,7 @@ from ..cards import CARD_CODES, NUM_KINDS, counts_of
 from ..decompose import can_split
 from ..rules import Rules, resolve_rules
 from ..scoring import HandLike, MeldLike, prepare_hand, to_ids
-
 from .distance import _plus
-
 
 
 @dataclass(frozen=True)

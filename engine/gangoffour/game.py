@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import IllegalMoveError, SisepaiError
-from .cards import STUDENT_LEADER, check_gof_copies, format_gof, gof_code, parse_gof_card, parse_gof_cards, shuffled_gof_deck
+from .cards import (
+    STUDENT_LEADER,
+    check_gof_copies,
+    format_gof,
+    gof_code,
+    parse_gof_card,
+    parse_gof_cards,
+    shuffled_gof_deck,
+)
 from .legal import legal_plays, may_pass
 from .plays import Play, classify
 from .scoring import deal_scores, match_over, match_winners

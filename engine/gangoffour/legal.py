@@ -14,9 +14,9 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import Sequence
 
+from ..errors import InvalidMoveError
 from .cards import COLOURS, STUDENT_LEADER, VICE_PREMIER, colour_of, number_of
 from .plays import Play, beats, classify, parse_play
-from ..errors import InvalidMoveError
 
 
 def all_plays(hand: Sequence[int]) -> list[Play]:

@@ -16,8 +16,17 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InvalidMoveError
-from .cards import (PRESIDENT, STUDENT_LEADER, VICE_PREMIER, check_gof_copies, colour_of, format_gof, gof_code, number_of,
-                    parse_gof_cards)
+from .cards import (
+    PRESIDENT,
+    STUDENT_LEADER,
+    VICE_PREMIER,
+    check_gof_copies,
+    colour_of,
+    format_gof,
+    gof_code,
+    number_of,
+    parse_gof_cards,
+)
 
 FIVE_CARD_ORDER = ("straight", "flush", "full_house", "straight_flush")
 KINDS = ("single", "pair", "triple", *FIVE_CARD_ORDER, "gang")

@@ -16,8 +16,8 @@ import threading
 import time
 from pathlib import Path
 
-from sisepai.faces import require_vision
 from sisepai.engine.errors import SisepaiError
+from sisepai.faces import require_vision
 from sisepai.vision.decks.folder import build_folder, check_new_deck
 from sisepai.vision.decks.store import deck_info, deck_path, list_decks, reader_weights, remove_deck
 
@@ -363,9 +363,9 @@ def contact_sheet(name: str):
     import cv2
     import numpy as np
 
-    from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
-    from sisepai.datasets.faces.deck_faces import printed_face  # lazy: NumPy, OpenCV, Pillow
     from sisepai.datasets.export.writer import end_crop  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.datasets.faces.deck_faces import printed_face  # lazy: NumPy, OpenCV, Pillow
+    from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
     from sisepai.vision.recognition.reader import Reader  # lazy: NumPy, OpenCV
 
     reader = Reader.load(reader_weights(name))

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,12 +29,12 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.export.writer import CROP_MIN_VISIBLE, end_crop
-from sisepai.workers.pool import worker_pool
 from sisepai.datasets.scenes.scene import make_scene, scene_rng
+from sisepai.faces.deck import DeckFaces
 from sisepai.vision.recognition.palette import deck_colours
 from sisepai.vision.recognition.reader_net import INPUT, NONE, READER_CLASSES, build_reader
+from sisepai.workers.pool import worker_pool
 
 from ..training.prepare import back_end_quads, none_quads
 from ..training.train_reader import CALIBRATION_CROPS, augment, calibration_crops
@@ -334,7 +335,6 @@ def peak_memory_mb() -> float:
     """The peak resident memory so far of this process or of any of its finished child processes
     (the scene workers), whichever is larger, in MiB (Linux and macOS)."""
     import resource
-    import sys
 
     peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     return round(peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024, 1)

@@ -22,19 +22,19 @@ from __future__ import annotations
 
 import math
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.export.writer import GenerateOptions, generate_one, prepare_folders
 from sisepai.datasets.scenes.scene import ALL_LAYOUTS
+from sisepai.faces.deck import DeckFaces
 from sisepai.vision.recognition.yolo_env import setup_offline
 from sisepai.workers.pool import worker_pool
 
-from .enrol import Progress, time_left
 from ..training.prepare import _write_data_yaml, prepare_detector
 from ..training.train import CARD_AUGMENT, OFFLINE_RUN, fine_tune_schedule, use_every_core
-
+from .enrol import Progress, time_left
 
 SCENES_SHARE = 0.2
 """The share of the detector's progress that writing its scenes takes (about its share of the time)."""
@@ -97,7 +97,6 @@ def adapt_detector(deck: DeckFaces, faces: Path, base: Path, out: Path, work: Pa
     """Fine-tune ``base`` on scenes of the deck whose faces are in ``faces``; save it at ``out``.
     ``work`` holds the scenes and the run (removed afterwards); ``progress(fraction, message)``
     hears of each scene written and each batch trained. Returns what it did."""
-    import time
 
     opts = opts or DetectorOptions()
     progress = progress or (lambda fraction, message: None)

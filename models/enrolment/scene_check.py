@@ -19,6 +19,8 @@ only in the pictures of the generator it was enrolled on is read worse at a real
 
 from __future__ import annotations
 
+import json
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
@@ -60,8 +62,11 @@ def read_scenes(recognizer, scenes: list[tuple]) -> dict:
     ``{layout: {"f1", "cards", "tp", "fp", "fn"}, "all": {...}}``. A scene is ``(layout, picture,
     labelled cards)``, or with a fourth part, cards that may be read without penalty (the second
     camera's cards it does not require)."""
-    from sisepai.vision.recognition.matching import optional_readings  # lazy: NumPy
-    from sisepai.vision.recognition.matching import f1_score, match_cards  # lazy: NumPy
+    from sisepai.vision.recognition.matching import (  # lazy: NumPy
+        f1_score,
+        match_cards,
+        optional_readings,  # lazy: NumPy
+    )
 
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for layout, image, truth, *optional in scenes:
@@ -120,8 +125,6 @@ def second_camera_scenes(deck: DeckFaces, seed: int, per_layout: int,
     """``per_layout`` tables, fans and finished hands of ``deck``'s faces drawn by the second camera
     (:mod:`sisepai.datasets.second_camera`, a generator written apart from the project's), as
     :func:`read_scenes` takes them; none where this machine lacks it."""
-    import json
-    import tempfile
 
     import cv2  # lazy: the deck commands load only the standard library until one runs
 

@@ -31,9 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.faces.deck import DeckError, DeckFaces
 from sisepai.datasets.export.writer import CROP_MIN_VISIBLE, GenerateOptions, end_crop, generate_one, prepare_folders
-from sisepai.datasets.scenes.grid_photo import TABLE_KINDS, grid_photo
 from sisepai.datasets.faces.splits import (
     DECK_HAND_SEEDS,
     DECK_SCENE_SEEDS,
@@ -43,13 +41,15 @@ from sisepai.datasets.faces.splits import (
     real_deck_folder,
 )
 from sisepai.datasets.faces.standin import TEST_DECKS, TUNE_DECKS, standin_deck
+from sisepai.datasets.scenes.grid_photo import TABLE_KINDS, grid_photo
+from sisepai.faces.deck import DeckError, DeckFaces
 from sisepai.vision.decks.grid import cut_grid
+from sisepai.vision.recognition.matching import f1_score
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 from sisepai.vision.recognition.reader_net import INPUT, build_reader
 from sisepai.vision.recognition.recognize import Recognizer
 
 from ..enrolment.enrol import DEFAULT_STEPS, EnrolOptions, accuracy, adapt_reader, peak_memory_mb
-from sisepai.vision.recognition.matching import f1_score
 from .evaluate import evaluate_recognizer
 from .hand_eval import detections_of, evaluate_hands
 from .records import add_again_option, at_defaults, begin_test, file_hash, shipped_models, write_record

@@ -24,9 +24,7 @@ import cv2
 import numpy as np
 
 from sisepai.vision.recognition.geometry import inside, side_lengths
-
 from sisepai.vision.recognition.matching import card_matching, f1_score, match_cards, optional_readings
-
 
 LABEL_RULE = 0.5
 """The dataset's label rule: a face-up card is labelled when this share of a character shows."""

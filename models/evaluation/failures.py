@@ -14,9 +14,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.vision.recognition.matching import match_cards
 from sisepai.vision.recognition.annotate import CardAnnotator
 from sisepai.vision.recognition.geometry import side_lengths
+from sisepai.vision.recognition.matching import match_cards
 from sisepai.vision.recognition.reader import Reader
 from sisepai.vision.recognition.recognize import Recognizer
 

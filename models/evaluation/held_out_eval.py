@@ -30,9 +30,9 @@ import sys
 
 from sisepai.datasets.faces.far_papers import SUITS, distances, far_papers, least_delta_e_after_camera
 from sisepai.datasets.faces.render import ASPECTS
-from sisepai.datasets.scenes.scene import GENERATOR_VERSION
 from sisepai.datasets.faces.splits import PAPER_DECKS, PAPER_SEEDS, STANDIN_DECKS
 from sisepai.datasets.faces.standin import standin_style
+from sisepai.datasets.scenes.scene import GENERATOR_VERSION
 
 from .records import add_again_option, begin_test, write_record
 

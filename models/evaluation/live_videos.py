@@ -24,8 +24,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sisepai.datasets.faces.splits import (FONTS, LIVE_SCALE_SEEDS, LIVE_SCALE_VIDEOS, REAL_DECKS, STANDIN_DECKS,
-                                           WEBCAM_SEEDS, WEBCAM_VIDEOS, real_deck_folder)
+from sisepai.datasets.faces.splits import (
+    FONTS,
+    LIVE_SCALE_SEEDS,
+    LIVE_SCALE_VIDEOS,
+    REAL_DECKS,
+    STANDIN_DECKS,
+    WEBCAM_SEEDS,
+    WEBCAM_VIDEOS,
+    real_deck_folder,
+)
 from sisepai.engine.errors import SisepaiError
 
 LIFE_CARDS = (10, 30, 60)

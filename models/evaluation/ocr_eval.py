@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
-from sisepai.models.training.train_reader import load_crops
 from sisepai.models.evaluation import ocr
+from sisepai.models.training.train_reader import load_crops
 from sisepai.vision.recognition.reader import Reader
 
 RANKS = "KAERHCP"

@@ -24,16 +24,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.faces.far_papers import SUITS, distances, far_papers
 from sisepai.datasets.faces.render import DeckStyle
 from sisepai.datasets.faces.splits import PAPER_DECKS, PAPER_SEEDS
 from sisepai.datasets.faces.standin import scanned_face
 from sisepai.engine.cards import CARD_CODES
+from sisepai.faces.deck import DeckFaces
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
 from sisepai.vision.recognition.recognize import Recognizer
 
@@ -46,7 +47,6 @@ from .records import add_again_option, at_defaults, begin_test, write_record
 def paper_decks(index: int, split: str = "test", width: int = 120):
     """Paper deck ``index`` of ``split``: its faces on its own papers, the same faces on far papers
     (two :class:`~sisepai.faces.deck.DeckFaces`), and the far papers by suit (RGB)."""
-    from dataclasses import replace
 
     seed = PAPER_SEEDS[split]
     style = DeckStyle.random(np.random.default_rng([seed, index]), "train", printed=False)

@@ -31,7 +31,7 @@ from pathlib import Path
 import torch
 import torch.nn as nn
 
-from sisepai.vision.recognition.reader_lite0 import MBConv, MEAN, STD, block_args, imagenet_weights_path
+from sisepai.vision.recognition.reader_lite0 import MEAN, STD, MBConv, block_args, imagenet_weights_path
 
 PARTS = ((0, 5), (5, 8))
 """Lite0's first eight blocks in two parts, ending at strides 8 (40 channels) and 16 (80): the

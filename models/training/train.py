@@ -5,6 +5,8 @@ Both run offline on a CPU, reproducibly (fixed seeds) and resumably (checkpoints
 
 from __future__ import annotations
 
+import csv
+import os
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
@@ -145,7 +147,6 @@ def use_every_core(model) -> None:
 
 
 def _use_cores() -> None:
-    import os
 
     import torch
 
@@ -161,7 +162,6 @@ def read_results_csv(path: Path) -> dict[str, list[float]]:
     >>> read_results_csv(f)
     {'epoch': [1.0, 2.0], 'metrics/mAP50(B)': [0.5, 0.75]}
     """
-    import csv
 
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))

@@ -6,6 +6,7 @@ brightness/contrast, and random erasing (a half-hidden character in a fan).
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import time
@@ -289,7 +290,6 @@ def _train_step(model, opt, loss_fn, images, labels, gen, device: str,
 
 def _seconds_per_step(model, loss_fn, images, labels, device: str, steps: int = 12) -> float:
     """Seconds per training step (augmentation included), timed on a throwaway copy of the model."""
-    import copy
 
     import torch
 

@@ -40,14 +40,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from dataclasses import fields as dataclass_fields
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from sisepai.datasets.faces.families import FAMILIES
+from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.splits import (
     DECK_SCENE_SEEDS,
     FAMILY_SCENE_SEEDS,
@@ -59,19 +60,18 @@ from sisepai.datasets.faces.splits import (
     STRANGER_SEEDS,
     real_deck_folder,
 )
-from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.standin import standin_deck
+from sisepai.datasets.second_camera import stranger_folder, write_stranger_scenes
 from sisepai.engine.progress import Progress
-from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR, Detector
+from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR
 from sisepai.vision.recognition.profile import STILL_PROFILE, ReadingProfile
-from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER, Reader
-from sisepai.vision.recognition.recognize import Recognizer
-from sisepai.vision.recognition.runtime import QUANTIZED, RUNTIMES, exported_detector, resolve
+from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER
+from sisepai.vision.recognition.runtime import RUNTIMES, resolve
 
 from ..evaluation.deck_eval import write_scenes
 from ..evaluation.evaluate import evaluate_recognizer
 from ..evaluation.records import file_hash, require_clean_tree, write_record
-from sisepai.datasets.second_camera import stranger_folder, write_stranger_scenes
+from .candidates import Candidate, candidates_of
 
 SET_FLOOR = 0.01
 """The shipping rule refuses a candidate when one set's 95% interval lies wholly below -SET_FLOOR."""
@@ -288,25 +288,6 @@ def scenes_generator(folder: Path) -> str:
     return json.loads(first.read_text()).get("generator", "unknown") if first else "unknown"
 
 
-def _hash(model: Path | None, default: Path) -> str:
-    return file_hash(model or default)
-
-
-def runtime_tag(runtime: str) -> str:
-    """How a runtime's readings of the shipped detector are named in the cache: the 8-bit model is
-    made offline and may be made again from the same weights (other calibration, other layers kept
-    in 32 bits), so its own file's hash is part of the name; the other runtimes are exported from
-    the weights alone.
-
-    >>> runtime_tag("openvino")
-    'openvino'
-    """
-    if runtime != QUANTIZED:
-        return runtime
-    model = exported_detector(DEFAULT_DETECTOR, QUANTIZED)
-    return f"{runtime}-{file_hash(model / (DEFAULT_DETECTOR.stem + '.bin'))}"
-
-
 ROUND_START = {"commit": "182f043", "detector": "4ae63553041b2558", "reader": "3bdccb10c3d79d9f"}
 """The models shipped when this round began (their clean choose record was made at this commit):
 every candidate is also measured against them, and no set may end the round below its start with
@@ -331,7 +312,6 @@ def record_command(args: argparse.Namespace) -> str:
 def round_start_models(work: Path) -> tuple[Path | None, Path | None]:
     """The round's first detector and reader as files (``None`` for one that is still shipped),
     taken from git at :data:`ROUND_START`'s commit into ``WORK/round-start``."""
-    import subprocess
 
     out = []
     for kind, shipped in (("detector", DEFAULT_DETECTOR), ("reader", DEFAULT_READER)):
@@ -362,7 +342,7 @@ def since_round_start(start: dict, candidate: dict) -> tuple[dict[str, tuple[flo
     return changes, sets_below(changes, "below the round's start")
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m sisepai.models.tuning.choose", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="example: python -m sisepai.models.tuning.choose out/choose --reader runs/rd18/reader/best.pt")
@@ -383,101 +363,82 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runtime", action="append", default=[], metavar="NAME", choices=RUNTIMES,
                    help="a candidate runtime of the shipped detector, e.g. openvino-int8 (repeatable); the "
                         "shipped models are read with the default runtime")
-    args = p.parse_args(argv)
-    require_clean_tree()  # its record names a clean commit: refused before the readings, not after
-    for path in args.detector + args.reader:
-        if not path.is_file():
-            p.error(f"no such model file: {path}")
+    return p
 
-    args.work.mkdir(parents=True, exist_ok=True)
-    print("making the tuning scenes (once)...", flush=True)
-    sets = scene_sets(args.work, args.scenes, args.family_scenes, FRESH_SEEDS if args.fresh else 0)
-    start_det, start_rd = round_start_models(args.work)
-    start = (start_det, start_rd, ("round", "start")) if start_det or start_rd else None
-    combos = [(None, None, None)] + ([start] if start else [])
-    combos += [(d, None, None) for d in args.detector] + [(None, r, None) for r in args.reader]
-    combos += [(d, r, None) for d in args.detector for r in args.reader] + [(None, None, s) for s in args.setting]
-    combos += [(None, None, ("runtime", r)) for r in args.runtime]
+
+def read_sets(candidates: list[Candidate], sets: dict[str, Path], work: Path) -> dict[str, dict]:
+    """Every candidate's readings of every set, by candidate name: each pair of models reads each
+    set once, whatever run asks again (``WORK/readings``)."""
     results: dict[str, dict] = {}
     default_runtime = resolve()
-    bar = Progress(len(combos) * len(sets), "scene sets read")
-    for det, rd, setting in combos:
-        name = f"{det.stem if det else 'shipped'}+{rd.stem if rd else 'shipped'}"
-        if det and rd is None:
-            name = f"{det.parent.parent.name}/{det.stem}+shipped"
-        if setting:
-            name += " " + "=".join(map(str, setting)).lower()
+    bar = Progress(len(candidates) * len(sets), "scene sets read")
+    for c in candidates:
         recognizer = None
-        results[name] = {"detector": str(det) if det else None, "reader": str(rd) if rd else None, "sets": {},
-                         "setting": dict([setting]) if setting else None}
-        # how this pair's readings are named in the cache, the same for every set
-        if setting and setting[0] == "runtime":
-            tag = f"-runtime-{runtime_tag(setting[1])}"
-        else:
-            reference = bool(setting and setting[0] == "round")  # the round's first models, read as they are
-            tag = f"-{setting[0]}-{setting[1]}".lower() if setting and not reference else ""
-            if det is None and default_runtime != "openvino":
-                tag += f"-runtime-{runtime_tag(default_runtime)}"  # the shipped detector's readings are its runtime's
-        readings = f"{_hash(det, DEFAULT_DETECTOR)}-{_hash(rd, DEFAULT_READER)}{tag}"
+        results[c.name] = {"detector": str(c.detector) if c.detector else None,
+                           "reader": str(c.reader) if c.reader else None, "sets": {}, "setting": c.way}
+        readings = c.readings_name(default_runtime)
         for set_name, data in sets.items():
-            cache = args.work / "readings" / f"{readings}-{data.name}.json"
-            if not cache.exists():  # each model pair reads each set once, whatever run asks again
-                if setting and setting[0] == "runtime":
-                    recognizer = recognizer or Recognizer(Detector.load(DEFAULT_DETECTOR, runtime=setting[1]),
-                                                          Reader.load(DEFAULT_READER))
-                recognizer = recognizer or Recognizer.load(det, reader_weights=rd)
-                if setting and setting[0] not in ("runtime", "round"):
-                    recognizer = recognizer.with_profile(replace(recognizer.profile, **dict([setting])))
+            cache = work / "readings" / f"{readings}-{data.name}.json"
+            if not cache.exists():
+                recognizer = recognizer or c.recognizer()
                 cache.parent.mkdir(exist_ok=True)
                 cache.write_text(json.dumps(measure(recognizer, data)))
-            results[name]["sets"][set_name] = json.loads(cache.read_text())
+            results[c.name]["sets"][set_name] = json.loads(cache.read_text())
             bar.update(1)
     bar.close()
+    return results
+
+
+def judge(results: dict[str, dict], left_out: str | None) -> None:
+    """The rule's verdict on each candidate, against the shipped models and the round's start."""
     shipped = next(iter(results.values()))
     first = next((r for r in results.values() if (r["setting"] or {}).get("round")), shipped)  # the round's start
-    for name, res in list(results.items())[1:]:
+    for res in list(results.values())[1:]:
         if res is first:
             continue
         pairs = {s: (np.array(shipped["sets"][s]["rows"]), np.array(r["rows"])) for s, r in res["sets"].items()}
         res["difference"] = {s: paired_difference(*pair) for s, pair in pairs.items()}
         res["mean_difference"] = mean_difference(pairs)
         res["ships"], res["why_not"] = verdict(res["mean_difference"], res["difference"],
-                                               f"family-{args.left_out}" if args.left_out else None)
+                                               f"family-{left_out}" if left_out else None)
         if first is shipped:  # the round's first models are still shipped: the change is the difference
             res["since_round_start"] = res["difference"]
             continue
         res["since_round_start"], below = since_round_start(first["sets"], res["sets"])
         if below:
             res["ships"], res["why_not"] = False, res["why_not"] + below
-    out = args.work / "choose.json"
-    out.write_text(json.dumps({"sets": {k: str(v) for k, v in sets.items()}, "scenes": args.scenes,
-                               "family_scenes": args.family_scenes, "results": results}, indent=1) + "\n")
 
+
+def write_outputs(args: argparse.Namespace, sets: dict[str, Path], results: dict[str, dict],
+                  candidates: list[Candidate]) -> Path:
+    """``WORK/choose.json`` and the ``choose_tune`` record; the record's path."""
+    (args.work / "choose.json").write_text(json.dumps({"sets": {k: str(v) for k, v in sets.items()}, "scenes": args.scenes,
+                                                       "family_scenes": args.family_scenes, "results": results},
+                                                      indent=1) + "\n")
     figures = {name: {"f1": {s: r["f1"] for s, r in res["sets"].items()},
                       "red_as_yellow": {s: red_as_yellow(r) for s, r in res["sets"].items()},
                       "layouts": {s: r["layouts"] for s, r in res["sets"].items()},
                       **({k: res[k] for k in ("difference", "mean_difference", "ships", "why_not", "since_round_start")}
                          if "ships" in res else {})}
                for name, res in results.items()}
-    models = {name: {"detector": _hash(Path(r["detector"]) if r["detector"] else None, DEFAULT_DETECTOR),
-                     "reader": _hash(Path(r["reader"]) if r["reader"] else None, DEFAULT_READER)}
-              for name, r in results.items()}
-    record = write_record("choose_tune", record_command(args), figures, split="tune", models=models,
-        options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets),
-                 **({"seeds": f"tuning seeds + {FRESH_SEEDS}"} if args.fresh else {}),
-                 "generator": sorted({scenes_generator(folder) for folder in sets.values()}),
-                 **({"left_out": args.left_out} if args.left_out else {}),
-                 **({"settings": {k: v for k, v in args.setting}} if args.setting else {}),
-                 **({"runtimes": args.runtime} if args.runtime else {})})
-    print(f"record: {record}")
-    names = list(sets)
+    return write_record("choose_tune", record_command(args), figures, split="tune",
+                        models={c.name: c.models() for c in candidates},
+                        options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets),
+                                 **({"seeds": f"tuning seeds + {FRESH_SEEDS}"} if args.fresh else {}),
+                                 "generator": sorted({scenes_generator(folder) for folder in sets.values()}),
+                                 **({"left_out": args.left_out} if args.left_out else {}),
+                                 **({"settings": {k: v for k, v in args.setting}} if args.setting else {}),
+                                 **({"runtimes": args.runtime} if args.runtime else {})})
+
+
+def print_table(results: dict[str, dict], names: list[str]) -> None:
+    """Each candidate's F1 on each set, its change from the shipped models, and the verdict."""
     print(f"{'models':34s} " + " ".join(f"{s[:14]:>14s}" for s in names))
     for name, res in results.items():
         cells = []
         for s in names:
-            f1 = res["sets"][s]["f1"]
             d = res.get("difference", {}).get(s)
-            cells.append(f"{f1:.3f}" + (f"({d[0]:+.3f})" if d else "       "))
+            cells.append(f"{res['sets'][s]['f1']:.3f}" + (f"({d[0]:+.3f})" if d else "       "))
         print(f"{name[:34]:34s} " + " ".join(f"{c:>14s}" for c in cells))
         rates = {s: red_as_yellow(res["sets"][s]) for s in names}
         if all(r is not None for r in rates.values()):
@@ -492,7 +453,24 @@ def main(argv: list[str] | None = None) -> int:
                 f"{s} {d:+.3f} ({lo:+.3f} to {hi:+.3f})" for s, (d, lo, hi) in res["since_round_start"].items()))
             print(f"{'':34s} " + ("SHIP: the mean rises and no set falls wholly below -0.01" if res["ships"]
                                   else "KEEP: " + "; ".join(res["why_not"])))
-    print(f"wrote {out}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
+    args = p.parse_args(argv)
+    require_clean_tree()  # its record names a clean commit: refused before the readings, not after
+    for path in args.detector + args.reader:
+        if not path.is_file():
+            p.error(f"no such model file: {path}")
+    args.work.mkdir(parents=True, exist_ok=True)
+    print("making the tuning scenes (once)...", flush=True)
+    sets = scene_sets(args.work, args.scenes, args.family_scenes, FRESH_SEEDS if args.fresh else 0)
+    candidates = candidates_of(args.detector, args.reader, args.setting, args.runtime, round_start_models(args.work))
+    results = read_sets(candidates, sets, args.work)
+    judge(results, args.left_out)
+    print(f"record: {write_outputs(args, sets, results, candidates)}")
+    print_table(results, list(sets))
+    print(f"wrote {args.work / 'choose.json'}")
     return 0
 
 

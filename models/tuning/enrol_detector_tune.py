@@ -35,7 +35,7 @@ from sisepai.vision.recognition.recognize import Recognizer
 
 from ..enrolment.enrol import DEFAULT_STEPS, EnrolOptions, adapt_reader
 from ..enrolment.enrol_detector import DetectorOptions, adapt_detector
-from .choose import measure, mean_difference, paired_difference
+from .choose import mean_difference, measure, paired_difference
 
 REAL_SETS = ("real-tu-sac-scans-60", "held-real-tu-sac-scans-60")
 """``choose``'s scene sets of the real tuning deck (written by ``choose``; read here, never written)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import pickle
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -24,9 +25,8 @@ import cv2
 import numpy as np
 
 from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFIDENCE
-from sisepai.vision.recognition.recognize import Recognizer
-
 from sisepai.vision.recognition.matching import f1_score, match_cards
+from sisepai.vision.recognition.recognize import Recognizer
 
 GRID = {"min_confidence": (0.15, 0.2, 0.25, 0.3, 0.35, 0.4),
         "min_end_confidence": (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)}
@@ -36,7 +36,6 @@ def unfloored_readings(datasets: list[Path], cache: Path | None = None, recogniz
     """(ground-truth record, detections with no floor) for every val scene of ``datasets``; kept
     in ``cache`` when given, and read from it when it holds them. ``recognizer`` (its floors
     unused): the shipped one by default."""
-    import pickle
 
     if cache is not None and cache.exists():
         return pickle.loads(cache.read_bytes())

@@ -29,10 +29,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import sisepai.vision.live.tracker as tracker
-from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.faces.splits import FONTS, VIDEO_SEEDS, real_deck_folder
 from sisepai.datasets.faces.standin import standin_style
 from sisepai.datasets.video.game import TurnVideo
+from sisepai.faces.deck import DeckFaces
 from sisepai.vision.live.assistant import MIN_CONFIDENCE, TableAssistant
 from sisepai.vision.live.camera import VideoSource
 from sisepai.vision.live.session import VideoSession

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from sisepai.engine.advice import advise
-from sisepai.engine.scoring import prepare_hand, one_card, score, score_answer, to_ids
+from sisepai.engine.scoring import one_card, prepare_hand, score, score_answer, to_ids
 from sisepai.vision.live.announce import page_names
 
 from ..deps import ModelErrorDep, RecognizerDep

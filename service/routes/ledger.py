@@ -10,10 +10,12 @@ import urllib.parse
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
+from sisepai.ledger.deal_records import MAX_PLAYERS
+from sisepai.ledger.roster import manage
+from sisepai.ledger.store import DEFAULT_TABLE, PLAYERS_PAGE, NotLastDeal, check_table_name
 
 from ..deps import LedgerDep, SettingsDep, Writer
 from ..refusals import Refusal
-from sisepai.ledger.roster import manage
 from ..rules import network_rules
 from ..schemas import (
     DealRecorded,
@@ -29,8 +31,6 @@ from ..schemas import (
     TablesAnswer,
     UndoAnswer,
 )
-from sisepai.ledger.deal_records import MAX_PLAYERS
-from sisepai.ledger.store import DEFAULT_TABLE, PLAYERS_PAGE, NotLastDeal, check_table_name
 
 LAST_DEALS = 200
 """A ledger answer lists at most this many of a table's last deals (the totals count them all)."""

@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
+from sisepai.datasets.second_camera import as_project_card, convert, stranger_folder, write_stranger_scenes
 from sisepai.models.evaluation.evaluate import evaluate_recognizer
 from sisepai.vision.recognition.matching import optional_readings
-from sisepai.datasets.second_camera import as_project_card, convert, stranger_folder, write_stranger_scenes
 
 
 def _raw_scene(folder, name, kind, cards):

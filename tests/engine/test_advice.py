@@ -1,7 +1,8 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sisepai.engine import advise, best_discard, best_meld, distance_to_win, is_winning, score, waits
 from sisepai.engine.cards import CARD_CODES

@@ -1,7 +1,13 @@
 import pytest
 
 from sisepai.engine import (
-    CARD_CODES, Card, InvalidCardError, TooManyCopiesError, build_deck, parse_card_ids, parse_cards,
+    CARD_CODES,
+    Card,
+    InvalidCardError,
+    TooManyCopiesError,
+    build_deck,
+    parse_card_ids,
+    parse_cards,
 )
 from sisepai.engine.cards import GLYPH_VARIANTS, check_copies, split_tokens
 

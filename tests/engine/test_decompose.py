@@ -1,6 +1,7 @@
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sisepai.engine import Rules, decompositions, is_winning, parse_card_ids, score
 from sisepai.engine.cards import CARD_CODES, counts_of, shuffled_deck

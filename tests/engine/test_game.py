@@ -2,7 +2,8 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sisepai.engine import IllegalMoveError, is_winning, parse_card_ids
 from sisepai.engine.bots import make_bots, play_out

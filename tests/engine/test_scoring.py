@@ -1,7 +1,7 @@
 import pytest
 
-from sisepai.engine.errors import TooManyCardsError
 from sisepai.engine import Rules, RulesError, SisepaiError, all_scores, is_winning, payments, score
+from sisepai.engine.errors import TooManyCardsError
 from sisepai.engine.scoring import Payment
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"

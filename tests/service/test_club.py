@@ -12,9 +12,9 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
+from sisepai.ledger.store import MIGRATIONS, Ledger
 from sisepai.service.main import create_app
 from sisepai.service.settings import Settings
-from sisepai.ledger.store import MIGRATIONS, Ledger
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

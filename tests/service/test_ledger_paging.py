@@ -6,9 +6,9 @@ import io
 from fastapi.testclient import TestClient
 
 from sisepai.ledger import store
+from sisepai.ledger.store import Ledger
 from sisepai.service.main import create_app
 from sisepai.service.settings import Settings
-from sisepai.ledger.store import Ledger
 
 
 def _ledger(tmp_path, deals=0, table="main"):

@@ -11,10 +11,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sisepai.ledger import deal_records, store
-from sisepai.service.main import create_app
 from sisepai.ledger.roster import changes, manage
-from sisepai.service.settings import Settings
 from sisepai.ledger.store import MIGRATIONS, Ledger
+from sisepai.service.main import create_app
+from sisepai.service.settings import Settings
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -30,8 +30,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from sisepai.faces.deck import ASPECT_RANGE, FACE_CODES, DeckError
 from sisepai.engine.cards import CARD_CODES, Card
+from sisepai.faces.deck import ASPECT_RANGE, FACE_CODES, DeckError
 from sisepai.vision.recognition.beliefs import card_reading
 from sisepai.vision.recognition.end_pairs import pair_lone_ends
 from sisepai.vision.recognition.geometry import card_ends, groups_along, inside, order_upright, side_lengths, straighten

@@ -29,10 +29,11 @@ import json
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
-from sisepai.engine.errors import SisepaiError
 from sisepai.engine.environment import home
+from sisepai.engine.errors import SisepaiError
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
@@ -49,7 +50,6 @@ server (PID) handed to one: ``.faces-PID-XXXX``."""
 def new_faces_folder() -> Path:
     """A new folder in the decks folder for faces on their way to ``deck add`` (the service's
     My deck): ``.faces-PID-XXXX``, which :func:`remove_stale_builds` removes once PID is gone."""
-    import tempfile
 
     decks_dir().mkdir(parents=True, exist_ok=True)
     return Path(tempfile.mkdtemp(prefix=f".faces-{os.getpid()}-", dir=decks_dir()))

@@ -13,7 +13,6 @@ import numpy as np
 
 from sisepai.vision.decks.grid import border_colour, find_cards, straighten_card
 
-
 MARGIN_SIDES = 3
 """A scan's plain margin lies on at least this many sides of the card: a printed frame or bars
 along the two long edges are part of the face, and are never cut away."""

@@ -44,7 +44,6 @@ import numpy as np
 from sisepai.engine.cards import CARD_CODES, counts_of
 from sisepai.engine.decompose import BestTable
 from sisepai.engine.rules import Rules
-
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.geometry import groups_along
 

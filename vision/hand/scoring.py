@@ -24,9 +24,8 @@ from sisepai.engine.cards import CARD_CODES, counts_of
 from sisepai.engine.decompose import BestTable
 from sisepai.engine.rules import Rules
 from sisepai.engine.scoring import ClaimCheck, check_claim, score
-
-from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.hand.reading import UNSURE_BELOW, decode_hand, unsure_cards
+from sisepai.vision.recognition.detections import Detections
 
 
 def _points(ids: list[int], rules: Rules) -> tuple[int | None, list[list[str]] | None]:

@@ -21,8 +21,8 @@ from functools import singledispatch
 
 from sisepai.engine.cards import ALL_CARDS, CARD_CODES, COPIES_PER_PACK, DEFAULT_JOKERS, RANKS, SEATS, SUITS, Card
 from sisepai.engine.errors import SisepaiError
-from sisepai.engine.rules import Rules
 from sisepai.engine.gangoffour.cards import deck_counts, gof_code
+from sisepai.engine.rules import Rules
 from sisepai.engine.words import LANGUAGES, say
 from sisepai.vision.live.events import (
     Advice,

@@ -23,7 +23,6 @@ is), :mod:`.pile` (the draw pile), :mod:`.groups` (a seat's melds as they lie) a
 
 from __future__ import annotations
 
-
 from sisepai.engine.cards import SEATS, counts_of
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.melds import Meld, why_not_meld

@@ -22,7 +22,6 @@ from sisepai.engine.cards import SEATS, seat_after
 
 from .table import Zones
 
-
 ARRIVAL_LENGTHS = 1.0
 """A card seen on its way in over at least this many of its lengths came from the seat it left."""
 ARRIVAL_COSINE = 0.8

@@ -30,7 +30,6 @@ from sisepai.engine.cards import CARD_CODES, SEATS
 from sisepai.engine.errors import SisepaiError
 
 
-
 class Zones:
     def __init__(self, polygons: dict[str, list[list[float]]] | None = None, center: float = 0.15):
         self.polygons = polygons

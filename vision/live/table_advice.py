@@ -15,10 +15,10 @@ from typing import Sequence
 
 from sisepai.engine.advice import best_discard
 from sisepai.engine.cards import SEATS, parse_card_id, seat_after
-from sisepai.engine.claims import claims as claim_options, hand_after
+from sisepai.engine.claims import claims as claim_options
+from sisepai.engine.claims import hand_after
 from sisepai.engine.rules import Rules
 from sisepai.engine.scoring import check_claim, score
-
 from sisepai.vision.live.announce import advice_sentence  # noqa: F401 - the example
 from sisepai.vision.live.events import Advice, CardShown, WinClaimed
 

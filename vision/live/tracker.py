@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES, Card
-
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.geometry import inside
 

@@ -6,7 +6,6 @@ import cv2
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
-
 from sisepai.vision.recognition.detections import Detections
 
 SUIT_BGR = {"G": (60, 170, 60), "W": (235, 235, 235), "Y": (40, 210, 240), "R": (60, 60, 230), "J": (40, 20, 140)}

@@ -13,9 +13,9 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from sisepai.vision.recognition import runtime as runtimes
 from sisepai.vision.recognition.direct import DirectOpenVINO
 from sisepai.vision.recognition.obb_nms import install as near_nms
-from sisepai.vision.recognition import runtime as runtimes
 from sisepai.vision.recognition.yolo_env import yolo
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parents[1] / "weights" / "detector.pt"

@@ -11,6 +11,8 @@ ImageError: hand.jpg: empty file
 
 from __future__ import annotations
 
+import io
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -120,8 +122,6 @@ def image_size(data: bytes, name: str = "upload") -> tuple[int, int]:
     >>> image_size(cv2.imencode(".png", np.zeros((20, 30, 3), np.uint8))[1].tobytes())
     (30, 20)
     """
-    import io
-    import warnings
 
     from PIL import Image
 

@@ -11,6 +11,8 @@ crops stored in its weights file: 4 times faster than 32-bit floats, with the sa
 
 from __future__ import annotations
 
+import copy
+import warnings
 from pathlib import Path
 from typing import Sequence
 
@@ -85,8 +87,6 @@ def quantized(model, calibration: np.ndarray):
     ``calibration`` (N, 48, 48, 3) RGB uint8 training crops. None where this PyTorch has no x86
     quantised engine, or no longer has the API; the float reader is then used.
     """
-    import copy
-    import warnings
 
     import torch
 

@@ -34,8 +34,8 @@ from sisepai.vision.recognition.candidates import MIN_CONFIDENCE, MIN_END_CONFID
 from sisepai.vision.recognition.detections import CardSeen, Detections
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DET
 from sisepai.vision.recognition.detector import Boxes, Detector
-from sisepai.vision.recognition.end_rows import EndRows
 from sisepai.vision.recognition.end_pairs import pair_lone_ends, picture_card_length
+from sisepai.vision.recognition.end_rows import EndRows
 from sisepai.vision.recognition.geometry import card_ends, first_holder, order_upright, straighten
 from sisepai.vision.recognition.images import ImageError, ImageTooLargeError, check_image, decode_image, load_image  # noqa: F401 - public here too
 from sisepai.vision.recognition.palette import (

@@ -23,16 +23,18 @@ sisepai.engine.errors.SisepaiError: unknown runtime 'tensorflow' (one of auto, t
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import shutil
 import tempfile
 import time
 import warnings
+from functools import partial
 from pathlib import Path
 
-from sisepai.engine.errors import SisepaiError
 from sisepai.engine.environment import RUNTIME, THREADS, environment, home
+from sisepai.engine.errors import SisepaiError
 from sisepai.vision.recognition.yolo_env import yolo
 
 RUNTIMES = ("torch", "openvino", "openvino-int8", "onnx")
@@ -194,7 +196,6 @@ def exports_dir() -> Path:
 def file_hash(path: Path) -> str:
     """The first 16 hex digits of a file's SHA-256: how exports and measurement records name a
     version of a model's weights."""
-    import hashlib
 
     digest = hashlib.sha256()
     with open(path, "rb") as f:
@@ -279,7 +280,6 @@ def limit_threads(model, threads: int, exported: Path | None) -> None:
     if exported is None and (hasattr(backend, "ov_compiled_model") or hasattr(backend, "session")):
         raise ValueError("an exported detector's threads are set from its export: pass its path")
     if hasattr(backend, "ov_compiled_model"):  # OpenVINO: compile again with a thread count
-        from functools import partial
 
         compile_model = backend.compile_model
         # full 32-bit arithmetic, as PyTorch's: on a CPU with bfloat16 units OpenVINO would otherwise

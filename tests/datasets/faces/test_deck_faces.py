@@ -4,9 +4,9 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.faces.deck import FACE_CODES, DeckError, DeckFaces
-from sisepai.datasets.scenes.scene import make_scene
 from sisepai.datasets.faces.standin import standin_deck
+from sisepai.datasets.scenes.scene import make_scene
+from sisepai.faces.deck import FACE_CODES, DeckError, DeckFaces
 
 
 @pytest.fixture(scope="module")

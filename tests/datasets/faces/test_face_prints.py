@@ -7,11 +7,19 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.faces.deck import DeckFaces
-from sisepai.datasets.faces.face_prints import (decode_prints, deck_prints, encode_prints, face_print, matches,
-                                          refuse_tuning_faces, tuning_deck_prints, tuning_faces_in)
+from sisepai.datasets.faces.face_prints import (
+    deck_prints,
+    decode_prints,
+    encode_prints,
+    face_print,
+    matches,
+    refuse_tuning_faces,
+    tuning_deck_prints,
+    tuning_faces_in,
+)
 from sisepai.datasets.faces.splits import real_deck_folder
 from sisepai.engine.errors import SisepaiError
+from sisepai.faces.deck import DeckFaces
 
 
 @pytest.fixture(scope="module")

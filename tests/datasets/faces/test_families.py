@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from sisepai.datasets.faces import families, standin
-from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.families import FAMILIES, apply_family, bend_shading, draw_family, gloss
+from sisepai.datasets.faces.font_splits import fonts_of
 from sisepai.datasets.faces.render import DeckStyle, render_face
 from tests.datasets.faces.hsv import hsv, in_box
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from sisepai.datasets.faces.deck_faces import printed_face
-from sisepai.faces.deck import DeckFaces
 from sisepai.datasets.faces.splits import REAL_DECKS, REAL_SCENE_SEEDS, VIDEO_SEEDS, real_deck_folder
+from sisepai.faces.deck import DeckFaces
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,17 @@ import numpy as np
 import pytest
 
 from sisepai.datasets.scenes.backgrounds import background
-from sisepai.datasets.scenes.held import (HEAP_CARDS, HELD_CARDS, HELD_STEP, MAX_SPREAD, STRIP_CLOSE, STRIP_WEBCAM, held_fan, layout_heap,
-                                   layout_held)
+from sisepai.datasets.scenes.held import (
+    HEAP_CARDS,
+    HELD_CARDS,
+    HELD_STEP,
+    MAX_SPREAD,
+    STRIP_CLOSE,
+    STRIP_WEBCAM,
+    held_fan,
+    layout_heap,
+    layout_held,
+)
 from sisepai.datasets.scenes.phone import depth_of_field, phone_look
 from sisepai.datasets.scenes.scene import LABEL_MIN_CHAR_VISIBLE, PLAIN_BACKGROUND, make_scene
 

@@ -2,12 +2,21 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sisepai.engine.errors import IllegalMoveError, SisepaiError
 from sisepai.engine.gangoffour import (
-    GofMatch, deal_score, deal_scores, legal_plays, match_over, match_winners, may_pass, parse_gof_cards,
-    parse_play, play_match,
+    GofMatch,
+    deal_score,
+    deal_scores,
+    legal_plays,
+    match_over,
+    match_winners,
+    may_pass,
+    parse_gof_cards,
+    parse_play,
+    play_match,
 )
 from sisepai.engine.gangoffour.advice import BOTS, advise_play
 from sisepai.engine.gangoffour.cards import gof_deck

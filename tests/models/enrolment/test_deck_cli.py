@@ -74,8 +74,8 @@ def test_list_show_and_recognize_with_the_deck(enrolled, faces, tmp_path):
     assert "weakest:" in r.stdout  # the same figures as deck add gave
     sheet = cv2.imread(str(tmp_path / "sheet.png"))
     assert sheet is not None and sheet.shape[0] > 4 * 260
-    from sisepai.faces.deck import DeckFaces
     from sisepai.datasets.scenes.scene import make_scene
+    from sisepai.faces.deck import DeckFaces
 
     scene = make_scene(11, 0, layout="table", deck=DeckFaces.load(faces))
     cv2.imwrite(str(tmp_path / "t.jpg"), scene.image[..., ::-1])

@@ -5,8 +5,8 @@ import re
 import numpy as np
 
 from sisepai.datasets.export.writer import CROP_MIN_VISIBLE
-from sisepai.datasets.scenes.scene import make_scene
 from sisepai.datasets.faces.standin import standin_deck
+from sisepai.datasets.scenes.scene import make_scene
 from sisepai.models.enrolment.enrol import EnrolOptions, make_crops, scene_crops
 from sisepai.vision.recognition.reader_net import INPUT, NONE
 
@@ -65,8 +65,8 @@ def test_the_scenes_kept_aside_lay_the_faces_as_given():
     """The self-check reads the deck the player gave, not enrolment's own cut: a face that
     enrolment cut (here: made narrower, as a cut taking off printed bars would) is laid whole in
     the scenes kept aside, and cut in the scenes trained on."""
-    from sisepai.models.enrolment.enrol import held_aside
     from sisepai.faces.deck import DeckFaces
+    from sisepai.models.enrolment.enrol import held_aside
 
     given = standin_deck(1, "tune", width=60)
     cut = DeckFaces({code: face[:, 6:-6] for code, face in given.faces.items()})

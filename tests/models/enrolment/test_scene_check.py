@@ -5,8 +5,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sisepai.models.enrolment.scene_check import check_line, read_scenes, second_camera_scenes
 from sisepai.datasets.second_camera import stranger_folder
+from sisepai.models.enrolment.scene_check import check_line, read_scenes, second_camera_scenes
 
 
 def test_the_check_line_puts_the_second_camera_beside_the_projects_scenes():

@@ -21,9 +21,9 @@ def tiny_crops(tmp_path_factory) -> Path:
 
 
 def test_reader_trains_saves_and_resumes(tiny_crops, tmp_path):
-    from sisepai.vision.recognition.reader_net import READER_CLASSES
     from sisepai.models.training.train_reader import load_crops, train_reader
     from sisepai.vision.recognition.reader import Reader
+    from sisepai.vision.recognition.reader_net import READER_CLASSES
 
     x, y = load_crops([tiny_crops], "train")
     assert len(x) > 20 and x.shape[1:] == (48, 48, 3) and set(y) <= set(range(len(READER_CLASSES)))

@@ -4,9 +4,10 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.faces.deck import DeckError
 from sisepai.datasets.faces.standin import standin_deck
-from sisepai.datasets.scenes.grid_photo import TABLE_KINDS, grid_photo as table_grid_photo
+from sisepai.datasets.scenes.grid_photo import TABLE_KINDS
+from sisepai.datasets.scenes.grid_photo import grid_photo as table_grid_photo
+from sisepai.faces.deck import DeckError
 from sisepai.vision.decks.grid import GRID_COLUMNS, GRID_ROWS, cut_grid
 
 
@@ -204,8 +205,8 @@ def test_a_face_with_black_bars_along_its_long_edges_keeps_them(seed):
 
 
 def test_the_real_tuning_decks_faces_stay_as_they_were_scanned():
-    from sisepai.faces.deck import DeckFaces
     from sisepai.datasets.faces.splits import real_deck_folder
+    from sisepai.faces.deck import DeckFaces
     from sisepai.vision.decks.trim import trim_face
 
     folder = real_deck_folder("tu-sac-scans")

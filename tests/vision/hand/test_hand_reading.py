@@ -5,9 +5,9 @@ import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
 from sisepai.engine.rules import Rules
-from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.hand.reading import decode_hand, unsure_cards
 from sisepai.vision.hand.scoring import score_detections
+from sisepai.vision.recognition.detections import Detections
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK".split()
 

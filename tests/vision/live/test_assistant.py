@@ -8,8 +8,8 @@ from sisepai.engine.cards import CARD_CODES
 from sisepai.models.evaluation.live_eval import match_events
 from sisepai.vision.live.announce import announce, card_name
 from sisepai.vision.live.assistant import TableAssistant
-from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.live.table import Zones
+from sisepai.vision.recognition.detections import Detections
 
 
 def truth_detections(video, t, drop=0.0, rng=None):

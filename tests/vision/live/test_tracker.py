@@ -3,8 +3,8 @@
 import numpy as np
 
 from sisepai.engine.cards import CARD_CODES
-from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.live.tracker import CardTracker
+from sisepai.vision.recognition.detections import Detections
 
 BOX = np.float32([[[10, 10], [30, 10], [30, 120], [10, 120]]])
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from sisepai.vision.recognition import runtime
-from sisepai.vision.recognition.direct import DirectOpenVINO, letterbox_params
 from sisepai.vision.recognition.detector import Detector
+from sisepai.vision.recognition.direct import DirectOpenVINO, letterbox_params
 
 pytestmark = [pytest.mark.model,
               pytest.mark.skipif(not runtime.installed("openvino"), reason="OpenVINO is not installed")]
@@ -28,8 +28,8 @@ def test_the_letterbox_is_ultralytics_own():
 
 @pytest.mark.parametrize("layout,index", [("table", 0), ("fan", 1), ("hand", 2), ("heap", 3), ("held", 4)])
 def test_the_same_boxes_as_the_predictor_on_tuning_scenes(openvino_detector, layout, index):
-    from sisepai.datasets.scenes.scene import make_scene
     from sisepai.datasets.faces.splits import FONT_SCENE_SEEDS
+    from sisepai.datasets.scenes.scene import make_scene
 
     det = openvino_detector
     assert det.direct is not None, "the default runtime is called directly"

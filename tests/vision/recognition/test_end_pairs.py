@@ -7,10 +7,10 @@ import numpy as np
 
 from sisepai.datasets.faces.render import DeckStyle, render_face
 from sisepai.engine.cards import CARD_CODES
+from sisepai.vision.live.tracker import CardTracker
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.end_pairs import card_of_ends, pair_lone_ends
 from sisepai.vision.recognition.geometry import card_ends
-from sisepai.vision.live.tracker import CardTracker
 
 JOKER = CARD_CODES.index("J")
 FELT = (40, 110, 60)

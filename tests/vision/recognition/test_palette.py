@@ -4,8 +4,14 @@ import numpy as np
 import pytest
 
 from sisepai.engine.cards import CARD_CODES, JOKER
-from sisepai.vision.recognition.palette import (SuitPalette, colour_groups, one_colour_per_suit, paper_colour, picture_cast,
-                                               rerank_by_deck_colours)
+from sisepai.vision.recognition.palette import (
+    SuitPalette,
+    colour_groups,
+    one_colour_per_suit,
+    paper_colour,
+    picture_cast,
+    rerank_by_deck_colours,
+)
 from sisepai.vision.recognition.profile import ReadingProfile
 
 YELLOW, WHITE, LIME, PINK = (np.array(c, np.float32) for c in ([12, 70], [0, 3], [-40, 70], [25, 12]))

@@ -9,13 +9,13 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.engine.cards import CARD_CODES
 from sisepai.datasets.scenes.scene import make_scene
-from sisepai.vision.recognition.matching import match_cards
+from sisepai.engine.cards import CARD_CODES
 from sisepai.models.evaluation.scan_eval import on_bed, sheet_of
 from sisepai.vision.recognition.detections import Detections
 from sisepai.vision.recognition.geometry import card_ends, order_upright
 from sisepai.vision.recognition.images import ImageError, check_image
+from sisepai.vision.recognition.matching import match_cards
 
 SISEPAI = Path(sys.executable).with_name("sisepai")
 
