@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sisepai.datasets.export.dataset_card import dataset_stats, write_card
 from sisepai.datasets.export.formats import SPLITS, check_formats, merge, scene_records, write_formats
+from sisepai.engine.arguments import number_in
 from sisepai.engine.errors import SisepaiError
 from sisepai.engine.progress import Progress
 from sisepai.faces import require_vision
@@ -89,14 +90,7 @@ def _scripts(text: str) -> tuple[str, ...]:
     return _names(text, ALL_SCRIPTS, "script")
 
 
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text} is not a share between 0 and 1")
-    return value
+_share = number_in(float, 0.0, 1.0, "{text!r} is not a number", "{text} is not a share between 0 and 1")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -185,16 +185,20 @@ class BestTable:
         table[key] = value
         return value
 
-    def best_points(self, counts: Sequence[int]) -> int | None:
-        """Best total of a concealed hand's split, or ``None`` if it cannot split."""
-        total = counts[JOKER] * self.joker_points
+    def _parts(self, counts: Sequence[int]):
+        """Each independent part's best ``(points, melds)`` for ``counts`` (looked up, or worked out
+        once and kept), ``None`` for a part that cannot split."""
         for table, comp, splitter in self._plan:
             key = 0
             for i in comp:
                 key = (key << 4) | counts[i]
             value = table.get(key, _MISSING)
-            if value is _MISSING:
-                value = self._fill(table, key, comp, splitter, counts)
+            yield self._fill(table, key, comp, splitter, counts) if value is _MISSING else value
+
+    def best_points(self, counts: Sequence[int]) -> int | None:
+        """Best total of a concealed hand's split, or ``None`` if it cannot split."""
+        total = counts[JOKER] * self.joker_points
+        for value in self._parts(counts):
             if value is None:
                 return None
             total += value[0]
@@ -204,13 +208,7 @@ class BestTable:
         """Best total and the split that gives it (jokers first), or ``None``."""
         total = counts[JOKER] * self.joker_points
         melds: list[Meld] = [self._joker_meld] * counts[JOKER]
-        for table, comp, splitter in self._plan:
-            key = 0
-            for i in comp:
-                key = (key << 4) | counts[i]
-            value = table.get(key, _MISSING)
-            if value is _MISSING:
-                value = self._fill(table, key, comp, splitter, counts)
+        for value in self._parts(counts):
             if value is None:
                 return None
             total += value[0]

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable
 
 from .errors import SisepaiError
+
+
+def event_lines(events: list[dict], lines: dict[str, Callable[[dict], str | None]]) -> list[str]:
+    """A replay's lines: each event told by its type's line in ``lines`` (``None``: nothing to say).
+
+    >>> event_lines([{"type": "pass", "player": 2}, {"type": "other"}], {"pass": lambda e: f"P{e['player']} passes"})
+    ['P2 passes']
+    """
+    told = (lines[e.get("type")](e) if e.get("type") in lines else None for e in events)
+    return [line for line in told if line is not None]
 
 
 def read_log(path: str | Path) -> list[dict]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from .bots import make_bots, play_out
 from .errors import SisepaiError
 from .game import Game
-from .logs import read_log
+from .logs import event_lines, read_log
 from .match import Match
 from .progress import Progress
 from .rules import resolve_rules
@@ -100,6 +100,29 @@ def _simulate(args) -> int:
     return 0
 
 
+def _move_line(ev: dict) -> str | None:
+    verb, *rest = ev["move"].split()
+    if verb == "draw":
+        return f"  draws {ev.get('card', '?')}"
+    if verb == "discard":
+        return f"  discards {rest[0]}"
+    if verb in ("meld", "claim"):
+        return f"  P{rest[0]} {verb}s {' '.join(rest[1:])}"
+    return f"  P{rest[0]} declares the dealt hand a win" if verb == "win" else None
+
+
+def _end_line(ev: dict) -> str:
+    if ev["winner"] is None:
+        return f"end: {ev['reason']}"
+    pays = ", ".join(f"P{p['payer']} pays {p['amount']}" for p in ev["payments"])
+    return f"end: P{ev['winner']} wins ({ev['reason']}) with {ev['points']} points; {pays}"
+
+
+GAME_LINES = {"move": _move_line, "end": _end_line,
+              "resolved": lambda ev: f"  -> P{ev['player']} takes it ({ev['claim']}): {' '.join(ev['cards'])}"}
+"""How ``play replay`` tells each event of a game's log."""
+
+
 def _replay(args) -> int:
     events = read_log(args.log)
     if events[0].get("type") == "match":
@@ -110,24 +133,7 @@ def _replay(args) -> int:
         return 0
     d = events[0]
     print(f"deal: {d['players']} players, {d['rules']} rules, dealer P{d['dealer']}")
-    for ev in events[1:]:
-        if ev["type"] == "move":
-            verb, *rest = ev["move"].split()
-            if verb == "draw":
-                print(f"  draws {ev.get('card', '?')}")
-            elif verb == "discard":
-                print(f"  discards {rest[0]}")
-            elif verb in ("meld", "claim"):
-                print(f"  P{rest[0]} {verb}s {' '.join(rest[1:])}")
-            elif verb == "win":
-                print(f"  P{rest[0]} declares the dealt hand a win")
-        elif ev["type"] == "resolved":
-            print(f"  -> P{ev['player']} takes it ({ev['claim']}): {' '.join(ev['cards'])}")
-        elif ev["type"] == "end":
-            if ev["winner"] is None:
-                print(f"end: {ev['reason']}")
-            else:
-                pays = ", ".join(f"P{p['payer']} pays {p['amount']}" for p in ev["payments"])
-                print(f"end: P{ev['winner']} wins ({ev['reason']}) with {ev['points']} points; {pays}")
+    for line in event_lines(events[1:], GAME_LINES):
+        print(line)
     print(f"replay checked: {len(events)} events")
     return 0

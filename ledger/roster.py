@@ -189,13 +189,7 @@ def _player_change(tx, action: str, name: str, other: str | None) -> dict:
         tx.run("DELETE FROM players WHERE name = ?", (old,))
         return {"kind": "player", "action": "delete", "name": old}
     if action == "rename":
-        taken = tx.one("SELECT name FROM players WHERE fold = ? AND name <> ?", (fold(other), old))
-        if taken:
-            raise RosterConflict(f"the club has a player named {taken[0]!r}: merge {old!r} into them instead",
-                                 code="name_taken", name=taken[0])
-        tx.run("UPDATE players SET name = ?, fold = ? WHERE name = ?", (other, fold(other), old))
-        _move_player(tx, old, other)
-        return {"kind": "player", "action": "rename", "name": old, "to": other}
+        return _rename(tx, "player", old, other, _move_player)
     into = _known_player(tx, other)
     if into == old:
         raise RosterConflict(f"{name!r} and {other!r} are one player already", code="same_name", name=old)
@@ -209,6 +203,20 @@ def _player_change(tx, action: str, name: str, other: str | None) -> dict:
     _move_player(tx, old, into)
     tx.run("DELETE FROM players WHERE name = ?", (old,))
     return {"kind": "player", "action": "merge", "name": old, "into": into}
+
+
+def _rename(tx, kind: str, old: str, new: str, move) -> dict:
+    """Rename a ``player`` or ``table`` (its rows named ``new``, ``move`` carrying what held the old
+    name); refused when another of its kind holds a name folded alike."""
+    rows = {"player": "players", "table": "rooms"}[kind]
+    taken = tx.one(f"SELECT name FROM {rows} WHERE fold = ? AND name <> ?", (fold(new), old))
+    if taken:
+        them = "them" if kind == "player" else "it"
+        raise RosterConflict(f"the club has a {kind} named {taken[0]!r}: merge {old!r} into {them} instead",
+                             code="name_taken", name=taken[0])
+    tx.run(f"UPDATE {rows} SET name = ?, fold = ? WHERE name = ?", (new, fold(new), old))
+    move(tx, old, new)
+    return {"kind": kind, "action": "rename", "name": old, "to": new}
 
 
 def _deals_naming(tx, name: str) -> list[tuple[int, list[str]]]:
@@ -252,13 +260,7 @@ def _table_change(tx, action: str, name: str, other: str | None, keep: str | Non
         tx.run("DELETE FROM rooms WHERE name = ?", (old,))
         return {"kind": "table", "action": "delete", "name": old}
     if action == "rename":
-        taken = tx.one("SELECT name FROM rooms WHERE fold = ? AND name <> ?", (fold(other), old))
-        if taken:
-            raise RosterConflict(f"the club has a table named {taken[0]!r}: merge {old!r} into it instead",
-                                 code="name_taken", name=taken[0])
-        tx.run("UPDATE rooms SET name = ?, fold = ? WHERE name = ?", (other, fold(other), old))
-        _move_table(tx, old, other)
-        return {"kind": "table", "action": "rename", "name": old, "to": other}
+        return _rename(tx, "table", old, other, _move_table)
     into = known_table(tx, other, active=True)  # never into a retired table
     if into == old:
         raise RosterConflict(f"{name!r} and {other!r} are one table already", code="same_name", name=old)

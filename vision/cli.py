@@ -160,23 +160,37 @@ def _read_with(args) -> str:
     return f" (read with deck {args.deck!r})" if getattr(args, "deck", None) else ""
 
 
+class _ReadEach:
+    """Each picture of ``paths`` recognised, as ``(path, image, recognition)``: the model loads once
+    the first picture decodes (a broken file is told in milliseconds, not after the model), and a
+    picture that cannot be read is told in a line of its own and counted in ``failed``."""
+
+    def __init__(self, args, paths: list[str]) -> None:
+        self.args, self.paths, self.failed = args, paths, 0
+
+    def __iter__(self):
+        from sisepai.vision.recognition.images import ImageError, load_image  # lazy: NumPy
+
+        rec = None
+        for path in self.paths:
+            try:
+                img = load_image(path)
+                rec = rec or _load(self.args)
+                result = rec.recognize(img)
+            except ImageError as exc:
+                self.failed += 1
+                print(json.dumps({"image": path, "error": str(exc)}) if self.args.json else f"error: {exc}", flush=True)
+                continue
+            yield path, img, result
+
+
 def _recognize(args) -> int:
     paths, failed = _missing_first(args)
     if not paths:
         print(f"sisepai recognize: {failed} image(s) could not be read", file=sys.stderr)
         return 1
-    from sisepai.vision.recognition.images import ImageError, load_image  # lazy: NumPy
-
-    rec = None  # loaded once the first image decodes: a broken file is told in milliseconds, not after the model
-    for path in paths:
-        try:
-            img = load_image(path)
-            rec = rec or _load(args)
-            result = rec.recognize(img)
-        except ImageError as exc:
-            failed += 1
-            print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"error: {exc}", flush=True)
-            continue
+    read = _ReadEach(args, paths)
+    for path, img, result in read:
         det = result.detections
         if args.annotate:
             import cv2
@@ -189,6 +203,7 @@ def _recognize(args) -> int:
             print(json.dumps({**result.to_json(path), "deck": args.deck}), flush=True)
         else:
             print(f"{path}: {len(det)} cards in {result.ms:.0f} ms{_read_with(args)}: " + " ".join(det.codes), flush=True)
+    failed += read.failed
     if failed:
         print(f"sisepai recognize: {failed} image(s) could not be read", file=sys.stderr)
     return 1 if failed else 0
@@ -200,18 +215,9 @@ def _score_image(args) -> int:
     if not paths:
         return 1
     from sisepai.vision.hand.scoring import score_detections  # lazy: NumPy, OpenCV
-    from sisepai.vision.recognition.images import ImageError, load_image  # lazy: NumPy
 
-    rec = None  # loaded once the first image decodes
-    for path in paths:
-        try:
-            img = load_image(path)
-            rec = rec or _load(args)
-            result = rec.recognize(img)
-        except ImageError as exc:
-            failed += 1
-            print(json.dumps({"image": path, "error": str(exc)}) if args.json else f"error: {exc}")
-            continue
+    read = _ReadEach(args, paths)
+    for path, _, result in read:
         out = {"image": path, **score_detections(result.detections, rules, size=(result.width, result.height),
                                                  claimed=args.claimed).to_dict(), "deck": args.deck}
         if args.json:
@@ -226,7 +232,7 @@ def _score_image(args) -> int:
                 c = out["claimed"]
                 print(f"  claimed {c['claimed']}: " + ("agrees" if c["agrees"] else
                       f"we read {c['points_read']}; disputed meld: {' '.join(c.get('disputed_meld') or []) or '?'}"))
-    return 1 if failed else 0
+    return 1 if failed + read.failed else 0
 
 
 def _watch(args) -> int:

@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 
-from ..logs import read_log
+from ..arguments import number_in
+from ..logs import event_lines, read_log
 from .advice import advise_play
 from .cards import parse_gof_hand
 from .game import GofMatch
@@ -78,14 +79,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_replay)
 
 
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of cards") from None
-    if not 0 <= n <= 16:
-        raise argparse.ArgumentTypeError(f"{n}: a hand holds 0 to 16 cards")
-    return n
+_count = number_in(int, 0, 16, "{text!r} is not a number of cards", "{value}: a hand holds 0 to 16 cards")
+
+
+def _given(ev: dict) -> str:
+    return f"  P{ev['from']} gives {ev['card']} to P{ev['to']}"
+
+
+MATCH_LINES = {
+    "deal": lambda ev: f"-- deal {ev['deal']} (direction {'left' if ev['direction'] > 0 else 'right'})",
+    "play": lambda ev: f"  P{ev['player']} plays {' '.join(ev['cards'])} ({ev['kind']})",
+    "pass": lambda ev: f"  P{ev['player']} passes",
+    "give": _given, "return": _given,
+    "catch": lambda ev: f"  P{ev['by']} catches P{ev['target']} without a last-card announcement",
+    "deal_end": lambda ev: f"  P{ev['winner']} goes out; scores {ev['scores']}, totals {ev['totals']}",
+}
+"""How ``gof replay`` tells each event of a match's log."""
 
 
 def _beats(args) -> int:
@@ -154,20 +163,8 @@ def _simulate(args) -> int:
 def _replay(args) -> int:
     events = read_log(args.log)
     match = GofMatch.replay(events)
-    for ev in events:
-        t = ev.get("type")
-        if t == "deal":
-            print(f"-- deal {ev['deal']} (direction {'left' if ev['direction'] > 0 else 'right'})")
-        elif t == "play":
-            print(f"  P{ev['player']} plays {' '.join(ev['cards'])} ({ev['kind']})")
-        elif t == "pass":
-            print(f"  P{ev['player']} passes")
-        elif t in ("give", "return"):
-            print(f"  P{ev['from']} gives {ev['card']} to P{ev['to']}")
-        elif t == "catch":
-            print(f"  P{ev['by']} catches P{ev['target']} without a last-card announcement")
-        elif t == "deal_end":
-            print(f"  P{ev['winner']} goes out; scores {ev['scores']}, totals {ev['totals']}")
+    for line in event_lines(events, MATCH_LINES):
+        print(line)
     print(f"replay checked: {len(events)} events, final totals {match.totals}")
     return 0
 

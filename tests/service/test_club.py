@@ -41,33 +41,28 @@ def test_both_databases_get_the_same_schema_by_the_same_migrations(tmp_path, pos
     lite.close(), pg.close()
 
 
-def test_an_old_sqlite_ledger_is_brought_up_to_date_with_its_deals_at_the_main_table(tmp_path):
+def _first_version_ledger(path, rules: str, points: int) -> Ledger:
+    """A ledger written by the first schema, one deal of Ann's in it, opened (and so migrated)."""
     import sqlite3
 
-    path = tmp_path / "old.sqlite"
     con = sqlite3.connect(path)
     con.executescript("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1);"
                       + MIGRATIONS[0].format(id="INTEGER PRIMARY KEY", real="REAL")
-                      + "; INSERT INTO deals (created, winner, points) VALUES (1.0, 'Ann', 7);"
-                        "INSERT INTO payments (deal_id, payer, payee, amount) VALUES (1, 'Bo', 'Ann', 7);")
+                      + f"; INSERT INTO deals (created, winner, points, rules) VALUES (1.0, 'Ann', {points}, '{rules}');"
+                        f"INSERT INTO payments (deal_id, payer, payee, amount) VALUES (1, 'Bo', 'Ann', {points});")
     con.close()
-    ledger = Ledger(path)
+    return Ledger(path)
+
+
+def test_an_old_sqlite_ledger_is_brought_up_to_date_with_its_deals_at_the_main_table(tmp_path):
+    ledger = _first_version_ledger(tmp_path / "old.sqlite", "seesek", 7)
     assert ledger.version == len(MIGRATIONS)
     assert ledger.deals()[0]["table"] == "main" and ledger.totals("main") == {"Bo": -7, "Ann": 7}
     assert ledger.check() == []  # the running totals were built from the payments already there
 
 
 def test_deals_recorded_under_the_presets_former_name_read_as_tusac(tmp_path):
-    import sqlite3
-
-    path = tmp_path / "old.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1);"
-                      + MIGRATIONS[0].format(id="INTEGER PRIMARY KEY", real="REAL")
-                      + "; INSERT INTO deals (created, winner, points, rules) VALUES (1.0, 'Ann', 33, 'korean');"
-                        "INSERT INTO payments (deal_id, payer, payee, amount) VALUES (1, 'Bo', 'Ann', 33);")
-    con.close()
-    ledger = Ledger(path)
+    ledger = _first_version_ledger(tmp_path / "old.sqlite", "korean", 33)
     assert [d["rules"] for d in ledger.deals()] == ["tusac"] and ledger.check() == []
 
 
