@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.faces.standin import standin_deck
+from sisepai.datasets.design.standin import standin_deck
 from sisepai.faces.deck import DeckFaces
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.decks.recognizer import deck_recognizer
@@ -22,7 +22,7 @@ from sisepai.vision.decks.store import detector_weights
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import recognition_ms, scene_jpegs  # noqa: E402
 
-from sisepai.datasets.faces.splits import BENCH_SEEDS  # noqa: E402
+from sisepai.datasets.design.splits import BENCH_SEEDS  # noqa: E402
 
 SISEPAI = Path(sys.executable).with_name("sisepai")
 

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.faces.splits import FONTS as FONT_SPLITS
-from sisepai.datasets.faces.splits import VIDEO_SEEDS
-from sisepai.datasets.faces.standin import standin_deck, standin_style
+from sisepai.datasets.design.splits import FONTS as FONT_SPLITS
+from sisepai.datasets.design.splits import VIDEO_SEEDS
+from sisepai.datasets.design.standin import standin_deck, standin_style
 from sisepai.datasets.video.game import TurnVideo
 from sisepai.models.evaluation.deck_eval import MEASURE_ENROL_STEPS
 from sisepai.models.evaluation.live_eval import match_events

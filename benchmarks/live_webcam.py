@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.faces.splits import FONTS as FONT_SPLITS
+from sisepai.datasets.design.splits import FONTS as FONT_SPLITS
 from sisepai.models.evaluation.live_eval import read_every_frame
 from sisepai.models.evaluation.live_videos import WEBCAM_CARDS, WEBCAM_SECONDS, webcam_seeds, webcam_video
 from sisepai.models.evaluation.records import write_record

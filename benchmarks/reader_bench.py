@@ -8,8 +8,8 @@ import time
 import cv2
 import numpy as np
 
+from sisepai.datasets.design.splits import BENCH_SEEDS, FONTS
 from sisepai.datasets.export.writer import CROP_MIN_VISIBLE, end_crop
-from sisepai.datasets.faces.splits import BENCH_SEEDS, FONTS
 from sisepai.datasets.scenes.scene import make_scene
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.recognition.reader import Reader

@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import scene_jpegs  # noqa: E402
 
-from sisepai.datasets.faces.splits import FONT_SCENE_SEEDS, REAL_DECKS, REAL_SCENE_SEEDS, real_deck_folder  # noqa: E402
+from sisepai.datasets.design.splits import FONT_SCENE_SEEDS, REAL_DECKS, REAL_SCENE_SEEDS, real_deck_folder  # noqa: E402
 from sisepai.models.evaluation.records import write_record  # noqa: E402
 from sisepai.vision.recognition.images import decode_image  # noqa: E402
 from sisepai.vision.recognition.runtime import RUNTIMES, installed  # noqa: E402

@@ -20,7 +20,7 @@ import httpx
 import numpy as np
 import websockets
 
-from sisepai.datasets.faces.splits import BENCH_SEEDS, FONTS
+from sisepai.datasets.design.splits import BENCH_SEEDS, FONTS
 from sisepai.datasets.scenes.scene import make_scene
 
 WIN = "GK GA GE WK WA WE YR YH YC RR RH RC GP WP YP RP J WC WC WC YK"

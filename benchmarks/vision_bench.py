@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.faces.splits import BENCH_SEEDS, FONTS
+from sisepai.datasets.design.splits import BENCH_SEEDS, FONTS
 from sisepai.models.evaluation.records import write_record
 from sisepai.vision.recognition.recognize import Recognizer
 

@@ -18,8 +18,8 @@ from sisepai.datasets.export.dataset_card import dataset_stats, write_card
 from sisepai.datasets.export.formats import SPLITS, check_formats, merge, scene_records, write_formats
 from sisepai.engine.arguments import number_in
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.extras import require_vision
 from sisepai.engine.progress import Progress
-from sisepai.faces import require_vision
 from sisepai.workers.pool import worker_pool
 
 EPILOG = """\
@@ -39,10 +39,10 @@ only on (seed, i) and the options. --shard K/N makes scene i when i mod N == K-1
 PRINTED_CHOICES = {"auto": None, "on": True, "off": False}
 """``--printed`` -> :attr:`~.export.GenerateOptions.printed`."""
 FAMILY_NAMES = ("vietnamese", "taiwanese", "singapore")
-"""``--family``'s choices: :data:`sisepai.datasets.faces.families.FAMILIES`, named here so that ``--help``
-needs no OpenCV (``tests/datasets/faces/test_families.py`` checks the two agree)."""
+"""``--family``'s choices: :data:`sisepai.datasets.design.families.FAMILIES`, named here so that ``--help``
+needs no OpenCV (``tests/datasets/design/test_families.py`` checks the two agree)."""
 FREE_DESIGN = "free"
-"""``--family free``: every deck a free design (:mod:`sisepai.datasets.faces.free_designs`)."""
+"""``--family free``: every deck a free design (:mod:`sisepai.datasets.design.free_designs`)."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -85,7 +85,7 @@ def _layouts(text: str) -> tuple[str, ...]:
 
 
 def _scripts(text: str) -> tuple[str, ...]:
-    from sisepai.datasets.faces.scripts import ALL_SCRIPTS  # lazy: NumPy, OpenCV
+    from sisepai.datasets.design.scripts import ALL_SCRIPTS  # lazy: NumPy, OpenCV
 
     return _names(text, ALL_SCRIPTS, "script")
 
@@ -141,7 +141,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scripts", type=_scripts, default=None, metavar="LIST",
                    help="the scripts a printed deck beyond the families may be drawn in, comma-separated: round, "
                         "clerical, seal (the default three), nib (a broad pen's thick and thin), flared (thin "
-                        "strokes with heavy ends); see datasets/faces/scripts.py")
+                        "strokes with heavy ends); see datasets/design/scripts.py")
     p.add_argument("--script-share", type=_share, default=None, metavar="P",
                    help="the share of those decks drawn in one of --scripts (default 0.35)")
     p.add_argument("--format", default="yolo-obb", metavar="LIST",
@@ -396,7 +396,7 @@ def _photo_files(folder: str) -> list[str]:
 
 def _deck_prints(folder: str) -> dict[str, str]:
     """The prints of the faces a dataset lays (:mod:`.face_prints`): training refuses a tuning deck's by them."""
-    from sisepai.datasets.faces.face_prints import deck_prints, encode_prints  # lazy: NumPy, OpenCV
+    from sisepai.datasets.design.face_prints import deck_prints, encode_prints  # lazy: NumPy, OpenCV
     from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
 
     return encode_prints(deck_prints(DeckFaces.load(folder).faces))

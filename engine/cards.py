@@ -31,6 +31,9 @@ RANKS = "KAERHCP"
 
 GENERAL = 0
 """Rank index of the General (``RANKS[GENERAL] == "K"``); a card id ``k`` is a General when ``k % 7 == GENERAL``."""
+END_FRACTION = 1.15
+"""An end region is the card's width across and ``END_FRACTION`` widths deep: where the generator
+prints the character, and what the reader reads (a 40 px wide card's end is 46 px deep)."""
 SEATS = ("S", "E", "N", "W")
 """The four seats, in turn order: the next player is to the right (counterclockwise seen from above)."""
 

@@ -5,7 +5,7 @@ when the deck has jokers. Each is a scan or a photo of one card, cut to its edge
 (a landscape picture is turned to portrait). :class:`DeckFaces` loads them, checks them against
 the rules below (one of each of the 28 kinds, a joker optional, long and narrow, large enough to
 learn from) and saves them. The deck store, the grid cut, enrolment and the generator (which
-renders them into scenes, :func:`sisepai.datasets.faces.deck_faces.printed_face`) all use this one value.
+renders them into scenes, :func:`sisepai.datasets.design.deck_faces.printed_face`) all use this one value.
 
 >>> import numpy as np
 >>> deck = DeckFaces({code: np.full((200, 40, 3), 200, np.uint8) for code in FACE_CODES})

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
-from sisepai.faces import require_vision
+from sisepai.engine.extras import require_vision
 from sisepai.models.training.train import DETECTOR_ARCHS, train_detector
 from sisepai.vision.recognition.reader_net import ARCHS
 
@@ -120,7 +120,7 @@ def _check_train_args(args, steps: list[str]) -> None:
                                "or leave it out with --only detector --only reader")
         if not any((args.test / "annotations").glob("*/*.json")):
             raise SisepaiError(f"--test {args.test} holds no generated scenes")
-    from sisepai.datasets.faces.face_prints import refuse_tuning_faces  # lazy: NumPy, OpenCV
+    from sisepai.datasets.design.face_prints import refuse_tuning_faces  # lazy: NumPy, OpenCV
 
     refuse_tuning_faces([args.data, *args.reader_data, *args.detector_data])
     if args.install and args.no_install:

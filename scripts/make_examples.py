@@ -14,14 +14,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.datasets.design.render import DeckStyle
 from sisepai.datasets.export.flat_photos import _RenderedDeck
-from sisepai.datasets.faces.render import DeckStyle
 from sisepai.datasets.scenes.grid_photo import grid_photo, laid_out_photo
 from sisepai.datasets.scenes.scene import make_scene
 from sisepai.faces.deck import DeckFaces
 
 OUT = Path(__file__).resolve().parents[1] / "examples"
-SEED = 2611  # a training seed: no tuning or test set uses it (datasets/faces/splits.py)
+SEED = 2611  # a training seed: no tuning or test set uses it (datasets/design/splits.py)
 WINNING_HAND = [["GK", "GA", "GE", "WK", "WA", "WE", "YK"],    # two command groups, a lone General
                 ["YR", "YH", "YC", "RR", "RH", "RC", "J"],     # two field groups, a joker
                 ["GP", "WP", "YP", "RP", "WC", "WC", "WC"]]    # four Soldiers, three of a kind

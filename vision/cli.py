@@ -12,9 +12,9 @@ from pathlib import Path
 
 from sisepai.engine.cards import SEATS
 from sisepai.engine.errors import SisepaiError
+from sisepai.engine.extras import require_vision
 from sisepai.engine.rules import resolve_rules
 from sisepai.engine.words import LANGUAGES
-from sisepai.faces import require_vision
 from sisepai.vision.live.watch import summary_line, watch
 
 

@@ -76,7 +76,7 @@ def dataset_stats(records: list[dict], folder: Path | None = None) -> dict:
 
 
 def _licences() -> dict[str, str]:
-    from sisepai.datasets.faces.fonts import FONT_DIR  # lazy: NumPy, Pillow
+    from sisepai.datasets.design.fonts import FONT_DIR  # lazy: NumPy, Pillow
 
     return {d["family"]: d.get("package", "") for d in json.loads((FONT_DIR / "fonts.json").read_text(encoding="utf-8"))}
 

@@ -23,12 +23,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sisepai.datasets.design.render import DeckStyle, render_face
 from sisepai.datasets.export.writer import prepare_folders, split_of
-from sisepai.datasets.faces.render import DeckStyle, render_face
 from sisepai.datasets.scenes.grid_photo import TABLE_KINDS, grid_photo
 from sisepai.datasets.scenes.scene import GENERATOR_VERSION
-from sisepai.engine.cards import CARD_CODES
-from sisepai.faces.geometry import END_FRACTION
+from sisepai.engine.cards import CARD_CODES, END_FRACTION
 
 FLAT_KINDS = ("grid", "sheet")
 

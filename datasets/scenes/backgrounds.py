@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.datasets.faces.planes import plus_plane
+from sisepai.datasets.design.planes import plus_plane
 
 PHOTOS = ("astronaut", "coffee", "chelsea", "rocket", "immunohistochemistry", "hubble_deep_field",
           "camera", "brick", "grass", "gravel", "rough_wall", "cell", "moon", "page", "text", "retina")

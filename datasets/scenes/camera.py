@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from sisepai.datasets.faces.colour_distance import EXPOSURE, WHITE_BALANCE
-from sisepai.datasets.faces.planes import plus_plane, times_channels, times_plane
+from sisepai.datasets.design.colour_distance import EXPOSURE, WHITE_BALANCE
+from sisepai.datasets.design.planes import plus_plane, times_channels, times_plane
 
 
 @dataclass

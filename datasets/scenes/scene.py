@@ -26,17 +26,17 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from sisepai.datasets.faces.deck_faces import printed_face
-from sisepai.datasets.faces.families import bend_shading, gloss
-from sisepai.datasets.faces.fonts import font_bank, load_font
-from sisepai.datasets.faces.render import END_FRACTION, DeckStyle, render_back, render_face
+from sisepai.datasets.design.deck_faces import printed_face
+from sisepai.datasets.design.families import bend_shading, gloss
+from sisepai.datasets.design.fonts import font_bank, load_font
+from sisepai.datasets.design.render import DeckStyle, render_back, render_face
 from sisepai.datasets.scenes.backgrounds import background
 from sisepai.datasets.scenes.camera import Camera
 from sisepai.datasets.scenes.held import DISTANT_LABEL_MIN, Heap, draw_hand, layout_distant, layout_heap, layout_held
 from sisepai.datasets.scenes.phone import depth_of_field, phone_look
 from sisepai.datasets.scenes.placed import Placed, deal_codes
 from sisepai.engine import is_winning
-from sisepai.engine.cards import CARD_CODES
+from sisepai.engine.cards import CARD_CODES, END_FRACTION
 from sisepai.engine.melds import all_melds
 
 if TYPE_CHECKING:

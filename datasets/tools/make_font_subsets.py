@@ -16,7 +16,7 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
-from sisepai.datasets.faces.fonts import draws_ink, load_font
+from sisepai.datasets.design.fonts import draws_ink, load_font
 from sisepai.engine.cards import GLYPH_VARIANTS, JOKER_GLYPHS
 
 OUT = Path(__file__).resolve().parents[1] / "fonts"

@@ -22,8 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.datasets.faces.deck_faces import printed_face
-from sisepai.datasets.faces.render import DeckStyle, render_back, render_face
+from sisepai.datasets.design.deck_faces import printed_face
+from sisepai.datasets.design.render import DeckStyle, render_back, render_face
 from sisepai.datasets.scenes.backgrounds import background
 from sisepai.datasets.scenes.camera import Camera
 from sisepai.datasets.scenes.scene import Placed, _paste

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from sisepai.engine.errors import SisepaiError
-from sisepai.faces import require_vision
+from sisepai.engine.extras import require_vision
 from sisepai.vision.decks.folder import build_folder, check_new_deck
 from sisepai.vision.decks.store import deck_info, deck_path, list_decks, reader_weights, remove_deck
 
@@ -363,8 +363,8 @@ def contact_sheet(name: str):
     import cv2
     import numpy as np
 
+    from sisepai.datasets.design.deck_faces import printed_face  # lazy: NumPy, OpenCV, Pillow
     from sisepai.datasets.export.writer import end_crop  # lazy: NumPy, OpenCV, Pillow
-    from sisepai.datasets.faces.deck_faces import printed_face  # lazy: NumPy, OpenCV, Pillow
     from sisepai.faces.deck import DeckFaces  # lazy: NumPy, OpenCV
     from sisepai.vision.recognition.reader import Reader  # lazy: NumPy, OpenCV
 

@@ -1,6 +1,6 @@
 """Measure the recogniser on decks it never saw: zero-shot, and after enrolling each deck.
 
-For each stand-in deck (:mod:`sisepai.datasets.faces.standin`: test decks in the honest held-out fonts,
+For each stand-in deck (:mod:`sisepai.datasets.design.standin`: test decks in the honest held-out fonts,
 tuning decks in the other held-out fonts, drawn with other papers and traits than training's code
 draws, though only the face is held out by look):
 
@@ -31,8 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.datasets.export.writer import CROP_MIN_VISIBLE, GenerateOptions, end_crop, generate_one, prepare_folders
-from sisepai.datasets.faces.splits import (
+from sisepai.datasets.design.splits import (
     DECK_HAND_SEEDS,
     DECK_SCENE_SEEDS,
     FONT_SCENE_SEEDS,
@@ -40,7 +39,8 @@ from sisepai.datasets.faces.splits import (
     REAL_SCENE_SEEDS,
     real_deck_folder,
 )
-from sisepai.datasets.faces.standin import TEST_DECKS, TUNE_DECKS, standin_deck
+from sisepai.datasets.design.standin import TEST_DECKS, TUNE_DECKS, standin_deck
+from sisepai.datasets.export.writer import CROP_MIN_VISIBLE, GenerateOptions, end_crop, generate_one, prepare_folders
 from sisepai.datasets.scenes.grid_photo import TABLE_KINDS, grid_photo
 from sisepai.faces.deck import DeckError, DeckFaces
 from sisepai.vision.decks.grid import cut_grid
@@ -55,7 +55,7 @@ from .hand_eval import detections_of, evaluate_hands
 from .records import add_again_option, at_defaults, begin_test, file_hash, shipped_models, write_record
 
 SCENE_SEED = DECK_SCENE_SEEDS["test"]
-"""Scenes of stand-in deck k: seed SCENE_SEED + k, or + 50 for tuning (``datasets.faces.splits``; enrolment uses seeds 0 and 1)."""
+"""Scenes of stand-in deck k: seed SCENE_SEED + k, or + 50 for tuning (``datasets.design.splits``; enrolment uses seeds 0 and 1)."""
 HONEST_SEED = FONT_SCENE_SEEDS["test"]
 HAND_SEED = DECK_HAND_SEEDS["test"]
 """Finished hands of stand-in deck k: seed HAND_SEED + k (+ 50 for tuning); only hands showing every card are scored."""
@@ -250,7 +250,7 @@ def grid_cuts(deck, seed: int, recognizer) -> dict:
 
 def real_decks(work: Path, split: str, scenes: int, opts=None, hand_scenes: int = 100,
                detector: Path | None = None, reader: Path | None = None) -> dict:
-    """Every real printed deck of ``split`` (:data:`sisepai.datasets.faces.splits.REAL_DECKS`) found on this
+    """Every real printed deck of ``split`` (:data:`sisepai.datasets.design.splits.REAL_DECKS`) found on this
     machine, zero-shot and enrolled from its own scans: F1, recall and the missed cards' source
     (detector or reader) per layout, and finished hands read exactly; ``{}`` where none is here."""
 

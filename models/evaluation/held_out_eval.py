@@ -5,16 +5,16 @@ balance scale each colour. A test paper held out by its printed colour may still
 training's frames show once the camera has tinted a training paper. This measures, for the test
 split's decks:
 
-- **far papers** (:mod:`sisepai.datasets.faces.far_papers`, the paper decks of ``paper_eval``): each
+- **far papers** (:mod:`sisepai.datasets.design.far_papers`, the paper decks of ``paper_eval``): each
   paper's least ΔE00 to a training paper of its suit as printed, and after training's camera
-  (:func:`~sisepai.datasets.faces.far_papers.least_delta_e_after_camera`);
-- **stand-in decks' papers** (:func:`sisepai.datasets.faces.standin.standin_style`): the same two
+  (:func:`~sisepai.datasets.design.far_papers.least_delta_e_after_camera`);
+- **stand-in decks' papers** (:func:`sisepai.datasets.design.standin.standin_style`): the same two
   distances;
 - **stand-in decks' proportions**: each deck's aspect against training's range (1:3 to 1:6.5),
   which a camera's tilt only widens.
 
 The faces (fonts) are held out by ink overlap, measured on the faces themselves, before the camera
-(``tests/datasets/faces/test_standin.py`` on the rule, :mod:`sisepai.datasets.faces.font_overlap`); blur and a
+(``tests/datasets/design/test_standin.py`` on the rule, :mod:`sisepai.datasets.design.font_overlap`); blur and a
 small size bring any two faces nearer, so no claim is made for them after the camera.
 
     python -m sisepai.models.evaluation.held_out_eval [--split test]
@@ -28,10 +28,10 @@ import argparse
 import json
 import sys
 
-from sisepai.datasets.faces.far_papers import SUITS, distances, far_papers, least_delta_e_after_camera
-from sisepai.datasets.faces.render import ASPECTS
-from sisepai.datasets.faces.splits import PAPER_DECKS, PAPER_SEEDS, STANDIN_DECKS
-from sisepai.datasets.faces.standin import standin_style
+from sisepai.datasets.design.far_papers import SUITS, distances, far_papers, least_delta_e_after_camera
+from sisepai.datasets.design.render import ASPECTS
+from sisepai.datasets.design.splits import PAPER_DECKS, PAPER_SEEDS, STANDIN_DECKS
+from sisepai.datasets.design.standin import standin_style
 from sisepai.datasets.scenes.scene import GENERATOR_VERSION
 
 from .records import add_again_option, begin_test, write_record

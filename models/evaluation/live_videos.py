@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sisepai.datasets.faces.splits import (
+from sisepai.datasets.design.splits import (
     FONTS,
     LIVE_SCALE_SEEDS,
     LIVE_SCALE_VIDEOS,
@@ -54,7 +54,7 @@ def life_plan(split: str, n: int, first: int = 0) -> list[dict]:
 
 def life_video(split: str, item: dict, folder: Path) -> tuple[Path, list[dict]]:
     """The table's life video of one :func:`life_plan` item and its true events, written once into ``folder``."""
-    from sisepai.datasets.faces.standin import standin_style  # lazy: the generator's drawing
+    from sisepai.datasets.design.standin import standin_style  # lazy: the generator's drawing
     from sisepai.datasets.video.game import TurnVideo  # lazy: the generator's drawing
     from sisepai.faces.deck import DeckFaces  # lazy: OpenCV
 

@@ -2,14 +2,14 @@
 
 Each paper deck is a generated style in the training fonts with no printed-deck traits, drawn
 twice with every other choice the same: once on its own papers (training's ranges) and once on
-far papers (:mod:`sisepai.datasets.faces.far_papers`: at least ΔE00 10 from every training paper of
+far papers (:mod:`sisepai.datasets.design.far_papers`: at least ΔE00 10 from every training paper of
 the suit as printed, the only thing held out; training's camera tints its papers near them, see
 :mod:`.held_out_eval`). The same scenes of both are read zero-shot; the difference in
 F1 is the cost of the paper. Each far-paper deck is then enrolled from its faces, as
 ``sisepai deck add`` would (a fixed :data:`~.deck_eval.MEASURE_ENROL_STEPS` steps), and read again.
 
 ``--split test`` (the default) writes ``benchmarks/results/paper_eval.json`` once per model
-version; ``--split tune`` draws other decks, papers and scenes (``datasets.faces.splits.PAPER_SEEDS``).
+version; ``--split tune`` draws other decks, papers and scenes (``datasets.design.splits.PAPER_SEEDS``).
 
 Run: ``python -m sisepai.models.evaluation.paper_eval WORK [--split test] [--scenes 30] [--no-enrol]``; every step is
 kept in WORK and skipped when done.
@@ -29,10 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.faces.far_papers import SUITS, distances, far_papers
-from sisepai.datasets.faces.render import DeckStyle
-from sisepai.datasets.faces.splits import PAPER_DECKS, PAPER_SEEDS
-from sisepai.datasets.faces.standin import scanned_face
+from sisepai.datasets.design.far_papers import SUITS, distances, far_papers
+from sisepai.datasets.design.render import DeckStyle
+from sisepai.datasets.design.splits import PAPER_DECKS, PAPER_SEEDS
+from sisepai.datasets.design.standin import scanned_face
 from sisepai.engine.cards import CARD_CODES
 from sisepai.faces.deck import DeckFaces
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS

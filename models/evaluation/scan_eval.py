@@ -1,10 +1,10 @@
 """Scans of cards, in held-out fonts: how the recogniser reads pictures unlike a camera over a table.
 
-The fonts are a split's (:data:`sisepai.datasets.faces.splits.FONTS`): the honest held-out faces for
+The fonts are a split's (:data:`sisepai.datasets.design.splits.FONTS`): the honest held-out faces for
 ``--split test`` (the default; its record is ``benchmarks/results/scan_eval.json``, made once per
 model version), the other held-out faces for ``--split tune``.
 
-Two kinds of picture, drawn with :func:`sisepai.datasets.faces.render.render_face` (no scene, no camera):
+Two kinds of picture, drawn with :func:`sisepai.datasets.design.render.render_face` (no scene, no camera):
 
 - **sheets**: 3 to 14 upright cards of one deck in a grid on a pale scanner bed, 50 to 220 px
   wide, sometimes skewed by up to 4 degrees; scored as card multisets (precision and recall);
@@ -15,7 +15,7 @@ Two kinds of picture, drawn with :func:`sisepai.datasets.faces.render.render_fac
 >>> sheet.ndim, 3 <= len(codes) <= 14
 (3, True)
 
-Run: ``python -m sisepai.models.evaluation.scan_eval [--split test] [--sheets 40] [--singles 30]`` (each split's seed: ``datasets.faces.splits.SCAN_SEEDS``).
+Run: ``python -m sisepai.models.evaluation.scan_eval [--split test] [--sheets 40] [--singles 30]`` (each split's seed: ``datasets.design.splits.SCAN_SEEDS``).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from collections import Counter
 
 import numpy as np
 
-from sisepai.datasets.faces.render import DeckStyle, render_face
-from sisepai.datasets.faces.splits import FONTS, SCAN_SEEDS
+from sisepai.datasets.design.render import DeckStyle, render_face
+from sisepai.datasets.design.splits import FONTS, SCAN_SEEDS
 from sisepai.engine.cards import CARD_CODES
 from sisepai.vision.recognition.recognize import Recognizer
 
@@ -94,8 +94,8 @@ def single_scan(rng: np.random.Generator, margin: int, fonts: str = "honest") ->
 
 def evaluate_scans(recognizer, sheets: int = 40, singles: int = 30, seed: int | None = None, fonts: str = "tune") -> dict:
     """Sheet precision and recall, and the exact-match rate of single cards at each margin, in the
-    font split ``fonts`` (:func:`sisepai.datasets.faces.font_splits.fonts_of`; default the tuning fonts,
-    with the tuning split's seed, :data:`sisepai.datasets.faces.splits.SCAN_SEEDS`)."""
+    font split ``fonts`` (:func:`sisepai.datasets.design.font_splits.fonts_of`; default the tuning fonts,
+    with the tuning split's seed, :data:`sisepai.datasets.design.splits.SCAN_SEEDS`)."""
 
     rng = np.random.default_rng(SCAN_SEEDS["tune"] if seed is None else seed)
     right = predicted = truth = 0
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sheets", type=int, default=40, help="sheets of cards to read (default 40)")
     p.add_argument("--singles", type=int, default=30, help="single-card scans per margin (default 30)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: the split's, datasets.faces.splits.SCAN_SEEDS)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: the split's, datasets.design.splits.SCAN_SEEDS)")
     p.add_argument("--split", choices=("tune", "test"), default="tune",
                    help="whose held-out fonts: tune (default) or test (the honest faces, read only on purpose; with the defaults, writes the record)")
 

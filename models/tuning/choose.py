@@ -3,11 +3,11 @@
 Every combination of detector and reader (the shipped ones, each candidate, each candidate pair)
 reads the same tuning scenes, zero-shot:
 
-- ``real-NAME``: each real printed tuning deck (:data:`sisepai.datasets.faces.splits.REAL_DECKS`) laid in
+- ``real-NAME``: each real printed tuning deck (:data:`sisepai.datasets.design.splits.REAL_DECKS`) laid in
   tables, fans, finished hands and heaps;
 - ``tune-fonts``: generated styles in the tuning fonts;
 - ``standin-K``: each stand-in tuning deck;
-- ``family-NAME``: generated decks of each printed family (:mod:`sisepai.datasets.faces.families`) in
+- ``family-NAME``: generated decks of each printed family (:mod:`sisepai.datasets.design.families`) in
   the tuning fonts, so that a model is chosen on more than the one real deck's style;
 - ``held-real-NAME`` and ``held-tune-fonts``: fans held in a hand and close heaps
   (:mod:`sisepai.datasets.scenes.held`) of each real tuning deck and in the tuning fonts;
@@ -47,9 +47,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.faces.families import FAMILIES
-from sisepai.datasets.faces.font_splits import fonts_of
-from sisepai.datasets.faces.splits import (
+from sisepai.datasets.design.families import FAMILIES
+from sisepai.datasets.design.font_splits import fonts_of
+from sisepai.datasets.design.splits import (
     DECK_SCENE_SEEDS,
     FAMILY_SCENE_SEEDS,
     FONT_SCENE_SEEDS,
@@ -60,7 +60,7 @@ from sisepai.datasets.faces.splits import (
     STRANGER_SEEDS,
     real_deck_folder,
 )
-from sisepai.datasets.faces.standin import standin_deck
+from sisepai.datasets.design.standin import standin_deck
 from sisepai.datasets.second_camera import stranger_folder, write_stranger_scenes
 from sisepai.engine.progress import Progress
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR
@@ -113,7 +113,7 @@ def scene_sets(work: Path, scenes: int, family_scenes: int, fresh: int = 0) -> d
 
 FRESH_SEEDS = 100_000
 """``choose --fresh`` moves every tuning set's seeds by this much: far from every split's seeds
-(:func:`sisepai.datasets.faces.splits.seeds_of`), so the fresh sets are tuning data no one chose on."""
+(:func:`sisepai.datasets.design.splits.seeds_of`), so the fresh sets are tuning data no one chose on."""
 
 
 def second_camera_sets(work: Path, scenes: int, fresh: int = 0) -> dict[str, Path]:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sisepai.datasets.faces.splits import STANDIN_DECKS, real_deck_folder
+from sisepai.datasets.design.splits import STANDIN_DECKS, real_deck_folder
 from sisepai.faces.deck import DeckFaces
 from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DETECTOR
 from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as READER

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
 
-from sisepai.datasets.faces.splits import FAN_PROPERTY_SEEDS
+from sisepai.datasets.design.splits import FAN_PROPERTY_SEEDS
 from sisepai.datasets.scenes import held, scene
 from sisepai.datasets.scenes.camera import Camera
 from sisepai.engine.progress import Progress

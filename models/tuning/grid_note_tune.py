@@ -17,8 +17,8 @@ import json
 import sys
 from pathlib import Path
 
-from sisepai.datasets.faces.splits import REAL_DECKS, REAL_SCENE_SEEDS, STANDIN_DECKS, real_deck_folder
-from sisepai.datasets.faces.standin import standin_deck
+from sisepai.datasets.design.splits import REAL_DECKS, REAL_SCENE_SEEDS, STANDIN_DECKS, real_deck_folder
+from sisepai.datasets.design.standin import standin_deck
 from sisepai.datasets.scenes.grid_photo import TABLE_KINDS, grid_photo
 from sisepai.faces.deck import DeckError, DeckFaces
 from sisepai.vision.decks.grid import cell_is_doubtful, cell_readings, cut_grid

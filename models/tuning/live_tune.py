@@ -1,6 +1,6 @@
 """Choose the live assistant's thresholds on the tuning videos, never the test ones.
 
-The tuning videos of :data:`sisepai.datasets.faces.splits.VIDEO_SEEDS` (generated decks in the tuning
+The tuning videos of :data:`sisepai.datasets.design.splits.VIDEO_SEEDS` (generated decks in the tuning
 fonts, and the tuning stand-in decks zero-shot) are read once, every frame, by the shipped
 recogniser, as ``sisepai watch --every-frame`` reads them; the readings of each frame the session
 looked at are kept in WORK. Each setting of the thresholds that act after recognition is then
@@ -29,8 +29,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import sisepai.vision.live.tracker as tracker
-from sisepai.datasets.faces.splits import FONTS, VIDEO_SEEDS, real_deck_folder
-from sisepai.datasets.faces.standin import standin_style
+from sisepai.datasets.design.splits import FONTS, VIDEO_SEEDS, real_deck_folder
+from sisepai.datasets.design.standin import standin_style
 from sisepai.datasets.video.game import TurnVideo
 from sisepai.faces.deck import DeckFaces
 from sisepai.vision.live.assistant import MIN_CONFIDENCE, TableAssistant

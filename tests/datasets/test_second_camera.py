@@ -63,7 +63,7 @@ def test_a_right_reading_of_an_optional_card_is_not_false(tmp_path):
 
 @pytest.mark.skipif(stranger_folder() is None, reason="the second camera's generator is not on this machine")
 def test_the_second_camera_writes_a_dataset_once(tmp_path):
-    from sisepai.datasets.faces.font_splits import fonts_of
+    from sisepai.datasets.design.font_splits import fonts_of
 
     fonts = [str(f.path) for f in fonts_of("tune")][:2]
     out = write_stranger_scenes(tmp_path / "cam2", 3, 8750, fonts=fonts)

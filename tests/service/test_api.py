@@ -227,7 +227,7 @@ def test_decks_are_listed_and_chosen_by_name_only(tmp_path, monkeypatch):
 
 
 def test_my_deck_flow_cuts_the_grid_and_checks_its_input(tmp_path, monkeypatch):
-    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.datasets.design.standin import standin_deck
     from tests.vision.decks.test_deck_grid import grid_photo
 
     monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path / "home")))
@@ -255,7 +255,7 @@ def test_my_deck_enrols_through_the_deck_command_and_reports_its_progress(tmp_pa
     # adaptation here); the job reports that command's progress, then the deck is listed
     import time
 
-    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.datasets.design.standin import standin_deck
     from sisepai.service.routes import decks
     from tests.vision.decks.test_deck_grid import grid_photo
 
@@ -325,7 +325,7 @@ def test_one_enrolment_at_a_time_listed_and_ended_with_the_server(tmp_path, monk
 
     import psutil
 
-    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.datasets.design.standin import standin_deck
     from sisepai.service.routes import decks
     from tests.vision.decks.test_deck_grid import grid_photo
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sisepai.faces.geometry import END_FRACTION
+from sisepai.engine.cards import END_FRACTION
 
 
 def order_upright(poly: np.ndarray) -> np.ndarray:

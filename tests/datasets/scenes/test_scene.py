@@ -2,7 +2,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.datasets.faces.render import DeckStyle, render_face
+from sisepai.datasets.design.render import DeckStyle, render_face
 from sisepai.datasets.scenes.scene import LABEL_MIN_CHAR_VISIBLE, PLAIN_BACKGROUND, make_scene, winning_hand_melds
 from sisepai.engine import is_winning
 from sisepai.engine.cards import CARD_CODES
@@ -92,7 +92,7 @@ def test_thin_stroke_decks_keep_their_characters():
     # yet labelled the card: every deck style must keep most of a character's ink
     from dataclasses import replace
 
-    from sisepai.datasets.faces.render import MIN_INK_KEPT, _glyph_mask
+    from sisepai.datasets.design.render import MIN_INK_KEPT, _glyph_mask
 
     rng = np.random.default_rng(0)
     for _ in range(150):

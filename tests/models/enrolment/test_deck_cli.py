@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.datasets.faces.standin import standin_deck
+from sisepai.datasets.design.standin import standin_deck
 from tests.homes import own_home
 
 SISEPAI = Path(sys.executable).with_name("sisepai")

@@ -4,8 +4,8 @@ import re
 
 import numpy as np
 
+from sisepai.datasets.design.standin import standin_deck
 from sisepai.datasets.export.writer import CROP_MIN_VISIBLE
-from sisepai.datasets.faces.standin import standin_deck
 from sisepai.datasets.scenes.scene import make_scene
 from sisepai.models.enrolment.enrol import EnrolOptions, make_crops, scene_crops
 from sisepai.vision.recognition.reader_net import INPUT, NONE

@@ -49,7 +49,7 @@ def test_deck_loads_its_own_detector_when_it_has_one(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_deck_add_adapts_the_detector_and_keeps_it(tmp_path):
-    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.datasets.design.standin import standin_deck
     from sisepai.models.enrolment.enrol_deck import READER_SHARE
 
     faces = tmp_path / "faces"
@@ -92,7 +92,7 @@ def test_the_detectors_scenes_are_the_same_on_any_number_of_workers(tmp_path):
 
 def test_an_enrolment_that_leaves_the_detector_too_little_time_says_so_and_keeps_the_shipped_one(tmp_path,
                                                                                                   monkeypatch):
-    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.datasets.design.standin import standin_deck
     from sisepai.models.enrolment.enrol import EnrolOptions
     from sisepai.models.enrolment.enrol_deck import enrol
     from sisepai.models.enrolment.enrol_detector import DetectorOptions
@@ -109,7 +109,7 @@ def test_an_enrolment_that_leaves_the_detector_too_little_time_says_so_and_keeps
 
 @pytest.mark.slow
 def test_the_detectors_fine_tune_keeps_to_its_deadline_at_an_epochs_end(tmp_path, monkeypatch):
-    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.datasets.design.standin import standin_deck
     from sisepai.models.enrolment.enrol_detector import DetectorOptions, adapt_detector
     from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS
 
@@ -135,7 +135,7 @@ def test_the_detectors_fine_tune_keeps_to_its_deadline_at_an_epochs_end(tmp_path
 
 @pytest.mark.slow
 def test_a_deadline_inside_the_first_epoch_keeps_the_shipped_detector(tmp_path):
-    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.datasets.design.standin import standin_deck
     from sisepai.models.enrolment.enrol_detector import DetectorOptions, adapt_detector
     from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS
 

@@ -32,7 +32,7 @@ def test_a_card_the_second_camera_does_not_require_is_not_false_when_read_right(
 
 @pytest.mark.skipif(stranger_folder() is None, reason="the second camera's generator is not on this machine")
 def test_the_second_camera_lays_an_enrolled_decks_faces():
-    from sisepai.datasets.faces.standin import standin_deck
+    from sisepai.datasets.design.standin import standin_deck
 
     scenes = second_camera_scenes(standin_deck(0, "tune"), seed=3, per_layout=1)
     assert [s[0] for s in scenes] == ["table", "fan", "hand"]

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from sisepai.datasets.faces.families import FAMILIES
+from sisepai.datasets.design.families import FAMILIES
 from sisepai.models.tuning import choose
 
 
@@ -77,7 +77,7 @@ def test_the_rule_keeps_the_shipped_model_when_one_set_falls_or_the_mean_does_no
 
 
 def test_held_sets_are_in_the_tuning_seeds():
-    from sisepai.datasets.faces.splits import HELD_SCENE_SEEDS, REAL_SCENE_SEEDS, seeds_of
+    from sisepai.datasets.design.splits import HELD_SCENE_SEEDS, REAL_SCENE_SEEDS, seeds_of
 
     assert HELD_SCENE_SEEDS["tune"] in seeds_of("tune") and REAL_SCENE_SEEDS["tune"] + 300 in seeds_of("tune")
     assert not seeds_of("tune") & seeds_of("test")

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.datasets.faces.standin import standin_deck
+from sisepai.datasets.design.standin import standin_deck
 from sisepai.datasets.scenes.grid_photo import TABLE_KINDS
 from sisepai.datasets.scenes.grid_photo import grid_photo as table_grid_photo
 from sisepai.faces.deck import DeckError
@@ -76,7 +76,7 @@ def test_two_photos_read_as_one_tall_photo(deck):
 
 
 def test_a_face_on_a_scanner_bed_is_cut_to_the_card_and_cut_faces_stay():
-    from sisepai.datasets.faces.standin import TUNE_DECKS
+    from sisepai.datasets.design.standin import TUNE_DECKS
     from sisepai.vision.decks.trim import trim_face
 
     for k in range(TUNE_DECKS):
@@ -178,8 +178,8 @@ def test_a_sure_misreading_is_no_doubt_but_a_swap_is():
 def _barred_face(seed: int, width: int = 66) -> np.ndarray:
     """A face scanned to its edges with plain black bars printed along both long edges (a
     Taiwanese-style printing), RGB."""
-    from sisepai.datasets.faces.families import apply_family, draw_family
-    from sisepai.datasets.faces.render import DeckStyle, render_face
+    from sisepai.datasets.design.families import apply_family, draw_family
+    from sisepai.datasets.design.render import DeckStyle, render_face
 
     style = DeckStyle.random(np.random.default_rng(seed), printed=True)
     family = draw_family(np.random.default_rng(seed), "taiwanese")
@@ -205,7 +205,7 @@ def test_a_face_with_black_bars_along_its_long_edges_keeps_them(seed):
 
 
 def test_the_real_tuning_decks_faces_stay_as_they_were_scanned():
-    from sisepai.datasets.faces.splits import real_deck_folder
+    from sisepai.datasets.design.splits import real_deck_folder
     from sisepai.faces.deck import DeckFaces
     from sisepai.vision.decks.trim import trim_face
 

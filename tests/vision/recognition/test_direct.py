@@ -28,7 +28,7 @@ def test_the_letterbox_is_ultralytics_own():
 
 @pytest.mark.parametrize("layout,index", [("table", 0), ("fan", 1), ("hand", 2), ("heap", 3), ("held", 4)])
 def test_the_same_boxes_as_the_predictor_on_tuning_scenes(openvino_detector, layout, index):
-    from sisepai.datasets.faces.splits import FONT_SCENE_SEEDS
+    from sisepai.datasets.design.splits import FONT_SCENE_SEEDS
     from sisepai.datasets.scenes.scene import make_scene
 
     det = openvino_detector

@@ -5,7 +5,7 @@ import dataclasses
 
 import numpy as np
 
-from sisepai.datasets.faces.render import DeckStyle, render_face
+from sisepai.datasets.design.render import DeckStyle, render_face
 from sisepai.engine.cards import CARD_CODES
 from sisepai.vision.live.tracker import CardTracker
 from sisepai.vision.recognition.detections import Detections

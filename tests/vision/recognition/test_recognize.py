@@ -193,7 +193,7 @@ def test_watch_a_short_game_video(tmp_path):
 def test_reads_a_close_up_scan_of_single_cards(recognizer):
     # one card filling the picture, as in a flatbed scan: far larger than the cards the detector
     # learned on, so the recogniser looks again zoomed out
-    from sisepai.datasets.faces.render import DeckStyle, render_face
+    from sisepai.datasets.design.render import DeckStyle, render_face
     from sisepai.engine.cards import CARD_CODES
 
     rng = np.random.default_rng(5)
@@ -213,7 +213,7 @@ def test_reads_a_close_up_scan_of_single_cards(recognizer):
 def test_reads_a_scan_cut_to_one_card(recognizer):
     # a picture that is one card, edge to edge or on a little of the scanner bed: no outline to
     # find, so the picture itself (or the card shape on its plain ground) is read as the card
-    from sisepai.datasets.faces.render import DeckStyle, render_face
+    from sisepai.datasets.design.render import DeckStyle, render_face
     from sisepai.engine.cards import CARD_CODES
 
     rng = np.random.default_rng(21)
@@ -232,7 +232,7 @@ def test_reads_a_scan_cut_to_one_card(recognizer):
 
 def scan_sheet(rng, width, per_row, n):
     """Upright cards of one held-out deck in a grid on a pale scanner bed: ``(BGR image, codes)``."""
-    from sisepai.datasets.faces.render import DeckStyle, render_face
+    from sisepai.datasets.design.render import DeckStyle, render_face
     from sisepai.engine.cards import CARD_CODES
 
     style = DeckStyle.random(rng, "tune")

@@ -39,7 +39,7 @@ def test_an_export_is_made_once_per_weights_and_reads_as_pytorch_does(tmp_path, 
     monkeypatch.setenv("SISEPAI_HOME", str(tmp_path / "home"))
     weights.write_bytes(weights.read_bytes() + b"\0")  # other weights: another export, never the old one
     assert runtime.file_hash(weights) not in str(first)
-    from sisepai.datasets.faces.splits import FONT_SCENE_SEEDS
+    from sisepai.datasets.design.splits import FONT_SCENE_SEEDS
     from sisepai.datasets.scenes.scene import make_scene
 
     frame = make_scene(FONT_SCENE_SEEDS["tune"], 0, "table", font_split="tune").image[..., ::-1].copy()
@@ -73,7 +73,7 @@ def test_a_failed_export_falls_back_to_pytorch_unless_the_runtime_was_named(monk
 @pytest.mark.skipif(not runtime.installed("openvino"), reason="OpenVINO is not installed")
 def test_the_8_bit_model_lives_beside_its_weights_and_finds_the_same_cards(tmp_path, monkeypatch):
     monkeypatch.setenv("SISEPAI_HOME", str(own_home(tmp_path / "home")))  # the 32-bit export: the run's
-    from sisepai.datasets.faces.splits import FONT_SCENE_SEEDS
+    from sisepai.datasets.design.splits import FONT_SCENE_SEEDS
     from sisepai.datasets.scenes.scene import make_scene
 
     frame = make_scene(FONT_SCENE_SEEDS["tune"], 1, "table", font_split="tune").image[..., ::-1].copy()

@@ -4,11 +4,11 @@
 import numpy as np
 import pytest
 
-from sisepai.datasets.faces import families, standin
-from sisepai.datasets.faces.families import FAMILIES, apply_family, bend_shading, draw_family, gloss
-from sisepai.datasets.faces.font_splits import fonts_of
-from sisepai.datasets.faces.render import DeckStyle, render_face
-from tests.datasets.faces.hsv import hsv, in_box
+from sisepai.datasets.design import families, standin
+from sisepai.datasets.design.families import FAMILIES, apply_family, bend_shading, draw_family, gloss
+from sisepai.datasets.design.font_splits import fonts_of
+from sisepai.datasets.design.render import DeckStyle, render_face
+from tests.datasets.design.hsv import hsv, in_box
 
 
 @pytest.mark.parametrize("name", FAMILIES)
@@ -110,7 +110,7 @@ def test_the_cli_offers_every_family_without_importing_opencv():
 def test_printed_decks_write_every_regional_form_and_taiwan_its_bao():
     from collections import Counter
 
-    from sisepai.datasets.faces.render import DeckStyle
+    from sisepai.datasets.design.render import DeckStyle
 
     seen: Counter = Counter()
     for seed in range(300):
@@ -124,7 +124,7 @@ def test_printed_decks_write_every_regional_form_and_taiwan_its_bao():
 
 
 def test_a_family_can_be_left_out_of_a_training_set():
-    from sisepai.datasets.faces.render import DeckStyle
+    from sisepai.datasets.design.render import DeckStyle
 
     drawn = {(DeckStyle.random(np.random.default_rng(seed), printed=True, without_family="singapore").printed
               .get("family") or {}).get("name") for seed in range(120)}

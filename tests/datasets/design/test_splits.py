@@ -1,7 +1,7 @@
 """Held out means held out: no font, stand-in deck or seed is in two splits."""
 
-from sisepai.datasets.faces import splits
-from sisepai.datasets.faces.font_splits import fonts_of
+from sisepai.datasets.design import splits
+from sisepai.datasets.design.font_splits import fonts_of
 from sisepai.models.evaluation import deck_eval
 
 
@@ -25,7 +25,7 @@ def test_the_splits_share_no_seed():
 
 
 def test_tuning_and_test_stand_in_decks_differ():
-    from sisepai.datasets.faces.standin import standin_style
+    from sisepai.datasets.design.standin import standin_style
 
     tune = {standin_style(k, "tune")[0].font.file for k in range(splits.STANDIN_DECKS["tune"])}
     test = {standin_style(k, "test")[0].font.file for k in range(splits.STANDIN_DECKS["test"])}
@@ -41,8 +41,8 @@ def test_the_real_deck_is_a_tuning_deck_only():
 
 
 def test_the_family_tuning_scenes_count_every_family():
-    from sisepai.datasets.faces.families import FAMILIES
-    from sisepai.datasets.faces.splits import FAMILY_COUNT, FAMILY_SCENE_SEEDS
+    from sisepai.datasets.design.families import FAMILIES
+    from sisepai.datasets.design.splits import FAMILY_COUNT, FAMILY_SCENE_SEEDS
 
     assert FAMILY_COUNT == len(FAMILIES)
     assert {FAMILY_SCENE_SEEDS["tune"] + k for k in range(FAMILY_COUNT)} <= splits.seeds_of("tune")

@@ -3,7 +3,7 @@
 A print is a small, contrast-normalised grey thumbnail of a face (:data:`PRINT_SIZE`). Two faces
 match when their prints correlate above :data:`MATCH_CORRELATION`, upright or turned: a renamed,
 rescaled, re-encoded or slightly recoloured copy of a face still matches, and two different cards
-of one printing do not (``tests/datasets/faces/test_face_prints.py`` measures both on the real tuning deck).
+of one printing do not (``tests/datasets/design/test_face_prints.py`` measures both on the real tuning deck).
 
 ``sisepai dataset generate --deck-faces DIR`` stores the prints of the deck it lays in
 ``dataset.json``; ``sisepai train`` refuses any dataset whose prints match a tuning deck's
@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.datasets.faces.splits import REAL_DECKS, real_deck_folder
+from sisepai.datasets.design.splits import REAL_DECKS, real_deck_folder
 from sisepai.engine.errors import SisepaiError
 from sisepai.faces.deck import DeckFaces
 

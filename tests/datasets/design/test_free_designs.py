@@ -4,11 +4,11 @@ from collections import Counter
 
 import numpy as np
 
-from sisepai.datasets.faces import standin
-from sisepai.datasets.faces.families import apply_family
-from sisepai.datasets.faces.free_designs import CORNER_MARKS, FREE_SHARE, draw_free_design
-from sisepai.datasets.faces.render import DeckStyle, render_face
-from tests.datasets.faces.hsv import hsv, in_box
+from sisepai.datasets.design import standin
+from sisepai.datasets.design.families import apply_family
+from sisepai.datasets.design.free_designs import CORNER_MARKS, FREE_SHARE, draw_free_design
+from sisepai.datasets.design.render import DeckStyle, render_face
+from tests.datasets.design.hsv import hsv, in_box
 
 
 def _designs(n: int = 400, seed: int = 1) -> list[dict]:
@@ -99,7 +99,7 @@ def test_a_share_of_printed_decks_of_no_family_are_free_designs_and_tuning_decks
 
 def test_family_free_makes_every_deck_a_free_design_and_the_cli_offers_it():
     from sisepai.datasets.cli import FREE_DESIGN as CLI_FREE
-    from sisepai.datasets.faces.free_designs import FREE_DESIGN
+    from sisepai.datasets.design.free_designs import FREE_DESIGN
 
     assert CLI_FREE == FREE_DESIGN
     for s in range(20):

@@ -2,7 +2,7 @@
 images exactly as ``sisepai deck add`` takes them.
 
 A stand-in deck is the generator's face drawing with other choices than training makes. What
-makes it a deck the recogniser never saw is measured, not named (``tests/datasets/faces/test_standin.py``
+makes it a deck the recogniser never saw is measured, not named (``tests/datasets/design/test_standin.py``
 measures each claim, and :data:`HELD_OUT_BY_LOOK` lists what holds):
 
 - **fonts**, held out by look: test decks print in the honest held-out faces (their ink overlaps
@@ -28,7 +28,7 @@ printed) are measured apart, on decks in the training fonts (:mod:`.far_papers`,
 >>> len(deck.faces) >= 28, 3.0 <= deck.aspect <= 6.6
 (True, True)
 
-``python -m sisepai.datasets.faces.standin OUT`` writes the test and tuning decks as folders of faces.
+``python -m sisepai.datasets.design.standin OUT`` writes the test and tuning decks as folders of faces.
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sisepai.datasets.faces.font_splits import fonts_of
-from sisepai.datasets.faces.render import END_FRACTION, DeckStyle, _blend, _glyph_mask, _hsv, choose_glyphs, render_face
-from sisepai.datasets.faces.splits import STANDIN_DECKS
-from sisepai.engine.cards import CARD_CODES
+from sisepai.datasets.design.font_splits import fonts_of
+from sisepai.datasets.design.render import DeckStyle, _blend, _glyph_mask, _hsv, choose_glyphs, render_face
+from sisepai.datasets.design.splits import STANDIN_DECKS
+from sisepai.engine.cards import CARD_CODES, END_FRACTION
 from sisepai.faces.deck import DeckFaces
 
 HELD_OUT_BY_LOOK = ("font",)
@@ -185,7 +185,7 @@ def standin_deck(index: int, split: str = "test", width: int = 120) -> DeckFaces
 
 def main(argv: list[str] | None = None) -> int:
     """Write the stand-in decks under OUT/test-K and OUT/tune-K, one CODE.png a face."""
-    p = argparse.ArgumentParser(prog="python -m sisepai.datasets.faces.standin", description=main.__doc__)
+    p = argparse.ArgumentParser(prog="python -m sisepai.datasets.design.standin", description=main.__doc__)
     p.add_argument("out", type=Path)
     p.add_argument("--width", type=int, default=120, help="face width in pixels (default 120)")
     args = p.parse_args(argv)

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sisepai.datasets.faces.families import EMBLEMS, FAMILY_PAPERS, RED_INK, box_colour
-from sisepai.datasets.faces.printed import PRINTED_PAPERS
+from sisepai.datasets.design.families import EMBLEMS, FAMILY_PAPERS, RED_INK, box_colour
+from sisepai.datasets.design.printed import PRINTED_PAPERS
 
 FREE_DESIGN = "free"
 """The name a free design goes by where a family's name would stand (``--family free``)."""

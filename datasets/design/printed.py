@@ -9,7 +9,7 @@ the next. Some decks abbreviate 卒 to 卆.
 Every trait here is **disjoint from the stand-in decks' held-out traits** (:mod:`.standin`:
 salmon, brick, deep and pale green, grey and cream white, ochre and lemon paper; band, dashed and
 zigzag borders; flower and 東南西北中 middles; ink shadows, fading and halftone), so the
-stand-in test stays a test of traits training never drew. ``tests/datasets/faces/test_printed.py``
+stand-in test stays a test of traits training never drew. ``tests/datasets/design/test_printed.py``
 checks that no printed paper colour falls in a held-out colour box.
 
 >>> rng = np.random.default_rng(3)
@@ -23,7 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sisepai.datasets.faces.scripts import SCRIPTS
+from sisepai.datasets.design.scripts import SCRIPTS
 
 PRINTED_PAPERS: dict[str, list[tuple[tuple[float, float], tuple[float, float], tuple[float, float]]]] = {
     # suit -> (hue degrees, saturation, value) boxes of printed paper, none inside a held-out box

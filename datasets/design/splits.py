@@ -7,7 +7,7 @@
 - **test**: measured once a choice is made: the honest held-out fonts, the test stand-in decks,
   the test paper decks, and their seeds.
 
-``tests/datasets/faces/test_splits.py`` checks that no font, deck or seed is in two splits.
+``tests/datasets/design/test_splits.py`` checks that no font, deck or seed is in two splits.
 
 >>> sorted(SPLITS)
 ['test', 'train', 'tune']
@@ -42,7 +42,7 @@ PAPER_DECKS = {"tune": 2, "test": 4}
 PAPER_SEEDS = {"tune": 7450, "test": 7400}
 """Paper deck k's style and far papers: this seed; its scenes: the seed + 10 + k."""
 FAMILY_SCENE_SEEDS = {"tune": 7550}
-"""Scenes of generated decks of printed family k (:data:`sisepai.datasets.faces.families.FAMILIES`) in the
+"""Scenes of generated decks of printed family k (:data:`sisepai.datasets.design.families.FAMILIES`) in the
 split's held-out fonts: seed + k (:mod:`sisepai.models.tuning.choose`). Tuning only: the test split's
 families are the real decks of each style it holds."""
 SCAN_SEEDS = {"tune": 58, "test": 8}
@@ -58,13 +58,13 @@ WEBCAM_SEEDS = {"tune": 8300}
 WEBCAM_SEEDS[split] + k (:data:`WEBCAM_VIDEOS` of them). Tuning only: the test videos are hidden."""
 WEBCAM_VIDEOS = 4
 FAMILY_COUNT = 3
-"""How many families :data:`FAMILY_SCENE_SEEDS` counts (``tests/datasets/faces/test_splits.py`` checks it
-against :data:`sisepai.datasets.faces.families.FAMILIES`)."""
+"""How many families :data:`FAMILY_SCENE_SEEDS` counts (``tests/datasets/design/test_splits.py`` checks it
+against :data:`sisepai.datasets.design.families.FAMILIES`)."""
 
 
 def seed_sets(split: str) -> dict[str, set[int]]:
     """Each set of ``split`` by name, with the seeds it uses for scenes, hands and videos, deck
-    offsets included: no seed is in two sets, of one split or of two (``tests/datasets/faces/test_splits.py``)."""
+    offsets included: no seed is in two sets, of one split or of two (``tests/datasets/design/test_splits.py``)."""
     n = STANDIN_DECKS[split]
     out = {"standin scenes": {DECK_SCENE_SEEDS[split] + k for k in range(n)},
            "standin hands": {DECK_HAND_SEEDS[split] + k for k in range(n)},
@@ -101,7 +101,7 @@ def seeds_of(split: str) -> set[int]:
 REAL_DECKS = {"tune": ("tu-sac-scans",), "test": ()}
 """Scans of real printed decks (a folder of ``CODE.png`` faces each, in the project's shared decks
 folder, :func:`real_deck_folder`). A tuning deck chooses, zero-shot and enrolled; its faces never
-train (:func:`sisepai.datasets.faces.face_prints.refuse_tuning_faces` refuses them by content)."""
+train (:func:`sisepai.datasets.design.face_prints.refuse_tuning_faces` refuses them by content)."""
 REAL_SCENE_SEEDS = {"tune": 7650}
 """Scenes of real deck k: seed + k; its finished hands: seed + 100 + k; its grid photos: seed + 200 + k;
 its fans held in a hand and close heaps: seed + 300 + k."""

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.datasets.faces.face_prints import (
+from sisepai.datasets.design.face_prints import (
     deck_prints,
     decode_prints,
     encode_prints,
@@ -17,7 +17,7 @@ from sisepai.datasets.faces.face_prints import (
     tuning_deck_prints,
     tuning_faces_in,
 )
-from sisepai.datasets.faces.splits import real_deck_folder
+from sisepai.datasets.design.splits import real_deck_folder
 from sisepai.engine.errors import SisepaiError
 from sisepai.faces.deck import DeckFaces
 
@@ -50,7 +50,7 @@ def test_prints_survive_dataset_json(real_deck):
 
 
 def test_generated_training_decks_are_no_tuning_deck(real_deck):
-    from sisepai.datasets.faces.render import DeckStyle, render_face
+    from sisepai.datasets.design.render import DeckStyle, render_face
     from sisepai.engine.cards import CARD_CODES
 
     tuning = tuning_deck_prints()

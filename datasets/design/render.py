@@ -25,13 +25,13 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from sisepai.datasets.faces.families import FAMILY_SHARE, apply_family, draw_face_family, draw_family
-from sisepai.datasets.faces.font_splits import fonts_of
-from sisepai.datasets.faces.fonts import FontInfo, font_bank, load_font
-from sisepai.datasets.faces.free_designs import FREE_DESIGN, FREE_SHARE, draw_free_design
-from sisepai.datasets.faces.glyph_forms import regional_glyphs
-from sisepai.datasets.faces.planes import plus_channels
-from sisepai.datasets.faces.printed import (
+from sisepai.datasets.design.families import FAMILY_SHARE, apply_family, draw_face_family, draw_family
+from sisepai.datasets.design.font_splits import fonts_of
+from sisepai.datasets.design.fonts import FontInfo, font_bank, load_font
+from sisepai.datasets.design.free_designs import FREE_DESIGN, FREE_SHARE, draw_free_design
+from sisepai.datasets.design.glyph_forms import regional_glyphs
+from sisepai.datasets.design.planes import plus_channels
+from sisepai.datasets.design.printed import (
     SEAL_GLYPHS,
     WORD_GLYPHS,
     abbreviated_soldier,
@@ -41,10 +41,15 @@ from sisepai.datasets.faces.printed import (
     draw_printed_traits,
     print_flaw,
 )
-from sisepai.datasets.faces.printed import hsv_colour as _hsv
-from sisepai.datasets.faces.scripts import script_mask
-from sisepai.engine.cards import BLACK_GLYPHS, CARD_CODES, JOKER_GLYPHS, RED_GLYPHS
-from sisepai.faces.geometry import END_FRACTION  # the ends the reader reads
+from sisepai.datasets.design.printed import hsv_colour as _hsv
+from sisepai.datasets.design.scripts import script_mask
+from sisepai.engine.cards import (
+    BLACK_GLYPHS,
+    CARD_CODES,
+    END_FRACTION,  # the ends the reader reads
+    JOKER_GLYPHS,
+    RED_GLYPHS,
+)
 
 STAMP_GLYPHS = "福祿壽禄寿喜財囍春吉"
 ASPECTS = (3.0, 6.5)

@@ -69,7 +69,7 @@ class FontBank:
         by look into ``honest`` (the test faces) and ``tune``: :func:`.font_splits.fonts_of`."""
         if split not in ("train", "holdout", "all"):
             raise ValueError(f"font split must be train, holdout or all here (honest and tune: "
-                             f"sisepai.datasets.faces.font_splits.fonts_of), got {split!r}")
+                             f"sisepai.datasets.design.font_splits.fonts_of), got {split!r}")
         return getattr(self, split)
 
 

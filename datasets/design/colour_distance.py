@@ -4,7 +4,7 @@
 A paper colour counts as held out only when it keeps at least :data:`HELD_OUT_MIN_DELTA_E` from
 every paper colour training draws (:mod:`.render`, :mod:`.printed`). The stand-in decks' papers
 (:data:`.standin.STANDIN_PAPERS`) come from other boxes but do not keep that distance, so the
-decks do not claim them (:data:`.standin.HELD_OUT_BY_LOOK`; ``tests/datasets/faces/test_standin.py``
+decks do not claim them (:data:`.standin.HELD_OUT_BY_LOOK`; ``tests/datasets/design/test_standin.py``
 measures it).
 
 >>> round(float(delta_e2000(np.array([50, 2.6772, -79.7751]), np.array([50, 0, -82.7485]))), 4)  # Sharma et al., pair 1

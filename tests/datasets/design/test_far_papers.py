@@ -4,9 +4,9 @@ by ``models/evaluation/held_out_eval.py``."""
 
 import numpy as np
 
-from sisepai.datasets.faces.colour_distance import HELD_OUT_MIN_DELTA_E, delta_e2000, rgb_to_lab
-from sisepai.datasets.faces.far_papers import SUITS, far_papers, least_delta_e_after_camera, training_papers
-from sisepai.datasets.faces.splits import PAPER_DECKS, PAPER_SEEDS
+from sisepai.datasets.design.colour_distance import HELD_OUT_MIN_DELTA_E, delta_e2000, rgb_to_lab
+from sisepai.datasets.design.far_papers import SUITS, far_papers, least_delta_e_after_camera, training_papers
+from sisepai.datasets.design.splits import PAPER_DECKS, PAPER_SEEDS
 
 
 def _least(rgb, suit: str) -> float:
@@ -36,7 +36,7 @@ def test_after_training_camera_a_far_paper_is_a_colour_training_shows():
 
 
 def test_a_training_paper_under_a_camera_in_training_range_is_at_no_distance():
-    from sisepai.datasets.faces.far_papers import training_paper_rgb
+    from sisepai.datasets.design.far_papers import training_paper_rgb
 
     paper = training_paper_rgb("R")[7]
     assert least_delta_e_after_camera(tuple(paper * 0.7 * np.array([1.1, 0.9, 1.0])), "R") < 0.3

@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from sisepai.datasets.faces.font_overlap import HOLDOUT_MAX_OVERLAP, closest_training_face, ink_overlap
-from sisepai.datasets.faces.font_splits import fonts_of
-from sisepai.datasets.faces.fonts import font_bank
-from sisepai.datasets.faces.standin import TUNE_DECKS, standin_style
+from sisepai.datasets.design.font_overlap import HOLDOUT_MAX_OVERLAP, closest_training_face, ink_overlap
+from sisepai.datasets.design.font_splits import fonts_of
+from sisepai.datasets.design.fonts import font_bank
+from sisepai.datasets.design.standin import TUNE_DECKS, standin_style
 
 
 def test_near_copies_are_not_honest():
@@ -31,14 +31,14 @@ def test_tuning_decks_print_neither_honest_nor_training_faces():
         assert font not in honest and font not in train
 
 
-# --- held out by look, measured: each claim of datasets.faces.standin.HELD_OUT_BY_LOOK, and no other -----
+# --- held out by look, measured: each claim of datasets.design.standin.HELD_OUT_BY_LOOK, and no other -----
 
 def _paper_distances() -> dict[str, float]:
     """Each suit's held-out paper boxes: the least ΔE00 from a colour in them to a training paper."""
-    from sisepai.datasets.faces.colour_distance import delta_e2000, rgb_to_lab
-    from sisepai.datasets.faces.far_papers import training_papers
-    from sisepai.datasets.faces.render import _hsv
-    from sisepai.datasets.faces.standin import STANDIN_PAPERS
+    from sisepai.datasets.design.colour_distance import delta_e2000, rgb_to_lab
+    from sisepai.datasets.design.far_papers import training_papers
+    from sisepai.datasets.design.render import _hsv
+    from sisepai.datasets.design.standin import STANDIN_PAPERS
 
     rng = np.random.default_rng(1)
     out = {}
@@ -69,7 +69,7 @@ def _likeness(a: np.ndarray, b: np.ndarray, tolerance: int = 2) -> float:
 def _border_likeness() -> dict[str, float]:
     import cv2
 
-    from sisepai.datasets.faces import printed, standin
+    from sisepai.datasets.design import printed, standin
 
     white = (255, 255, 255, 255)
 
@@ -87,9 +87,9 @@ def _border_likeness() -> dict[str, float]:
 
 
 def test_what_is_claimed_held_out_by_look_is_measured_so_and_nothing_else_is_claimed():
-    from sisepai.datasets.faces.colour_distance import HELD_OUT_MIN_DELTA_E
-    from sisepai.datasets.faces.render import ASPECTS
-    from sisepai.datasets.faces.standin import HELD_OUT_BY_LOOK, standin_style
+    from sisepai.datasets.design.colour_distance import HELD_OUT_MIN_DELTA_E
+    from sisepai.datasets.design.render import ASPECTS
+    from sisepai.datasets.design.standin import HELD_OUT_BY_LOOK, standin_style
 
     papers = _paper_distances()
     borders = _border_likeness()

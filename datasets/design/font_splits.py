@@ -12,8 +12,8 @@ True
 
 from __future__ import annotations
 
-from sisepai.datasets.faces.font_overlap import honest_holdout
-from sisepai.datasets.faces.fonts import FontInfo, font_bank
+from sisepai.datasets.design.font_overlap import honest_holdout
+from sisepai.datasets.design.fonts import FontInfo, font_bank
 
 FONT_SPLITS = ("train", "holdout", "honest", "tune", "all")
 

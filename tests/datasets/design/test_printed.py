@@ -4,11 +4,11 @@
 import numpy as np
 import pytest
 
-from sisepai.datasets.faces import printed, standin
-from sisepai.datasets.faces.fonts import FontBank, draws_ink
-from sisepai.datasets.faces.render import DeckStyle, render_face
-from sisepai.datasets.faces.scripts import ALL_SCRIPTS, SCRIPTS
-from tests.datasets.faces.hsv import hsv, in_box
+from sisepai.datasets.design import printed, standin
+from sisepai.datasets.design.fonts import FontBank, draws_ink
+from sisepai.datasets.design.render import DeckStyle, render_face
+from sisepai.datasets.design.scripts import ALL_SCRIPTS, SCRIPTS
+from tests.datasets.design.hsv import hsv, in_box
 
 
 @pytest.mark.parametrize("suit", "GWYR")
@@ -91,10 +91,10 @@ def test_an_upright_far_end_prints_the_near_end_again():
 
 @pytest.mark.parametrize("kind", ALL_SCRIPTS)
 def test_each_script_keeps_the_ink_of_a_character(kind):
-    from sisepai.datasets.faces.scripts import script_mask
+    from sisepai.datasets.design.scripts import script_mask
 
     style = DeckStyle.random(np.random.default_rng(14), printed=False)
-    from sisepai.datasets.faces.render import _glyph_mask
+    from sisepai.datasets.design.render import _glyph_mask
 
     mask = _glyph_mask("馬", style.font, 64, style, np.random.default_rng(0))
     drawn = script_mask(mask, kind, np.random.default_rng(0))

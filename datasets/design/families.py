@@ -18,7 +18,7 @@ Every family has rounded corners. The scene adds what every plastic-coated deck 
 
 Every family's papers, borders and middles stay apart from the stand-in decks' held-out traits
 (:mod:`.standin`: salmon, brick, deep and pale green, grey and cream white, ochre and lemon paper;
-band, dashed and zigzag borders; flower and 東南西北中 middles). ``tests/datasets/faces/test_families.py``
+band, dashed and zigzag borders; flower and 東南西北中 middles). ``tests/datasets/design/test_families.py``
 checks the papers against those boxes and that each family draws what it promises.
 
 >>> rng = np.random.default_rng(5)
@@ -32,7 +32,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sisepai.datasets.faces.printed import hsv_colour
+from sisepai.datasets.design.printed import hsv_colour
 
 FAMILIES = ("vietnamese", "taiwanese", "singapore")
 FAMILY_SHARE = 0.5
@@ -119,7 +119,7 @@ def draw_family(rng: np.random.Generator, name: str | None = None, without: str 
 
 
 def apply_family(style, family: dict) -> None:
-    """Set a :class:`~sisepai.datasets.faces.render.DeckStyle`'s shared choices to ``family``'s (in place):
+    """Set a :class:`~sisepai.datasets.design.render.DeckStyle`'s shared choices to ``family``'s (in place):
     its papers, inks, proportions, corners and glyph size; the rest of the face is
     :func:`draw_face_family`'s."""
     style.palette.update(family["papers"])

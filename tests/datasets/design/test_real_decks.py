@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sisepai.datasets.faces.deck_faces import printed_face
-from sisepai.datasets.faces.splits import REAL_DECKS, REAL_SCENE_SEEDS, VIDEO_SEEDS, real_deck_folder
+from sisepai.datasets.design.deck_faces import printed_face
+from sisepai.datasets.design.splits import REAL_DECKS, REAL_SCENE_SEEDS, VIDEO_SEEDS, real_deck_folder
 from sisepai.faces.deck import DeckFaces
 
 

@@ -1,7 +1,7 @@
 """A printed deck's faces rendered as the cards of generated scenes.
 
 :func:`printed_face` turns one face of a :class:`~sisepai.faces.deck.DeckFaces` into a
-:class:`~sisepai.datasets.faces.render.Face`, so :func:`~sisepai.datasets.scenes.scene.make_scene` can lay that
+:class:`~sisepai.datasets.design.render.Face`, so :func:`~sisepai.datasets.scenes.scene.make_scene` can lay that
 deck on its tables instead of a generated style.
 
 >>> import numpy as np
@@ -17,7 +17,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sisepai.datasets.faces.render import END_FRACTION, Face, rounded_alpha
+from sisepai.datasets.design.render import Face, rounded_alpha
+from sisepai.engine.cards import END_FRACTION
 from sisepai.faces.deck import DeckFaces
 
 

@@ -8,7 +8,7 @@ tinted, a training paper comes within a few ΔE00 of each of them
 
 They are what a deck printed on unusual stock looks like: teal greens, grey and blue-tinted
 whites, mustards and oranges, pinks and corals. ``sisepai.models.evaluation.paper_eval`` measures the
-recogniser on decks printed on them; ``tests/datasets/faces/test_far_papers.py`` measures the distance
+recogniser on decks printed on them; ``tests/datasets/design/test_far_papers.py`` measures the distance
 again against a fresh sample of training's papers.
 
 >>> colours = far_papers("G", 3, seed=0)
@@ -22,15 +22,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from sisepai.datasets.faces.colour_distance import (
+from sisepai.datasets.design.colour_distance import (
     EXPOSURE,
     HELD_OUT_MIN_DELTA_E,
     WHITE_BALANCE,
     delta_e2000,
     rgb_to_lab,
 )
-from sisepai.datasets.faces.printed import printed_paper
-from sisepai.datasets.faces.render import _hsv, suit_palette
+from sisepai.datasets.design.printed import printed_paper
+from sisepai.datasets.design.render import _hsv, suit_palette
 
 SUITS = "GWYR"
 MARGIN = 1.0

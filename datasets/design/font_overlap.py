@@ -11,7 +11,7 @@ face must stay under :data:`HOLDOUT_MAX_OVERLAP` against every training face.
 >>> ink_overlap(a, a)
 1.0
 
-Run ``python -m sisepai.datasets.faces.font_overlap`` for the table of every held-out face against its
+Run ``python -m sisepai.datasets.design.font_overlap`` for the table of every held-out face against its
 closest training face.
 """
 
@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
-from sisepai.datasets.faces.fonts import FontInfo, font_bank, load_font
+from sisepai.datasets.design.fonts import FontInfo, font_bank, load_font
 
 CARD_CHARACTERS = "將帥将帅士仕象相車俥车馬傌马砲炮包卒兵"
 """Every character the generator prints on a card face."""

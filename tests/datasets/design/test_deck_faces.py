@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.datasets.faces.standin import standin_deck
+from sisepai.datasets.design.standin import standin_deck
 from sisepai.datasets.scenes.scene import make_scene
 from sisepai.faces.deck import FACE_CODES, DeckError, DeckFaces
 

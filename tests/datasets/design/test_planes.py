@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sisepai.datasets.faces.planes import plus_channels, plus_plane, times_channels, times_plane
+from sisepai.datasets.design.planes import plus_channels, plus_plane, times_channels, times_plane
 
 
 @pytest.fixture(params=[1, 2])
