@@ -5,13 +5,15 @@ rewritten. ``benchmarks/results/NAME.json``, the record a document quotes, is de
 
 - every new entry carries its **key**, what was measured: the models' hashes, the commit, the
   runtime, the inference threads and the data's seeds (:func:`measurement_key`);
-- a **test** measurement is made once per reading: what was read is the key without its commit
-  (:func:`read_key`: the models, the runtime, the threads and the seeds or videos), so a trivial
-  commit does not make the same test data new again. The published record is the *first* test
-  entry of its name for the reading of its latest entry (the published number is the first, not
-  the best); a later run is kept in the log and changes nothing. A test measurement for the project's records
-  needs a clean commit, and a key already measured is read again only with a reason
-  (:func:`check_test_read`, ``--again REASON``), which the entry records;
+- **test data is read through one guard**, :func:`begin_test`, whatever the tool and whatever
+  its sizes: it keys the read on *what* was read (:func:`read_key`: the models and the seeds or
+  videos), never on *how* (the commit, the runtime, the threads, how many scenes), refuses a read
+  that overlaps one made before with the same models (a subset of the same videos too) unless a
+  reason is given (``--again REASON``), and logs the read at once, before any test data is opened,
+  so even a run that publishes nothing has read the split. The published record is the *first*
+  test entry of its name for the reading of its latest entry (the published number is the first,
+  not the best); a later run is kept in the log and changes nothing. A test measurement for the
+  project's records needs a clean commit;
 - a benchmark or a tuning measurement publishes its latest entry.
 
 ``tests/test_records.py`` checks that every published record is what the log derives.
@@ -128,21 +130,43 @@ def key_of(entry: dict) -> dict:
     return entry.get("key") or {"models": entry.get("models")}
 
 
-def read_key(key: dict) -> dict:
-    """What a test measurement read: its key without the commit (the same models, runtime, threads
-    and data read after another commit are the same reading).
+READ_HOW = ("commit", "runtime", "threads")
+"""What a key says of *how* data was read, not of what: left out when reads are compared."""
 
-    >>> read_key({"models": {"reader": "a"}, "commit": "c1", "seeds": [1]})
+
+def read_key(key: dict) -> dict:
+    """What a test measurement read: its key without how it was read (:data:`READ_HOW`): the same
+    models and data read after another commit, in another runtime or with other threads are the
+    same reading.
+
+    >>> read_key({"models": {"reader": "a"}, "commit": "c1", "threads": 2, "runtime": "torch", "seeds": [1]})
     {'models': {'reader': 'a'}, 'seeds': [1]}
     """
-    return {k: v for k, v in key.items() if k != "commit"}
+    return {k: v for k, v in key.items() if k not in READ_HOW}
+
+
+def reads_same(a: dict, b: dict) -> bool:
+    """Whether two keys read some of the same test data with the same models: the same reading
+    but for the seeds, and seeds that overlap (a list of videos or seeds shares one, or they are equal).
+
+    >>> k = {"models": {"reader": "a"}, "seeds": [1, 2, 3]}
+    >>> reads_same(k, {**k, "seeds": [3]}), reads_same(k, {**k, "seeds": [4]}), reads_same(k, {**k, "threads": 1})
+    (True, False, True)
+    """
+    ra, rb = read_key(a), read_key(b)
+    sa, sb = ra.pop("seeds", None), rb.pop("seeds", None)
+    if ra != rb:
+        return False
+    if isinstance(sa, list) and isinstance(sb, list):
+        return bool({json.dumps(s, sort_keys=True) for s in sa} & {json.dumps(s, sort_keys=True) for s in sb})
+    return sa == sb
 
 
 def published(name: str, entries: list[dict]) -> dict | None:
     """The record of ``name`` that the log ``entries`` publish: for a test record, the first entry
     that read what its latest entry read (:func:`read_key`; new models or data publish their own
     first measurement); otherwise the latest entry."""
-    mine = [e for e in entries if e["name"] == name]
+    mine = [e for e in entries if e["name"] == name and "figures" in e]  # a read alone publishes nothing
     if not mine:
         return None
     latest = mine[-1]
@@ -174,8 +198,7 @@ def check_test_read(name: str, key: dict, again: str | None = None, folder: Path
 
     if folder == RESULTS and str(key.get("commit", "")).endswith("+dirty"):
         raise SisepaiError("a test measurement for the records needs a clean commit: commit or stash your changes first")
-    seen = [e for e in read_log(folder) if e["name"] == name and e.get("split") == "test"
-            and read_key(key_of(e)) == read_key(key)]
+    seen = [e for e in read_log(folder) if e["name"] == name and e.get("split") == "test" and reads_same(key_of(e), key)]
     if seen and not again:
         raise SisepaiError(f"{name} was measured on the test split with this key already ({seen[0].get('date', '?')}): "
                            "the test split is read once a key; to read it again, say why with --again REASON")
@@ -200,11 +223,26 @@ def add_again_option(parser) -> None:
                         help="measure the test split again for a key already in the log, and record why")
 
 
-def begin_test(name: str, models: dict | None, seeds: object, again: str | None) -> dict:
-    """The key of a test measurement about to start (:func:`measurement_key`), checked first
-    (:func:`check_test_read`): call it before reading any test data."""
+def begin_test(name: str, models: dict | None, seeds: object, again: str | None, folder: Path = RESULTS) -> dict:
+    """The one guard of test data: the key of a test read about to start (:func:`measurement_key`),
+    checked (:func:`check_test_read`) and logged as read before any test data is opened, whatever
+    the tool's sizes. Every tool that can read the test split calls it first.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = begin_test("demo", {"reader": "a"}, [7, 8], None, folder=folder)
+    >>> begin_test("demo", {"reader": "a"}, [8], None, folder=folder)  # a subset of the same data
+    Traceback (most recent call last):
+    ...
+    sisepai.engine.errors.SisepaiError: demo was measured on the test split with this key already ...
+    >>> [e.get("read") for e in read_log(folder)]
+    [True]
+    """
     key = measurement_key(shipped_models() if models is None else models, seeds=seeds)
-    check_test_read(name, key, again)
+    check_test_read(name, key, again, folder)
+    entry = {"name": name, "split": "test", "read": True, "date": time.strftime("%Y-%m-%d"),
+             "commit": key.get("commit", commit()), "machine": machine(None), "key": key}
+    _append({**entry, **({"again": again} if again else {})}, folder)
     return key
 
 
