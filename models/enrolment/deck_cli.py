@@ -21,7 +21,7 @@ from sisepai.engine.extras import require_vision
 from sisepai.vision.decks.folder import build_folder, check_new_deck
 from sisepai.vision.decks.store import deck_info, deck_path, list_decks, reader_weights, remove_deck
 
-from .enrol_deck import detector_deadline, enrol
+from .enrol_deck import detector_deadline, enrol, reader_deadline
 from .scene_check import LAYOUT_WORDS, check_line
 
 EPILOG = """\
@@ -326,7 +326,10 @@ def _add(args) -> int:
 
         detector_opts = DetectorOptions(workers=opts.workers)
         if args.adapt_detector is None:
-            detector_opts.deadline = detector_deadline(time.perf_counter())
+            started = time.perf_counter()
+            detector_opts.deadline = detector_deadline(started)
+            if args.steps is None and args.minutes is None:  # the whole enrolment keeps its 10 minutes
+                opts.deadline = reader_deadline(started)
         elif not 8 <= args.adapt_detector <= 20000:
             raise SisepaiError("--adapt-detector takes 8 to 20000 image-steps")
         else:
@@ -348,6 +351,10 @@ def _add(args) -> int:
           + (f" ({len(cut)} faces had a scanner bed cut off: {' '.join(cut[:8])}{' ...' if len(cut) > 8 else ''})" if cut else "")
           + f"; check the faces with: sisepai deck show {args.name}")
     print(check_line(info["scene_check"]))
+    steps = info["adaptation"]
+    if steps["steps"] < steps["wanted_steps"]:
+        print(f"left out to finish in time: {steps['wanted_steps'] - steps['steps']} of the reader's "
+              f"{steps['wanted_steps'] + 4} steps (the machine was busy)")
     adapted = info.get("detector_adaptation") or {}
     if "image_steps" in adapted:
         print(f"its own detector was adapted over {adapted['image_steps']} image-steps"

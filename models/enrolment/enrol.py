@@ -58,7 +58,10 @@ class EnrolOptions:
     minutes: float = 0.0
     """A time budget for the fine-tune instead of ``steps`` (0: run ``steps``): as many steps as fit."""
     steps: int = DEFAULT_STEPS
-    """Fine-tune steps: the same deck reader on any machine, however busy."""
+    """Fine-tune steps: the same deck reader on any machine, however busy (unless ``deadline``)."""
+    deadline: float | None = None
+    """A ``time.perf_counter()`` by which the fine-tune ends: its steps shrink to fit, on a busy
+    machine, so that a whole enrolment keeps its time (``sisepai deck add`` with its defaults)."""
     deck_batch: int = 80
     replay_batch: int = 48
     lr: float = 1e-3
@@ -276,6 +279,9 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
     if not budget and opts.steps < 5:
         raise ValueError(f"an enrolment takes at least 5 steps, not {opts.steps}")
     total = max(10, int(opts.minutes * 60 / per_step) - 4) if budget else max(1, opts.steps - 4)
+    wanted = total
+    if opts.deadline is not None:  # the steps that fit before the deadline, at the pace just timed
+        total = max(1, min(total, int((opts.deadline - time.perf_counter()) / per_step)))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=opts.lr, total_steps=total)
     losses = []
     started = time.perf_counter()
@@ -283,7 +289,8 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
     for k in range(total):
         losses.append(step(*batch()))
         sched.step()
-        if budget and time.perf_counter() > deadline:  # the machine got slower than timed (other work): stop in time
+        if (budget and time.perf_counter() > deadline) or (opts.deadline is not None and time.perf_counter() > opts.deadline):
+            # the machine got slower than timed (other work): stop in time
             progress(span[1], f"adapting stopped at {k + 1}/{total} steps: out of time")
             break
         if k % 5 == 0 or k == total - 1:
@@ -292,7 +299,7 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
                      f"adapting {k + 1}/{total} steps, loss {np.mean(losses[-20:]):.3f}" + (f", {left}" if left else ""))
     model = model.to(memory_format=torch.contiguous_format)
     after = accuracy(model, *crops["deck_val"])
-    report = {"steps": len(losses), "planned_steps": total, "seconds_per_step": round(per_step, 3),
+    report = {"steps": len(losses), "planned_steps": total, "wanted_steps": wanted, "seconds_per_step": round(per_step, 3),
               "train_seconds": round(time.perf_counter() - started, 1),
               "deck_crops": int(len(xd)), "replay_crops": int(len(xr)),
               "held_aside_before": before, "held_aside_after": after, "arch": arch}

@@ -34,6 +34,16 @@ MIN_DETECTOR_SECONDS = 120
 """The detector is not adapted when less than this is left before its deadline (one epoch would not fit)."""
 
 
+def reader_deadline(start: float, seconds: float = ENROL_SECONDS) -> float:
+    """The ``time.perf_counter()`` value by which an enrolment begun at ``start`` ends the reader's
+    fine-tune, leaving the detector's shortest fine-tune and the whole-scene check their time.
+
+    >>> reader_deadline(100.0)
+    490.0
+    """
+    return start + seconds - CHECK_SECONDS - MIN_DETECTOR_SECONDS
+
+
 def detector_deadline(start: float, seconds: float = ENROL_SECONDS) -> float:
     """The ``time.perf_counter()`` value by which an enrolment begun at ``start`` ends the detector's
     fine-tune, so that the whole takes at most ``seconds``.
@@ -135,7 +145,7 @@ def enrol(name: str, deck: DeckFaces, opts: EnrolOptions | None = None, progress
                     "enrol_seconds": round(time.perf_counter() - t0, 1), "peak_memory_mb": peak_memory_mb(),
                     "reading_before": report["held_aside_before"], "reading_after": report["held_aside_after"],
                     "held_aside": report["held_aside"], "scene_check": check,
-                    "adaptation": {k: report[k] for k in ("steps", "seconds_per_step", "train_seconds", "deck_crops",
+                    "adaptation": {k: report[k] for k in ("steps", "wanted_steps", "seconds_per_step", "train_seconds", "deck_crops",
                                                           "replay_crops", "crop_seconds", "options")}}
             if detector_report:
                 info["detector_adaptation"] = detector_report

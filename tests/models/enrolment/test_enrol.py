@@ -61,6 +61,22 @@ def test_enrolment_runs_its_steps_whatever_the_clock_says(monkeypatch):
     assert "left" in said[0] and "left" not in said[-1]  # the last step has nothing left
 
 
+def test_with_a_deadline_the_steps_shrink_to_fit_and_say_so():
+    """``deck add``'s defaults: the reader's steps end by the reader's deadline, whatever the load,
+    so the detector and the check keep their time."""
+    import time
+
+    from sisepai.models.enrolment import enrol
+    from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
+
+    deck = standin_deck(1, "tune", width=50)
+    opts = EnrolOptions(scenes=10, replay_scenes=2, workers=1, steps=40, deck_batch=16, replay_batch=8)
+    crops = make_crops(deck, opts)
+    opts.deadline = time.perf_counter()  # already reached: the fewest steps
+    _, report = enrol.fine_tune(DEFAULT_WEIGHTS, crops, opts, lambda f, m: None)
+    assert report["steps"] == 1 < report["wanted_steps"] == 36
+
+
 def test_the_scenes_kept_aside_lay_the_faces_as_given():
     """The self-check reads the deck the player gave, not enrolment's own cut: a face that
     enrolment cut (here: made narrower, as a cut taking off printed bars would) is laid whole in
