@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
@@ -63,15 +62,14 @@ from sisepai.datasets.design.splits import (
 from sisepai.datasets.design.standin import standin_deck
 from sisepai.datasets.second_camera import stranger_folder, write_stranger_scenes
 from sisepai.engine.progress import Progress
-from sisepai.vision.recognition.detector import DEFAULT_WEIGHTS as DEFAULT_DETECTOR
 from sisepai.vision.recognition.profile import STILL_PROFILE, ReadingProfile
-from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS as DEFAULT_READER
 from sisepai.vision.recognition.runtime import RUNTIMES, resolve
 
 from ..evaluation.deck_eval import write_scenes
 from ..evaluation.evaluate import evaluate_recognizer
-from ..evaluation.records import file_hash, require_clean_tree, write_record
+from ..evaluation.records import require_clean_tree, write_record
 from .candidates import Candidate, candidates_of
+from .round_start import begin_round, round_start, round_start_models
 
 SET_FLOOR = 0.01
 """The shipping rule refuses a candidate when one set's 95% interval lies wholly below -SET_FLOOR."""
@@ -288,12 +286,6 @@ def scenes_generator(folder: Path) -> str:
     return json.loads(first.read_text()).get("generator", "unknown") if first else "unknown"
 
 
-ROUND_START = {"commit": "182f043", "detector": "4ae63553041b2558", "reader": "3bdccb10c3d79d9f"}
-"""The models shipped when this round began (their clean choose record was made at this commit):
-every candidate is also measured against them, and no set may end the round below its start with
-an interval wholly below -:data:`SET_FLOOR`, however small each ship's own step."""
-
-
 def record_command(args: argparse.Namespace) -> str:
     """The command a record names: every option that changes what was measured.
 
@@ -307,27 +299,6 @@ def record_command(args: argparse.Namespace) -> str:
         + "".join(f" --runtime {r}" for r in args.runtime)
         + (f" --left-out {args.left_out}" if args.left_out else "")
         + (" --fresh" if getattr(args, "fresh", False) else ""))
-
-
-def round_start_models(work: Path) -> tuple[Path | None, Path | None]:
-    """The round's first detector and reader as files (``None`` for one that is still shipped),
-    taken from git at :data:`ROUND_START`'s commit into ``WORK/round-start``."""
-
-    out = []
-    for kind, shipped in (("detector", DEFAULT_DETECTOR), ("reader", DEFAULT_READER)):
-        if file_hash(shipped) == ROUND_START[kind]:
-            out.append(None)
-            continue
-        path = work / "round-start" / f"{kind}-{ROUND_START[kind]}.pt"
-        if not path.is_file():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            blob = subprocess.run(["git", "show", f"{ROUND_START['commit']}:vision/weights/{kind}.pt"],
-                                  cwd=Path(__file__).resolve().parents[2], capture_output=True, check=True).stdout
-            path.write_bytes(blob)
-        if file_hash(path) != ROUND_START[kind]:
-            raise SystemExit(f"the round's first {kind} at {ROUND_START['commit']} is not {ROUND_START[kind]}")
-        out.append(path)
-    return out[0], out[1]
 
 
 def since_round_start(start: dict, candidate: dict) -> tuple[dict[str, tuple[float, float, float]], list[str]]:
@@ -360,6 +331,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--fresh", action="store_true",
                    help=f"read every set drawn afresh (its seeds moved by {FRESH_SEEDS:,}): a late winner confirmed on "
                         "scenes no choice was made on")
+    p.add_argument("--begin-round", metavar="COMMIT", default=None,
+                   help="record that a new round begins with the models shipped at COMMIT (e.g. HEAD), and stop")
     p.add_argument("--runtime", action="append", default=[], metavar="NAME", choices=RUNTIMES,
                    help="a candidate runtime of the shipped detector, e.g. openvino-int8 (repeatable); the "
                         "shipped models are read with the default runtime")
@@ -449,7 +422,7 @@ def print_table(results: dict[str, dict], names: list[str]) -> None:
                 print(f"{'':34s} {s:24s} {d:+.4f} (95% {lo:+.4f} to {hi:+.4f})")
             d, lo, hi = res["mean_difference"]
             print(f"{'':34s} {'mean over the sets':24s} {d:+.4f} (95% {lo:+.4f} to {hi:+.4f})")
-            print(f"{'':34s} since the round's start ({ROUND_START['commit']}): " + ", ".join(
+            print(f"{'':34s} since the round's start ({(round_start() or {}).get('commit', 'shipped')}): " + ", ".join(
                 f"{s} {d:+.3f} ({lo:+.3f} to {hi:+.3f})" for s, (d, lo, hi) in res["since_round_start"].items()))
             print(f"{'':34s} " + ("SHIP: the mean rises and no set falls wholly below -0.01" if res["ships"]
                                   else "KEEP: " + "; ".join(res["why_not"])))
@@ -459,6 +432,9 @@ def main(argv: list[str] | None = None) -> int:
     p = _parser()
     args = p.parse_args(argv)
     require_clean_tree()  # its record names a clean commit: refused before the readings, not after
+    if args.begin_round:
+        print(f"record: {begin_round(args.begin_round)}")
+        return 0
     for path in args.detector + args.reader:
         if not path.is_file():
             p.error(f"no such model file: {path}")
