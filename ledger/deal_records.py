@@ -1,5 +1,5 @@
 """A deal written within a ledger transaction, and the running totals it moves: the payments a
-deal makes, the club's room for new players, a win recorded once, the totals read or summed
+deal makes, the club's space for new players, a win recorded once, the totals read or summed
 afresh (:mod:`.sums`), and a deal's rules: a hand-typed win claims a total the rules allow
 (:func:`check_points_total`), an auto-scored one the total its cards score (:func:`check_cards_score`). :class:`~.store.Ledger` and the ledger's moves (:mod:`.move`) write through these.
 
@@ -25,13 +25,13 @@ MAX_PLAYERS = 5000
 lists, and what a script may add."""
 
 
-def check_room_for_players(tx, names: list[str]) -> None:
+def check_space_for_players(tx, names: list[str]) -> None:
     """A :class:`SisepaiError` when the players of ``names`` new to the club would take it past
     :data:`MAX_PLAYERS`. No lock is taken, so writers at different tables do not queue on each
     other: concurrent writers may pass the cap by a few players, never by thousands."""
     count = tx.one("SELECT count(*) FROM players WHERE retired IS NULL")[0]
     if count + len(names) <= MAX_PLAYERS:
-        return  # room for all of them, new or not: no need to look them up
+        return  # space for all of them, new or not: no need to look them up
     known = {r[0] for r in tx.rows("SELECT name FROM players WHERE retired IS NULL AND name IN ("
                                    + ", ".join(["?"] * len(names)) + ")", names)}
     if count + len(set(names) - known) > MAX_PLAYERS:
@@ -73,7 +73,7 @@ def record_deal(tx, table: str, deal: dict, players: list[str], payments) -> int
     """Write one deal at ``table`` within ``tx``: its players (new ones join the club), the deal
     (``created``, ``winner``, ``points``, ``rules``, ``source``, ``cards``, ``note``), its
     ``(payer, payee, amount)`` payments and the running totals; returns its id."""
-    check_room_for_players(tx, players)
+    check_space_for_players(tx, players)
     insert_players(tx, players, deal["created"])
     deal_id = tx.one("UPDATE deal_ids SET last = last + 1 RETURNING last")[0]  # never an undone deal's id again
     # the deal names its table by the table's id: a rename never moves it, a merge moves it by id

@@ -56,11 +56,17 @@ def fold(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
+NAMED = ("players", "rooms")
+"""The SQL tables of names: the club's players, and its tables. In SQL, where "table" is taken, a
+club's table is a room (the ``rooms`` table, the ``room`` and ``room_id`` columns); in the code and
+in words it is a table, and "room" means nothing else."""
+
+
 def fill_folds(tx) -> None:
     """Give every player and table written before names were folded its fold (once, on opening)."""
-    for room in ("players", "rooms"):
-        for row_id, name in tx.rows(f"SELECT id, name FROM {room} WHERE fold IS NULL"):
-            tx.run(f"UPDATE {room} SET fold = ? WHERE id = ?", (fold(name), row_id))
+    for names in NAMED:
+        for row_id, name in tx.rows(f"SELECT id, name FROM {names} WHERE fold IS NULL"):
+            tx.run(f"UPDATE {names} SET fold = ? WHERE id = ?", (fold(name), row_id))
 
 
 def hold_one_per_fold(tx) -> None:
@@ -68,17 +74,17 @@ def hold_one_per_fold(tx) -> None:
     ``(fold, twin)``. Spellings written twice before names were folded keep their place as twins
     (``twin`` = their id) until merged; every name written since has ``twin`` 0, so two forms of
     one new name posted at once become one player however the writes interleave."""
-    for room in ("players", "rooms"):
-        tx.run(f"UPDATE {room} SET twin = id WHERE twin = 0 AND id NOT IN (SELECT min(id) FROM {room} GROUP BY fold)")
-        tx.run(f"CREATE UNIQUE INDEX IF NOT EXISTS {room}_one_per_fold ON {room} (fold, twin)")
+    for names in NAMED:
+        tx.run(f"UPDATE {names} SET twin = id WHERE twin = 0 AND id NOT IN (SELECT min(id) FROM {names} GROUP BY fold)")
+        tx.run(f"CREATE UNIQUE INDEX IF NOT EXISTS {names}_one_per_fold ON {names} (fold, twin)")
 
 
 def names_held_twice(tx) -> list[str]:
     """The folded names held by two players or two tables, as problems of :meth:`.store.Ledger.check`."""
     out = []
-    for room, what in (("players", "player"), ("rooms", "table")):
-        for names in tx.rows(f"SELECT fold, count(*) FROM {room} GROUP BY fold HAVING count(*) > 1 ORDER BY fold"):
-            spelt = [n for (n,) in tx.rows(f"SELECT name FROM {room} WHERE fold = ? ORDER BY id", (names[0],))]
+    for what, names in zip(("player", "table"), NAMED):
+        for held in tx.rows(f"SELECT fold, count(*) FROM {names} GROUP BY fold HAVING count(*) > 1 ORDER BY fold"):
+            spelt = [n for (n,) in tx.rows(f"SELECT name FROM {names} WHERE fold = ? ORDER BY id", (held[0],))]
             out.append(f"one {what} held under {len(spelt)} names: {', '.join(map(repr, spelt))} (merge them)")
     return out
 
@@ -208,7 +214,7 @@ def _player_change(tx, action: str, name: str, other: str | None) -> dict:
 def _rename(tx, kind: str, old: str, new: str, move) -> dict:
     """Rename a ``player`` or ``table`` (its rows named ``new``, ``move`` carrying what held the old
     name); refused when another of its kind holds a name folded alike."""
-    rows = {"player": "players", "table": "rooms"}[kind]
+    rows = dict(zip(("player", "table"), NAMED))[kind]
     taken = tx.one(f"SELECT name FROM {rows} WHERE fold = ? AND name <> ?", (fold(new), old))
     if taken:
         them = "them" if kind == "player" else "it"
@@ -237,9 +243,9 @@ def _move_player(tx, old: str, new: str) -> None:
     tx.run("UPDATE payments SET payee = ? WHERE payee = ?", (new, old))
     for deal_id, names in _deals_naming(tx, old):
         tx.run("UPDATE deals SET players = ? WHERE id = ?", (json.dumps([new if p == old else p for p in names]), deal_id))
-    for room, total in tx.rows("SELECT room, total FROM balances WHERE player = ?", (old,)):
+    for table, total in tx.rows("SELECT room, total FROM balances WHERE player = ?", (old,)):
         tx.run("INSERT INTO balances (room, player, total) VALUES (?, ?, ?) ON CONFLICT (room, player) "
-               "DO UPDATE SET total = balances.total + excluded.total", (room, new, total))
+               "DO UPDATE SET total = balances.total + excluded.total", (table, new, total))
     tx.run("DELETE FROM balances WHERE player = ?", (old,))
 
 

@@ -35,7 +35,7 @@ from .deal_records import (
     add_to_balances,
     check_cards_score,
     check_points_total,
-    check_room_for_players,
+    check_space_for_players,
     checked_hand,
     deal_payments,
     payment_answers,
@@ -179,7 +179,7 @@ class Ledger:
 
         def work(tx) -> str:
             name = known_players(tx, [given])[given]
-            check_room_for_players(tx, [name])
+            check_space_for_players(tx, [name])
             insert_players(tx, [name], time.time())
             return name
         return {"name": write(self.db, work)}
