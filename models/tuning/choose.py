@@ -382,6 +382,24 @@ def judge(results: dict[str, dict], left_out: str | None) -> None:
             res["ships"], res["why_not"] = False, res["why_not"] + below
 
 
+def judged_on(work: Path, sets: dict[str, Path], reference: list[str]) -> int:
+    """How many candidates and settings have read every one of ``sets`` (their readings kept in
+    ``WORK/readings``), the ``reference`` readings (the shipped models, the round's start) left
+    out: the count of choices made on these sets, which a late winner's luck is weighed against.
+
+    >>> import tempfile
+    >>> work = Path(tempfile.mkdtemp()); (work / "readings").mkdir()
+    >>> for name in ("a-b-s1-60", "a-b-s2-60", "a-c-s1-60", "a-c-s2-60", "a-d-s1-60"):
+    ...     _ = (work / "readings" / f"{name}.json").write_text("{}")
+    >>> judged_on(work, {"one": Path("s1-60"), "two": Path("s2-60")}, ["a-b"])
+    1
+    """
+    names = [p.name for p in (work / "readings").glob("*.json")]
+    per_set = [{n[: -len(f"-{folder.name}.json")] for n in names if n.endswith(f"-{folder.name}.json")}
+               for folder in sets.values()]
+    return len(set.intersection(*per_set) - set(reference)) if per_set else 0
+
+
 def write_outputs(args: argparse.Namespace, sets: dict[str, Path], results: dict[str, dict],
                   candidates: list[Candidate]) -> Path:
     """``WORK/choose.json`` and the ``choose_tune`` record; the record's path."""
@@ -394,9 +412,11 @@ def write_outputs(args: argparse.Namespace, sets: dict[str, Path], results: dict
                       **({k: res[k] for k in ("difference", "mean_difference", "ships", "why_not", "since_round_start")}
                          if "ships" in res else {})}
                for name, res in results.items()}
+    reference = [c.readings_name(resolve()) for c in candidates if c == Candidate() or c.round_start]
     return write_record("choose_tune", record_command(args), figures, split="tune",
                         models={c.name: c.models() for c in candidates},
                         options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets),
+                                 "judged_on_these_sets": judged_on(args.work, sets, reference),
                                  **({"seeds": f"tuning seeds + {FRESH_SEEDS}"} if args.fresh else {}),
                                  "generator": sorted({scenes_generator(folder) for folder in sets.values()}),
                                  **({"left_out": args.left_out} if args.left_out else {}),
@@ -446,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
     judge(results, args.left_out)
     print(f"record: {write_outputs(args, sets, results, candidates)}")
     print_table(results, list(sets))
+    reference = [c.readings_name(resolve()) for c in candidates if c == Candidate() or c.round_start]
+    print(f"{judged_on(args.work, sets, reference)} candidates and settings have been judged on these sets "
+          "(WORK/readings): a winner among many is confirmed with --fresh before it ships")
     print(f"wrote {args.work / 'choose.json'}")
     return 0
 
