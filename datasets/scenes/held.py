@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from sisepai.datasets.scenes.placed import Placed, deal_codes
+from sisepai.datasets.scenes.placed import Laid, Placed, deal_codes
 
 HELD_CARDS = (5, 21)
 """How many cards a held fan holds."""
@@ -153,13 +153,13 @@ def distant_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> Held
                    palm=True)
 
 
-def layout_distant(rng: np.random.Generator, w: int, h: int, aspect: float) -> tuple[list, list[HeldFan]]:
+def layout_distant(rng: np.random.Generator, w: int, h: int, aspect: float) -> Laid:
     """One to three players' fans seen from across the table: the cards and the fans."""
     fans = [distant_fan(rng, w, h, aspect) for _ in range(int(rng.choice([1, 1, 2, 3])))]
-    return [p for f in fans for p in f.cards], fans
+    return Laid([p for f in fans for p in f.cards], fans)
 
 
-def layout_held(rng: np.random.Generator, w: int, h: int, aspect: float) -> tuple[list, list[HeldFan]]:
+def layout_held(rng: np.random.Generator, w: int, h: int, aspect: float) -> Laid:
     """One held fan, or two players' fans side by side (15%): the cards and the fans."""
     fans = [held_fan(rng, w, h, aspect)]
     if rng.random() < 0.15 and fans[0].length < 0.6 * h:
@@ -169,7 +169,7 @@ def layout_held(rng: np.random.Generator, w: int, h: int, aspect: float) -> tupl
             p.cx, p.cy = p.cx + float(shift[0]), p.cy + float(shift[1])
         second.pivot = (second.pivot[0] + float(shift[0]), second.pivot[1])
         fans.append(second)
-    return [p for f in fans for p in f.cards], fans
+    return Laid([p for f in fans for p in f.cards], fans)
 
 
 def hand_shapes(fan: HeldFan, rng: np.random.Generator) -> list[np.ndarray]:
@@ -227,15 +227,7 @@ def draw_hand(frame: np.ndarray, idmap: np.ndarray, fans: list[HeldFan], H: np.n
     return items
 
 
-@dataclass
-class Heap:
-    """A heap's cards, and whether it is photographed close up."""
-
-    cards: list
-    close: bool
-
-
-def layout_heap(rng: np.random.Generator, w: int, h: int, aspect: float) -> Heap:
+def layout_heap(rng: np.random.Generator, w: int, h: int, aspect: float) -> Laid:
     """20-60 cards tipped out on the table: every angle, overlapping, a quarter face down, the
     heap's edge thinner than its heart; a third photographed close up (cards 2-3 times larger)."""
     close = rng.random() < HEAP_CLOSE_SHARE
@@ -252,4 +244,4 @@ def layout_heap(rng: np.random.Generator, w: int, h: int, aspect: float) -> Heap
         face_down = rng.random() < 0.25
         cards.append(Placed(None if face_down else code, float(px + r * np.cos(a)), float(py + r * np.sin(a) * 0.8),
                             float(rng.uniform(-180, 180)), cw, "heap"))
-    return Heap(cards, close)
+    return Laid(cards, close=close)

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,6 +35,17 @@ class Placed:
         a = np.radians(self.angle)
         rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
         return local @ rot.T + np.float32([self.cx, self.cy])
+
+
+@dataclass
+class Laid:
+    """What every layout returns: its cards on the table plane, the held fans the hands are drawn
+    from (:class:`~.held.HeldFan`; none but for held and distant fans), and whether a heap is
+    photographed close up."""
+
+    cards: list[Placed]
+    fans: list = field(default_factory=list)
+    close: bool = False
 
 
 def deal_codes(rng: np.random.Generator, n: int, jokers: int = 5) -> list[str]:

@@ -32,9 +32,9 @@ from sisepai.datasets.design.fonts import font_bank, load_font
 from sisepai.datasets.design.render import DeckStyle, render_back, render_face
 from sisepai.datasets.scenes.backgrounds import background
 from sisepai.datasets.scenes.camera import Camera
-from sisepai.datasets.scenes.held import DISTANT_LABEL_MIN, Heap, draw_hand, layout_distant, layout_heap, layout_held
+from sisepai.datasets.scenes.held import DISTANT_LABEL_MIN, draw_hand, layout_distant, layout_heap, layout_held
 from sisepai.datasets.scenes.phone import depth_of_field, phone_look
-from sisepai.datasets.scenes.placed import Placed, deal_codes
+from sisepai.datasets.scenes.placed import Laid, Placed, deal_codes
 from sisepai.engine import is_winning
 from sisepai.engine.cards import CARD_CODES, END_FRACTION
 from sisepai.engine.melds import all_melds
@@ -115,7 +115,7 @@ def _row(rng, codes_groups, start, direction, angle, cw, aspect, zone, meld_base
     return out
 
 
-def layout_table(rng: np.random.Generator, w: int, h: int, aspect: float) -> list[Placed]:
+def layout_table(rng: np.random.Generator, w: int, h: int, aspect: float) -> Laid:
     """Draw pile, a shown card, each seat's exposed melds and discards."""
     ch = h * rng.uniform(0.15, 0.27)
     cw = ch / aspect
@@ -153,7 +153,7 @@ def layout_table(rng: np.random.Generator, w: int, h: int, aspect: float) -> lis
             start = edge + inward * ch * rng.uniform(1.05, 1.4) - along * n_disc * cw * 0.55
             cards += _row(rng, [[next(codes)] for _ in range(n_disc)], start, along, angle + rng.normal(0, 4),
                           cw, aspect, seat, None, gap_scale=0.3)
-    return cards
+    return Laid(cards)
 
 
 def _sample_meld(rng: np.random.Generator) -> list[str]:
@@ -161,7 +161,7 @@ def _sample_meld(rng: np.random.Generator) -> list[str]:
     return melds[int(rng.integers(len(melds)))].codes
 
 
-def layout_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> list[Placed]:
+def layout_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> Laid:
     """One or two hands of cards held in fans, heavily overlapped."""
     cards: list[Placed] = []
     n_fans = 1 if rng.random() < 0.75 else 2
@@ -184,10 +184,10 @@ def layout_fan(rng: np.random.Generator, w: int, h: int, aspect: float) -> list[
             cy = py - r * np.cos(a)
             cards.append(Placed(None if face_down else code, float(cx), float(cy), float(theta), cw,
                                 f"fan{f}"))
-    return cards
+    return Laid(cards)
 
 
-def layout_hand(rng: np.random.Generator, w: int, h: int, aspect: float) -> list[Placed]:
+def layout_hand(rng: np.random.Generator, w: int, h: int, aspect: float) -> Laid:
     """A finished 21-card winning hand laid down in melds (rows, or cascades showing the ends)."""
     melds = winning_hand_melds(rng)
     ch = h * rng.uniform(0.22, 0.42)
@@ -206,7 +206,7 @@ def layout_hand(rng: np.random.Generator, w: int, h: int, aspect: float) -> list
         offset = (r - (rows - 1) / 2) * ch * 1.1
         start = -along * row_len / 2 + down * offset + np.float32(rng.normal(0, 0.04, 2) * [w, h])
         cards += _row(rng, groups, start, along, angle, cw, aspect, "hand", r * 100, cascade=cascade)
-    return cards
+    return Laid(cards)
 
 
 LAYOUT_FUNCS = {"table": layout_table, "fan": layout_fan, "hand": layout_hand, "heap": layout_heap, "held": layout_held,
@@ -395,12 +395,8 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
         camera.exposure, camera.white_balance, camera.blur, camera.motion = 1.0, (1.0, 1.0, 1.0), 0.0, 0
         camera.noise, camera.shadow, camera.glare, camera.vignette, camera.jpeg = 0.0, False, False, 0.0, 100
     H = camera.homography()
-    placed = LAYOUT_FUNCS[layout](rng, w, h, style.aspect)
-    fans, close_heap = [], False
-    if isinstance(placed, tuple):  # a held fan: its cards, and the fans its hands are drawn from
-        placed, fans = placed
-    elif isinstance(placed, Heap):
-        placed, close_heap = placed.cards, placed.close
+    laid = LAYOUT_FUNCS[layout](rng, w, h, style.aspect)
+    placed, fans, close_heap = laid.cards, laid.fans, laid.close
     # background: a plane texture larger than the frame, projected by the camera
     bw, bh = int(w * 0.9), int(h * 0.9)  # drawn at half scale over 1.8x the frame
     surface = str(rng.choice(HEAP_SURFACES)) if layout == "heap" else None

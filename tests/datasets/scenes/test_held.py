@@ -118,7 +118,7 @@ def test_phone_look_shifts_colour_and_adds_noise():
 
 
 def test_layout_held_draws_one_or_two_fans():
-    counts = {len(layout_held(np.random.default_rng(s), 1280, 720, 4.0)[1]) for s in range(80)}
+    counts = {len(layout_held(np.random.default_rng(s), 1280, 720, 4.0).fans) for s in range(80)}
     assert counts == {1, 2}
 
 
