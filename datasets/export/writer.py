@@ -30,6 +30,7 @@ from sisepai.datasets.scenes.scene import (
     Scene,
     make_scene,
 )
+from sisepai.datasets.scenes.spec import SceneSpec
 from sisepai.engine.cards import CARD_CODES
 from sisepai.faces.deck import DeckFaces
 
@@ -120,10 +121,10 @@ def scene_record(scene: Scene, index: int, opts: GenerateOptions, split: str, na
 def generate_one(out: Path, index: int, opts: GenerateOptions) -> dict:
     """Make and write scene ``index``; returns a small summary for the progress display."""
     deck = _deck_faces(opts.deck_faces) if opts.deck_faces else None
-    scene = make_scene(opts.seed, index, size=opts.size, layouts=opts.layouts, font_split=opts.font_split,
-                       max_tilt=opts.max_tilt, deck=deck, printed=opts.printed,
-                       family=opts.family, without_family=opts.without_family, photos=opts.photos,
-                       scripts=opts.scripts, script_share=opts.script_share)
+    spec = SceneSpec(size=opts.size, layouts=opts.layouts, font_split=opts.font_split, max_tilt=opts.max_tilt,
+                     deck=deck, printed=opts.printed, family=opts.family, without_family=opts.without_family,
+                     photos=opts.photos, scripts=opts.scripts, script_share=opts.script_share)
+    scene = make_scene(opts.seed, index, spec=spec)
     split = split_of(opts.seed, index, opts.val)
     name = f"{index:06d}"
     bgr = scene.image[..., ::-1]

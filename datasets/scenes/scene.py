@@ -20,8 +20,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -35,15 +34,11 @@ from sisepai.datasets.scenes.camera import Camera
 from sisepai.datasets.scenes.held import DISTANT_LABEL_MIN, draw_hand, layout_distant, layout_heap, layout_held
 from sisepai.datasets.scenes.phone import depth_of_field, phone_look
 from sisepai.datasets.scenes.placed import Laid, Placed, deal_codes
+from sisepai.datasets.scenes.spec import LAYOUTS, SceneSpec
 from sisepai.engine import is_winning
 from sisepai.engine.cards import CARD_CODES, END_FRACTION
 from sisepai.engine.melds import all_melds
 
-if TYPE_CHECKING:
-    from sisepai.faces.deck import DeckFaces
-
-LAYOUTS = ("table", "fan", "hand")
-"""The layouts a dataset draws by default (and every measurement's scenes)."""
 ALL_LAYOUTS = LAYOUTS + ("heap", "held", "distant")
 """Every layout the generator knows: ``heap`` lays cards in a pile, as a player tips them out,
 ``held`` a tight fan held in a player's hand, and ``distant`` such fans seen small from across the
@@ -363,34 +358,22 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
     return np.random.default_rng([seed, index, 0x5E5E])
 
 
-def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int, int] = (1280, 720),
-               font_split: str = "train", layouts: tuple[str, ...] = LAYOUTS, max_tilt: float = 45.0,
-               plain: bool = False, deck: "DeckFaces | None" = None, printed: bool | None = None,
-               family: str | None = None, without_family: str | None = None, photos: str | None = None,
-               scripts: tuple[str, ...] | None = None, script_share: float | None = None) -> Scene:
-    """Build scene ``index`` of a dataset: deterministic in (seed, index, arguments).
-
-    ``deck`` lays a real deck's faces (:class:`~sisepai.faces.deck.DeckFaces`) instead of
-    the generated style's, at that deck's aspect; a deck with no joker face gets the style's.
-
-    ``plain`` draws on a flat magenta table with no clutter and no light, blur or noise (the
-    geometry stays): tests use it to check labels against pixels.
-
-    ``printed`` forces the printed-deck traits of :mod:`.printed` on or off (default: on for the
-    training fonts only, :meth:`~.render.DeckStyle.random`); every other choice of the scene stays.
-    ``family`` makes the deck a printing of that family (:mod:`.families`), in any font split;
-    ``without_family`` draws no deck of that family. ``photos``: a folder of photographs a table may
-    be (:func:`~.backgrounds.background`). ``scripts`` and ``script_share``: the scripts printed
-    decks beyond the families are drawn in, and on what share (:meth:`~.render.DeckStyle.random`).
-    """
+def make_scene(seed: int, index: int, layout: str | None = None, *, spec: SceneSpec | None = None,
+               **options) -> Scene:
+    """Build scene ``index`` of a dataset: deterministic in (seed, index, ``layout``, ``spec``).
+    ``layout`` names the scene's layout (default: one of ``spec.layouts``, drawn); ``spec`` says how
+    scenes are drawn (:class:`~.spec.SceneSpec`), and ``options`` change its fields
+    (``make_scene(1, 0, "table", plain=True)``)."""
+    spec = replace(spec or SceneSpec(), **options)
+    deck, plain = spec.deck, spec.plain
     rng = scene_rng(seed, index)
-    w, h = size
-    layout = layout or str(layouts[int(rng.integers(len(layouts)))])
-    style = DeckStyle.random(rng, font_split, printed=printed, family=family, without_family=without_family,
-                             scripts=scripts, script_share=script_share)
+    w, h = spec.size
+    layout = layout or str(spec.layouts[int(rng.integers(len(spec.layouts)))])
+    style = DeckStyle.random(rng, spec.font_split, printed=spec.printed, family=spec.family,
+                             without_family=spec.without_family, scripts=spec.scripts, script_share=spec.script_share)
     if deck is not None:
         style.aspect = deck.aspect
-    camera = Camera.random(rng, w, h, max_tilt=max_tilt)
+    camera = Camera.random(rng, w, h, max_tilt=spec.max_tilt)
     if plain:
         camera.exposure, camera.white_balance, camera.blur, camera.motion = 1.0, (1.0, 1.0, 1.0), 0.0, 0
         camera.noise, camera.shadow, camera.glare, camera.vignette, camera.jpeg = 0.0, False, False, 0.0, 100
@@ -400,7 +383,7 @@ def make_scene(seed: int, index: int, layout: str | None = None, size: tuple[int
     # background: a plane texture larger than the frame, projected by the camera
     bw, bh = int(w * 0.9), int(h * 0.9)  # drawn at half scale over 1.8x the frame
     surface = str(rng.choice(HEAP_SURFACES)) if layout == "heap" else None
-    bg = np.full((bh, bw, 3), PLAIN_BACKGROUND, np.uint8) if plain else background(rng, bw, bh, surface, photos)
+    bg = np.full((bh, bw, 3), PLAIN_BACKGROUND, np.uint8) if plain else background(rng, bw, bh, surface, spec.photos)
     T = np.array([[2, 0, -bw], [0, 2, -bh], [0, 0, 1]], np.float64)
     frame = cv2.warpPerspective(bg, H @ T, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     idmap = np.full((h, w), -1, np.int32)
