@@ -401,8 +401,8 @@ def judged_on(work: Path, sets: dict[str, Path], reference: list[str]) -> int:
 
 
 def write_outputs(args: argparse.Namespace, sets: dict[str, Path], results: dict[str, dict],
-                  candidates: list[Candidate]) -> Path:
-    """``WORK/choose.json`` and the ``choose_tune`` record; the record's path."""
+                  candidates: list[Candidate], judged: int) -> Path:
+    """``WORK/choose.json`` and the ``choose_tune`` record (``judged``: :func:`judged_on`); the record's path."""
     (args.work / "choose.json").write_text(json.dumps({"sets": {k: str(v) for k, v in sets.items()}, "scenes": args.scenes,
                                                        "family_scenes": args.family_scenes, "results": results},
                                                       indent=1) + "\n")
@@ -412,11 +412,10 @@ def write_outputs(args: argparse.Namespace, sets: dict[str, Path], results: dict
                       **({k: res[k] for k in ("difference", "mean_difference", "ships", "why_not", "since_round_start")}
                          if "ships" in res else {})}
                for name, res in results.items()}
-    reference = [c.readings_name(resolve()) for c in candidates if c == Candidate() or c.round_start]
     return write_record("choose_tune", record_command(args), figures, split="tune",
                         models={c.name: c.models() for c in candidates},
                         options={"scenes": args.scenes, "family_scenes": args.family_scenes, "sets": sorted(sets),
-                                 "judged_on_these_sets": judged_on(args.work, sets, reference),
+                                 "judged_on_these_sets": judged,
                                  **({"seeds": f"tuning seeds + {FRESH_SEEDS}"} if args.fresh else {}),
                                  "generator": sorted({scenes_generator(folder) for folder in sets.values()}),
                                  **({"left_out": args.left_out} if args.left_out else {}),
@@ -464,10 +463,11 @@ def main(argv: list[str] | None = None) -> int:
     candidates = candidates_of(args.detector, args.reader, args.setting, args.runtime, round_start_models(args.work))
     results = read_sets(candidates, sets, args.work)
     judge(results, args.left_out)
-    print(f"record: {write_outputs(args, sets, results, candidates)}")
+    runtime = resolve()
+    judged = judged_on(args.work, sets, [c.readings_name(runtime) for c in candidates if c == Candidate() or c.round_start])
+    print(f"record: {write_outputs(args, sets, results, candidates, judged)}")
     print_table(results, list(sets))
-    reference = [c.readings_name(resolve()) for c in candidates if c == Candidate() or c.round_start]
-    print(f"{judged_on(args.work, sets, reference)} candidates and settings have been judged on these sets "
+    print(f"{judged} candidates and settings have been judged on these sets "
           "(WORK/readings): a winner among many is confirmed with --fresh before it ships")
     print(f"wrote {args.work / 'choose.json'}")
     return 0
