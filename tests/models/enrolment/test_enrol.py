@@ -61,10 +61,10 @@ def test_enrolment_runs_its_steps_whatever_the_clock_says(monkeypatch):
     assert "left" in said[0] and "left" not in said[-1]  # the last step has nothing left
 
 
-def test_with_a_deadline_the_steps_shrink_to_fit_and_say_so():
+def test_with_a_deadline_the_steps_shrink_to_fit_and_say_so(monkeypatch):
     """``deck add``'s defaults: the reader's steps end by the reader's deadline, whatever the load,
-    so the detector and the check keep their time."""
-    import time
+    so the detector and the check keep their time. The clock is driven: each reading a second on."""
+    import itertools
 
     from sisepai.models.enrolment import enrol
     from sisepai.vision.recognition.reader import DEFAULT_WEIGHTS
@@ -72,9 +72,13 @@ def test_with_a_deadline_the_steps_shrink_to_fit_and_say_so():
     deck = standin_deck(1, "tune", width=50)
     opts = EnrolOptions(scenes=10, replay_scenes=2, workers=1, steps=40, deck_batch=16, replay_batch=8)
     crops = make_crops(deck, opts)
-    opts.deadline = time.perf_counter()  # already reached: the fewest steps
-    _, report = enrol.fine_tune(DEFAULT_WEIGHTS, crops, opts, lambda f, m: None)
+    ticks = itertools.count(1000.0)
+    monkeypatch.setattr(enrol.time, "perf_counter", lambda: next(ticks))
+    opts.deadline = 500.0  # already passed on this clock: the fewest steps
+    said: list[str] = []
+    _, report = enrol.fine_tune(DEFAULT_WEIGHTS, crops, opts, lambda f, m: said.append(m))
     assert report["steps"] == 1 < report["wanted_steps"] == 36
+    assert said[-1] == "adapting stopped at 1/1 steps: out of time"
 
 
 def test_the_scenes_kept_aside_lay_the_faces_as_given():
