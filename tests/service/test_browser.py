@@ -48,6 +48,13 @@ def _start(app, port: int, host: str = "127.0.0.1"):
     return srv, thread
 
 
+def _open_table(page, name: str) -> None:
+    """Open a club table from the ledger tab's form, and wait until the table chooser offers it."""
+    page.fill("#newtable", name)
+    page.click("#tableform button[type=submit]")
+    page.wait_for_function(f"() => [...document.querySelectorAll('#tablechoice option')].some(o => o.value === '{name}')")
+
+
 def _stop(srv, thread) -> None:
     srv.should_exit = True
     thread.join(timeout=10)
@@ -371,17 +378,13 @@ def test_the_page_in_plain_words_for_every_player(server, tmp_path):
         page.wait_for_function("() => document.querySelector('#melds .chip').dataset.code !== undefined")
         # the ledger: errors in one sentence, a Chinese table, undo asks first
         page.click("#tab-ledger")
-        page.fill("#newtable", "桌子1")
-        page.click("#tableform button[type=submit]")
-        page.wait_for_function("() => [...document.querySelectorAll('#tablechoice option')].some(o => o.value === '桌子1')")
+        _open_table(page, "桌子1")
         page.wait_for_function("() => document.querySelector('#tablestatus').textContent.length > 0")
         assert page.locator("#tablestatus").inner_text() == "Table “桌子1” is open; new deals are recorded there."
         # the manage form: every field labelled where it stands, and a table with no deals deleted
         assert page.evaluate("() => ['managekind', 'managename', 'manageaction', 'manageother'].every("
                              "(id) => document.getElementById(id).closest('label')?.querySelector('span')?.offsetParent)")
-        page.fill("#newtable", "spare")
-        page.click("#tableform button[type=submit]")
-        page.wait_for_function("() => [...document.querySelectorAll('#tablechoice option')].some(o => o.value === 'spare')")
+        _open_table(page, "spare")
         page.select_option("#managekind", "table")
         page.fill("#managename", "spare")
         page.select_option("#manageaction", "delete")
