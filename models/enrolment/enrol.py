@@ -285,12 +285,12 @@ def fine_tune(base: Path, crops: dict, opts: EnrolOptions, progress: Progress = 
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=opts.lr, total_steps=total)
     losses = []
     started = time.perf_counter()
-    deadline = time.perf_counter() + opts.minutes * 60 * OVERRUN
+    stop_at = min([t for t in (started + opts.minutes * 60 * OVERRUN if budget else None, opts.deadline) if t is not None],
+                  default=None)  # the budget's overrun, or the enrolment's own deadline, whichever comes first
     for k in range(total):
         losses.append(step(*batch()))
         sched.step()
-        if (budget and time.perf_counter() > deadline) or (opts.deadline is not None and time.perf_counter() > opts.deadline):
-            # the machine got slower than timed (other work): stop in time
+        if stop_at is not None and time.perf_counter() > stop_at:  # the machine got slower than timed: stop in time
             progress(span[1], f"adapting stopped at {k + 1}/{total} steps: out of time")
             break
         if k % 5 == 0 or k == total - 1:
