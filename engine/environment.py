@@ -91,6 +91,21 @@ def home() -> Path:
 
 
 @contextmanager
+def _set_for_a_while(values: dict[str, str]) -> Iterator[None]:
+    """Within it, the environment holds ``values``; afterwards each variable is as it was."""
+    saved = {k: os.environ.get(k) for k in values}
+    try:
+        os.environ.update(values)
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@contextmanager
 def home_at(folder: str | Path) -> Iterator[Path]:
     """Within it, sisepai keeps its files in ``folder`` (``SISEPAI_HOME``), this process and the
     children it starts; e.g. a doctest's own empty home.
@@ -99,18 +114,11 @@ def home_at(folder: str | Path) -> Iterator[Path]:
     ...     str(home())
     '/tmp/sisepai-home'
     """
-    saved = os.environ.get("SISEPAI_HOME")
-    os.environ["SISEPAI_HOME"] = str(folder)
-    try:
+    with _set_for_a_while({"SISEPAI_HOME": str(folder)}):
         yield Path(folder)
-    finally:
-        if saved is None:
-            os.environ.pop("SISEPAI_HOME", None)
-        else:
-            os.environ["SISEPAI_HOME"] = saved
 
 
-ULTRALYTICS_CONFIG = Path(__file__).resolve().parents[1] / ".ultralytics"
+ULTRALYTICS_CONFIG = Path(__file__).resolve().parents[1] / "vision" / ".ultralytics"
 """ultralytics' settings folder when ``YOLO_CONFIG_DIR`` names none: inside the project, never the user's."""
 
 
@@ -136,17 +144,9 @@ def scratch_for_torch(folder: Path) -> Iterator[None]:
     '/tmp'
     """
 
-    names = ("TMPDIR", "TORCHINDUCTOR_CACHE_DIR")
-    saved = {k: os.environ.get(k) for k in names}
     try:
-        for k in names:
-            os.environ[k] = str(folder)
-        tempfile.tempdir = None  # read TMPDIR again
-        yield
+        with _set_for_a_while({"TMPDIR": str(folder), "TORCHINDUCTOR_CACHE_DIR": str(folder)}):
+            tempfile.tempdir = None  # read TMPDIR again
+            yield
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
         tempfile.tempdir = None
