@@ -699,10 +699,10 @@ async function loadDecks(select) {
   const mark = newest ? `${newest.name}@${newest.created}` : null;
   const first = newestDeck === undefined, fresh = mark !== newestDeck;
   newestDeck = mark;
-  const keep = select || (first && j.default) || (fresh && newest ? newest.name : sel.value) || "";
+  const before = sel.value;  // read before the options are laid again, which resets it
+  const keep = select || (first && j.default) || (fresh && newest ? newest.name : before) || "";
   while (sel.options.length > 1) sel.remove(1);
   for (const d of j.decks) sel.add(new Option(d.name, d.name));
-  const before = sel.value;
   sel.value = j.decks.some((d) => d.name === keep) ? keep : "";
   if (!first && sel.value !== before) sel.dispatchEvent(new Event("change"));
   return j.decks;
